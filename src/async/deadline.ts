@@ -1,0 +1,30 @@
+/**
+ * Bounds a wait. Language servers and adapters can hang; every wait on them has a deadline
+ * and, when it passes, a typed error that says what we were waiting for and for how long.
+ */
+
+export class DeadlineExceeded extends Error {
+  constructor(
+    readonly waitingFor: string,
+    readonly seconds: number,
+  ) {
+    super(`Timed out after ${seconds} s waiting for ${waitingFor}.`);
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+export function withDeadline<T>(work: PromiseLike<T>, seconds: number, waitingFor: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DeadlineExceeded(waitingFor, seconds)), seconds * 1000);
+    Promise.resolve(work).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import { registerLsp } from './lsp/vscode/registerLsp';
+import { registerPlayground } from './playground/vscode/runToolPlayground';
+import { createRuntime } from './runtime';
+import { registerTools } from './tools/registerTools';
+import { createToolList } from './tools/toolList';
+
+/** What the extension exports: the measured activation time (read by the benchmark). */
+export interface ActivationInfo {
+  readonly activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): ActivationInfo {
+  const started = performance.now();
+  try {
+    const runtime = createRuntime(context);
+    const lsp = registerLsp(context, runtime);
+    const tools = createToolList({ lsp });
+    registerTools(context, runtime, tools);
+    registerPlayground(context, runtime, tools);
+    const activationMs = performance.now() - started;
+    runtime.log.info('activate', `activated in ${activationMs.toFixed(1)} ms`);
+    return { activationMs };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`Agent Live Tools could not start: ${message}`);
+    throw error;
+  }
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,221 @@
+/**
+ * Composes the text of each lsp answer from plain values the editor glue collected. Kept
+ * apart from the glue so every wording, cap and freshness line is tested on plain Node.
+ */
+import {
+  LSP_CALLS_CAP,
+  LSP_DOCUMENT_SYMBOLS_CAP,
+  LSP_REFERENCES_CAP,
+  LSP_WORKSPACE_SYMBOLS_CAP,
+} from '../registry/catalog';
+import {
+  capNote,
+  clipLineText,
+  CodeLine,
+  countBySeverity,
+  DiagnosticItem,
+  formatCodeLines,
+  formatDiagnosticList,
+  plural,
+  uniqueCodeLines,
+} from './format';
+import { Freshness, freshnessNote } from './freshness';
+
+export type LocationKind = 'definition' | 'type_definition' | 'implementation' | 'references';
+
+const locationNoun: Record<LocationKind, [string, string]> = {
+  definition: ['definition', 'definitions'],
+  type_definition: ['type definition', 'type definitions'],
+  implementation: ['implementation', 'implementations'],
+  references: ['reference', 'references'],
+};
+
+/** Definitions are few; references are capped by contract. */
+const locationCap: Record<LocationKind, number> = {
+  definition: LSP_REFERENCES_CAP,
+  type_definition: LSP_REFERENCES_CAP,
+  implementation: LSP_REFERENCES_CAP,
+  references: LSP_REFERENCES_CAP,
+};
+
+export function locationsAnswer(kind: LocationKind, symbol: string, items: readonly CodeLine[]): string {
+  const unique = uniqueCodeLines(items);
+  const [singular, pluralForm] = locationNoun[kind];
+  if (unique.length === 0) {
+    return `No ${kind === 'references' ? pluralForm : singular} found for "${symbol}". The language server answered with nothing; check that the symbol is the one you mean, or try lsp symbols with a query.`;
+  }
+  const files = new Set(unique.map((item) => item.path)).size;
+  const heading = `${plural(unique.length, singular, pluralForm)} of "${symbol}" in ${plural(files, 'file')}:`;
+  return formatCodeLines(heading, unique, locationCap[kind]);
+}
+
+export const HOVER_TEXT_CAP = 2000;
+
+export function hoverAnswer(symbol: string, markdown: readonly string[]): string {
+  const text = markdown
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .join('\n\n');
+  if (text === '') return `No hover information for "${symbol}".`;
+  if (text.length <= HOVER_TEXT_CAP) return text;
+  return `${text.slice(0, HOVER_TEXT_CAP)}\n… hover text cut at ${HOVER_TEXT_CAP} characters.`;
+}
+
+export interface OutlineEntry {
+  readonly depth: number;
+  readonly line: number;
+  readonly kind: string;
+  readonly name: string;
+  readonly detail?: string;
+}
+
+export function documentSymbolsAnswer(path: string, entries: readonly OutlineEntry[], query?: string): string {
+  const wanted = query ? entries.filter((entry) => entry.name.toLowerCase().includes(query.toLowerCase())) : entries;
+  if (wanted.length === 0) {
+    return query ? `No symbol in ${path} matches "${query}".` : `${path} has no symbols (or the language server gave none).`;
+  }
+  const shown = wanted.slice(0, LSP_DOCUMENT_SYMBOLS_CAP);
+  const lines = shown.map((entry) => {
+    const detail = entry.detail ? ` — ${clipLineText(entry.detail, 80)}` : '';
+    return `${'  '.repeat(query ? 0 : entry.depth)}${entry.line}: ${entry.kind} ${entry.name}${detail}`;
+  });
+  const heading = `${plural(wanted.length, 'symbol')} in ${path}${query ? ` matching "${query}"` : ''} (line: kind name):`;
+  return [heading, ...lines, capNote(shown.length, wanted.length, LSP_DOCUMENT_SYMBOLS_CAP)].filter(Boolean).join('\n');
+}
+
+export interface WorkspaceSymbolEntry extends CodeLine {
+  readonly kind: string;
+  readonly name: string;
+  readonly container?: string;
+}
+
+export function workspaceSymbolsAnswer(query: string, entries: readonly WorkspaceSymbolEntry[]): string {
+  if (entries.length === 0) {
+    return `No symbol matches "${query}" in the workspace. Workspace symbol search needs the language server to have loaded the project; try a shorter query, or lsp symbols with a file.`;
+  }
+  const shown = entries.slice(0, LSP_WORKSPACE_SYMBOLS_CAP);
+  const lines = shown.map(
+    (entry) =>
+      `${entry.kind} ${entry.name}${entry.container ? ` (in ${entry.container})` : ''} — ${entry.path}:${entry.line}: ${clipLineText(entry.text)}`,
+  );
+  return [
+    `${plural(entries.length, 'symbol')} matching "${query}":`,
+    ...lines,
+    capNote(shown.length, entries.length, LSP_WORKSPACE_SYMBOLS_CAP),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export interface CodeActionEntry {
+  readonly title: string;
+  readonly kind?: string;
+  readonly preferred: boolean;
+  readonly disabledReason?: string;
+  readonly files: readonly string[];
+}
+
+export function codeActionsAnswer(where: string, entries: readonly CodeActionEntry[]): string {
+  if (entries.length === 0) return `No code actions are offered at ${where}.`;
+  const lines = entries.map((entry, index) => {
+    const tags = [entry.kind, entry.preferred ? 'preferred' : undefined].filter(Boolean).join(', ');
+    const disabled = entry.disabledReason ? ` (disabled: ${entry.disabledReason})` : '';
+    const files = entry.files.length > 0 ? ` — edits ${entry.files.join(', ')}` : '';
+    return `${index + 1}. ${entry.title}${tags ? ` [${tags}]` : ''}${disabled}${files}`;
+  });
+  return [`${plural(entries.length, 'code action')} at ${where} (listed, not applied):`, ...lines].join('\n');
+}
+
+export interface CallEntry extends CodeLine {
+  /** The other end of the call: the caller for callers, the callee for callees. */
+  readonly other: string;
+}
+
+export function callsAnswer(direction: 'callers' | 'callees', symbol: string, entries: readonly CallEntry[]): string {
+  if (entries.length === 0) {
+    return direction === 'callers'
+      ? `No callers of "${symbol}" found.`
+      : `"${symbol}" calls nothing the language server knows of.`;
+  }
+  const sorted = uniqueCodeLines(entries) as CallEntry[];
+  const shown = sorted.slice(0, LSP_CALLS_CAP);
+  const heading =
+    direction === 'callers'
+      ? `${plural(sorted.length, 'call')} to "${symbol}" (call site, then the calling function):`
+      : `${plural(sorted.length, 'call')} made by "${symbol}" (call site, then the function called):`;
+  const lines = shown.map((entry) => `${entry.path}:${entry.line}: ${clipLineText(entry.text)}  ← ${entry.other}`);
+  return [heading, ...lines, capNote(shown.length, sorted.length, LSP_CALLS_CAP)].filter(Boolean).join('\n');
+}
+
+export function diagnosticsAnswer(path: string, items: readonly DiagnosticItem[], freshness: Freshness): string {
+  if (items.length === 0) {
+    if (freshness.kind === 'verified') return `OK: no problems in ${path} (${freshnessNote(freshness)}).`;
+    return `No problems known for ${path} — ${freshnessNote(freshness)}.`;
+  }
+  return [`${path}: ${countBySeverity(items)} (${freshnessNote(freshness)}):`, formatDiagnosticList(items)].join('\n');
+}
+
+export function allDiagnosticsAnswer(items: readonly DiagnosticItem[], fileCount: number): string {
+  const note =
+    'not verified: these are the diagnostics the editor holds now, for files its language servers have already ' +
+    'checked; a whole-project check (running the project\'s own checker) is not available in this version.';
+  if (items.length === 0) return `No problems known in any file — ${note}`;
+  return [`${countBySeverity(items)} in ${plural(fileCount, 'file')} — ${note}`, formatDiagnosticList(items)].join('\n');
+}
+
+export interface RenamedFile {
+  readonly path: string;
+  readonly edits: number;
+}
+
+export function renameSummary(symbol: string, newName: string, files: readonly RenamedFile[]): string {
+  const edits = files.reduce((sum, file) => sum + file.edits, 0);
+  return `"${symbol}" → "${newName}": ${plural(edits, 'edit')} in ${plural(files.length, 'file')}`;
+}
+
+export function renameAnswer(symbol: string, newName: string, files: readonly RenamedFile[]): string {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [
+    `Renamed ${renameSummary(symbol, newName, sorted)}; all saved.`,
+    ...sorted.map((file) => `${file.path}: ${plural(file.edits, 'edit')}`),
+  ].join('\n');
+}
+
+export interface LanguageExtensionEntry {
+  readonly id: string;
+  readonly languages: readonly string[];
+  readonly active: boolean;
+}
+
+/**
+ * What `status` can honestly say while the editor's own language clients are the only
+ * supervisor: who activates for which language, not whether a server process runs.
+ */
+export function statusAnswer(
+  extensions: readonly LanguageExtensionEntry[],
+  openLanguages: ReadonlyMap<string, number>,
+): string {
+  const lines = [
+    "Language servers here are the editor's own language extensions; this version does not start or watch server processes itself, so it cannot tell whether a server is running or still indexing (not verified).",
+  ];
+  if (openLanguages.size > 0) {
+    const open = [...openLanguages].map(([language, files]) => `${language} (${plural(files, 'file')})`).join(', ');
+    lines.push(`Open documents: ${open}.`);
+  }
+  if (extensions.length === 0) {
+    lines.push('No installed extension activates on a language, so no language features are served.');
+  } else {
+    lines.push('Extensions that serve languages (activate on them):');
+    for (const extension of extensions) {
+      lines.push(`- ${extension.id}: ${extension.languages.join(', ')} — ${extension.active ? 'active' : 'not activated yet'}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function reloadAnswer(): string {
+  return [
+    'Not done: this version does not supervise language servers, so it cannot restart them itself.',
+    'The editor can: for TypeScript and JavaScript run the command "TypeScript: Restart TS Server" (typescript.restartTsServer); other language extensions offer their own restart command.',
+  ].join('\n');
+}

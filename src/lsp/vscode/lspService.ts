@@ -1,0 +1,373 @@
+import * as vscode from 'vscode';
+import { DeadlineExceeded } from '../../async/deadline';
+import { containingFolder, displayPath } from '../../workspace/paths';
+import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
+import { CodeLine, DiagnosticItem, Severity } from '../format';
+import { Freshness } from '../freshness';
+import { RenameNotSaved, RenameRefused } from '../renameErrors';
+import { checkLine, locateSymbol, SymbolLocation } from '../symbolLocation';
+import { DiagnosticsTracker } from './diagnosticsTracker';
+import {
+  documentLines,
+  LineTexts,
+  openWorkspaceDocument,
+  resolveWorkspaceFile,
+  workspaceFolderPaths,
+} from './documents';
+import { LanguageFeatures } from './languageFeatures';
+
+export interface LspSettings {
+  /** Deadline for one request to a language server. */
+  requestTimeoutSeconds(): number;
+  /** How long a diagnostics answer waits for a server to publish. */
+  diagnosticsWaitSeconds(): number;
+}
+
+export function readLspSettings(): LspSettings {
+  const section = () => vscode.workspace.getConfiguration('liveTools.lsp');
+  return {
+    requestTimeoutSeconds: () => section().get<number>('requestTimeoutSeconds', 30),
+    diagnosticsWaitSeconds: () => section().get<number>('diagnosticsWaitSeconds', 15),
+  };
+}
+
+/** A resolved `file` + `line` + `symbol`. */
+export interface Target {
+  readonly uri: vscode.Uri;
+  readonly path: string;
+  readonly document: vscode.TextDocument;
+  readonly location: SymbolLocation;
+  readonly position: vscode.Position;
+}
+
+const locationCommands = {
+  definition: 'vscode.executeDefinitionProvider',
+  type_definition: 'vscode.executeTypeDefinitionProvider',
+  implementation: 'vscode.executeImplementationProvider',
+  references: 'vscode.executeReferenceProvider',
+} as const;
+
+const TYPESCRIPT_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+
+interface TsServerDiagnostic {
+  start: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category: string;
+}
+
+const severities: Record<number, Severity> = {
+  [vscode.DiagnosticSeverity.Error]: 'error',
+  [vscode.DiagnosticSeverity.Warning]: 'warning',
+  [vscode.DiagnosticSeverity.Information]: 'info',
+  [vscode.DiagnosticSeverity.Hint]: 'hint',
+};
+
+function throwIfCancelled(token: vscode.CancellationToken): void {
+  if (token.isCancellationRequested) throw new vscode.CancellationError();
+}
+
+export function pathOf(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? displayPath(workspaceFolderPaths(), uri.fsPath) : uri.toString(true);
+}
+
+function symbolKindName(kind: vscode.SymbolKind): string {
+  return (vscode.SymbolKind[kind] ?? 'symbol').toLowerCase();
+}
+
+function hoverText(content: vscode.MarkdownString | vscode.MarkedString): string {
+  if (typeof content === 'string') return content;
+  if ('language' in content) return `\`\`\`${content.language}\n${content.value}\n\`\`\``;
+  return content.value;
+}
+
+export class LspService {
+  constructor(
+    private readonly diagnostics: DiagnosticsTracker,
+    private readonly settings: LspSettings,
+  ) {}
+
+  private features(token: vscode.CancellationToken): LanguageFeatures {
+    return new LanguageFeatures(() => this.settings.requestTimeoutSeconds(), token);
+  }
+
+  async document(file: string, token: vscode.CancellationToken): Promise<{ uri: vscode.Uri; document: vscode.TextDocument; path: string }> {
+    const uri = resolveWorkspaceFile(file);
+    const document = await openWorkspaceDocument(uri);
+    throwIfCancelled(token);
+    return { uri, document, path: pathOf(uri) };
+  }
+
+  async target(
+    file: string,
+    line: number,
+    symbol: string,
+    occurrence: number | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<Target> {
+    const { uri, document, path } = await this.document(file, token);
+    const location = locateSymbol(documentLines(document), line, symbol, occurrence);
+    return { uri, document, path, location, position: new vscode.Position(location.line - 1, location.character) };
+  }
+
+  async locations(kind: LocationKind, target: Target, token: vscode.CancellationToken): Promise<CodeLine[]> {
+    const found = await this.features(token).locations(locationCommands[kind], target.uri, target.position);
+    const texts = new LineTexts();
+    return found.map((location) => ({
+      path: pathOf(location.uri),
+      line: location.range.start.line + 1,
+      text: texts.text(location.uri, location.range.start.line),
+    }));
+  }
+
+  async hover(target: Target, token: vscode.CancellationToken): Promise<string[]> {
+    const hovers = await this.features(token).hover(target.uri, target.position);
+    return hovers.flatMap((hover) => hover.contents.map(hoverText));
+  }
+
+  async documentSymbols(file: string, token: vscode.CancellationToken): Promise<{ path: string; entries: OutlineEntry[] }> {
+    const { uri, path } = await this.document(file, token);
+    const symbols = await this.features(token).documentSymbols(uri);
+    const entries: OutlineEntry[] = [];
+    const walk = (symbol: vscode.DocumentSymbol | vscode.SymbolInformation, depth: number): void => {
+      const range = 'selectionRange' in symbol ? symbol.selectionRange : symbol.location.range;
+      entries.push({
+        depth,
+        line: range.start.line + 1,
+        kind: symbolKindName(symbol.kind),
+        name: symbol.name,
+        detail: 'detail' in symbol && symbol.detail ? symbol.detail : undefined,
+      });
+      if ('children' in symbol) for (const child of symbol.children) walk(child, depth + 1);
+    };
+    for (const symbol of symbols) walk(symbol, 0);
+    return { path, entries };
+  }
+
+  async workspaceSymbols(query: string, token: vscode.CancellationToken): Promise<WorkspaceSymbolEntry[]> {
+    const symbols = await this.features(token).workspaceSymbols(query);
+    const texts = new LineTexts();
+    return symbols.map((symbol) => ({
+      kind: symbolKindName(symbol.kind),
+      name: symbol.name,
+      container: symbol.containerName || undefined,
+      path: pathOf(symbol.location.uri),
+      line: symbol.location.range.start.line + 1,
+      text: texts.text(symbol.location.uri, symbol.location.range.start.line),
+    }));
+  }
+
+  async codeActions(
+    file: string,
+    line: number,
+    symbol: string | undefined,
+    occurrence: number | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<{ where: string; entries: CodeActionEntry[] }> {
+    let range: vscode.Range;
+    let where: string;
+    if (symbol !== undefined) {
+      const target = await this.target(file, line, symbol, occurrence, token);
+      range = new vscode.Range(target.position, target.position.translate(0, target.location.length));
+      where = `${target.path}:${line} ("${target.location.symbol}")`;
+    } else {
+      const { document, path } = await this.document(file, token);
+      checkLine(documentLines(document), line);
+      range = document.lineAt(line - 1).range;
+      where = `${path}:${line}`;
+    }
+    const found = await this.features(token).codeActions(resolveWorkspaceFile(file), range);
+    const entries = found.map((action): CodeActionEntry => {
+      if (typeof action.command === 'string') return { title: action.title, preferred: false, files: [] };
+      const codeAction = action as vscode.CodeAction;
+      return {
+        title: codeAction.title,
+        kind: codeAction.kind?.value,
+        preferred: codeAction.isPreferred === true,
+        disabledReason: codeAction.disabled?.reason,
+        files: (codeAction.edit?.entries() ?? []).map(([uri]) => pathOf(uri)),
+      };
+    });
+    return { where, entries };
+  }
+
+  async calls(direction: 'callers' | 'callees', target: Target, token: vscode.CancellationToken): Promise<CallEntry[]> {
+    const features = this.features(token);
+    const items = await features.prepareCallHierarchy(target.uri, target.position);
+    const texts = new LineTexts();
+    const entries: CallEntry[] = [];
+    for (const item of items) {
+      if (direction === 'callers') {
+        for (const call of await features.incomingCalls(item)) {
+          for (const range of call.fromRanges) {
+            entries.push({
+              path: pathOf(call.from.uri),
+              line: range.start.line + 1,
+              text: texts.text(call.from.uri, range.start.line),
+              other: call.from.name,
+            });
+          }
+        }
+      } else {
+        for (const call of await features.outgoingCalls(item)) {
+          const callee = `${call.to.name} (${pathOf(call.to.uri)}:${call.to.selectionRange.start.line + 1})`;
+          for (const range of call.fromRanges) {
+            entries.push({
+              path: pathOf(item.uri),
+              line: range.start.line + 1,
+              text: texts.text(item.uri, range.start.line),
+              other: callee,
+            });
+          }
+        }
+      }
+    }
+    return entries;
+  }
+
+  /**
+   * Diagnostics of one file with their freshness. For TypeScript and JavaScript the check is
+   * run now through the TypeScript server (so "OK" means it really ran on the current text);
+   * for other languages we use what the server published, waiting for a publication when
+   * the text changed since the last one.
+   */
+  async fileDiagnostics(
+    file: string,
+    token: vscode.CancellationToken,
+  ): Promise<{ path: string; items: DiagnosticItem[]; freshness: Freshness }> {
+    const { uri, document, path } = await this.document(file, token);
+    const texts = new LineTexts();
+    const pushed = (): DiagnosticItem[] =>
+      vscode.languages.getDiagnostics(uri).map((diagnostic) => ({
+        path,
+        line: diagnostic.range.start.line + 1,
+        text: texts.text(uri, diagnostic.range.start.line),
+        severity: severities[diagnostic.severity] ?? 'info',
+        message: diagnostic.message,
+        source: diagnostic.source,
+        code: diagnosticCode(diagnostic.code),
+      }));
+
+    if (TYPESCRIPT_LANGUAGES.has(document.languageId)) {
+      const pulled = await this.pullTypeScriptDiagnostics(uri, path, texts, token);
+      if (pulled) {
+        const others = pushed().filter((item) => item.source !== 'ts');
+        return { path, items: [...pulled, ...others], freshness: { kind: 'verified' } };
+      }
+    }
+    if (this.diagnostics.isFresh(uri)) return { path, items: pushed(), freshness: { kind: 'verified' } };
+    const seconds = this.settings.diagnosticsWaitSeconds();
+    const published = await this.diagnostics.nextPublication(uri, seconds, token);
+    throwIfCancelled(token);
+    return {
+      path,
+      items: pushed(),
+      freshness: published
+        ? { kind: 'verified' }
+        : { kind: 'timed_out', seconds, waitingFor: `a language server to publish diagnostics for ${path}` },
+    };
+  }
+
+  private async pullTypeScriptDiagnostics(
+    uri: vscode.Uri,
+    path: string,
+    texts: LineTexts,
+    token: vscode.CancellationToken,
+  ): Promise<DiagnosticItem[] | undefined> {
+    const features = this.features(token);
+    const request = (command: string) => features.tsserver<{ body?: TsServerDiagnostic[] }>(command, { file: uri });
+    let responses: ({ body?: TsServerDiagnostic[] } | undefined)[];
+    try {
+      responses = await Promise.all([request('syntacticDiagnosticsSync'), request('semanticDiagnosticsSync')]);
+    } catch (error) {
+      if (error instanceof vscode.CancellationError || error instanceof DeadlineExceeded) throw error;
+      return undefined; // The TypeScript extension is absent or refused: fall back to published diagnostics.
+    }
+    if (responses.some((response) => !Array.isArray(response?.body))) return undefined;
+    return responses.flatMap((response) =>
+      (response?.body ?? []).map(
+        (diagnostic): DiagnosticItem => ({
+          path,
+          line: diagnostic.start.line,
+          text: texts.text(uri, diagnostic.start.line - 1),
+          severity: diagnostic.category === 'error' ? 'error' : diagnostic.category === 'warning' ? 'warning' : 'info',
+          message: diagnostic.text,
+          source: 'ts',
+          code: diagnostic.code === undefined ? undefined : String(diagnostic.code),
+        }),
+      ),
+    );
+  }
+
+  /** Every diagnostic the editor holds for files inside the workspace. */
+  allDiagnostics(): { items: DiagnosticItem[]; fileCount: number } {
+    const texts = new LineTexts();
+    const folders = workspaceFolderPaths();
+    const items: DiagnosticItem[] = [];
+    let fileCount = 0;
+    for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
+      if (uri.scheme !== 'file' || diagnostics.length === 0) continue;
+      if (!containingFolder(folders, uri.fsPath)) continue;
+      fileCount++;
+      const path = pathOf(uri);
+      for (const diagnostic of diagnostics) {
+        items.push({
+          path,
+          line: diagnostic.range.start.line + 1,
+          text: texts.text(uri, diagnostic.range.start.line),
+          severity: severities[diagnostic.severity] ?? 'info',
+          message: diagnostic.message,
+          source: diagnostic.source,
+          code: diagnosticCode(diagnostic.code),
+        });
+      }
+    }
+    return { items, fileCount };
+  }
+
+  /** The rename the language server proposes, checked to stay inside the workspace; nothing is applied. */
+  async planRename(target: Target, newName: string, token: vscode.CancellationToken): Promise<{ edit: vscode.WorkspaceEdit; files: RenamedFile[] }> {
+    let edit: vscode.WorkspaceEdit | undefined;
+    try {
+      edit = await this.features(token).rename(target.uri, target.position, newName);
+    } catch (error) {
+      if (error instanceof vscode.CancellationError || error instanceof DeadlineExceeded) throw error;
+      throw new RenameRefused(error instanceof Error ? error.message : String(error));
+    }
+    const entries = edit?.entries() ?? [];
+    if (!edit || entries.length === 0) {
+      throw new RenameRefused(`the language server offers no rename for "${target.location.symbol}" here`);
+    }
+    const folders = workspaceFolderPaths();
+    const outside = entries
+      .map(([uri]) => uri)
+      .filter((uri) => uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath))
+      .map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString(true)));
+    if (outside.length > 0) {
+      throw new RenameRefused('the rename would change files outside the workspace', outside);
+    }
+    return { edit, files: entries.map(([uri, edits]) => ({ path: pathOf(uri), edits: edits.length })) };
+  }
+
+  /** Applies the rename as one WorkspaceEdit (one undo step) and saves every changed file. */
+  async rename(target: Target, newName: string, token: vscode.CancellationToken): Promise<RenamedFile[]> {
+    const { edit, files } = await this.planRename(target, newName, token);
+    throwIfCancelled(token);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      throw new RenameRefused('the editor refused to apply the edit (a file may have changed meanwhile)');
+    }
+    for (const [uri] of edit.entries()) {
+      const document = await vscode.workspace.openTextDocument(uri);
+      if (document.isDirty && !(await document.save())) {
+        throw new RenameNotSaved(pathOf(uri));
+      }
+    }
+    return files;
+  }
+}
+
+function diagnosticCode(code: vscode.Diagnostic['code']): string | undefined {
+  if (code === undefined) return undefined;
+  if (typeof code === 'object') return String(code.value);
+  return String(code);
+}

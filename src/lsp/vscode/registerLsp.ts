@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { ResourceState } from '../../registry/resources';
+import { Runtime } from '../../runtime';
+import { DiagnosticsTracker } from './diagnosticsTracker';
+import { workspaceFolderPaths } from './documents';
+import { LspService, readLspSettings } from './lspService';
+
+/** The lsp resource is the editor's language features, usable once a folder is open (answers use relative paths). */
+function lspResourceState(): ResourceState {
+  if (!vscode.workspace.getConfiguration('liveTools.lsp').get<boolean>('enabled', true)) {
+    return { ready: false, reason: 'it is turned off by the setting liveTools.lsp.enabled' };
+  }
+  if (workspaceFolderPaths().length === 0) {
+    return { ready: false, reason: 'no folder is open, and answers are given relative to the workspace folder' };
+  }
+  return { ready: true };
+}
+
+export function registerLsp(context: vscode.ExtensionContext, runtime: Runtime): LspService {
+  const tracker = new DiagnosticsTracker();
+  const update = (): void => runtime.board.set('lsp', lspResourceState());
+  context.subscriptions.push(
+    tracker,
+    vscode.workspace.onDidChangeWorkspaceFolders(update),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('liveTools.lsp.enabled')) update();
+    }),
+  );
+  update();
+  return new LspService(tracker, readLspSettings());
+}

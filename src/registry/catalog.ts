@@ -1,0 +1,182 @@
+/**
+ * The one declaration of every tool: name, tier, the live resource it needs, its input type
+ * and schema, and the words a model reads. The manifest (`contributes.languageModelTools`),
+ * the Plan agent and our own tool loops are all produced from this list.
+ */
+import { ResourceId } from './resources';
+import { Tier } from './tiers';
+import { ToolName } from './toolNames';
+
+export interface JsonSchema {
+  readonly type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  readonly description?: string;
+  readonly enum?: readonly string[];
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly minimum?: number;
+  readonly additionalProperties?: boolean;
+}
+
+export interface ToolDeclaration {
+  readonly name: ToolName;
+  readonly tier: Tier;
+  readonly resource: ResourceId;
+  readonly displayName: string;
+  /** Shown to people in the tools picker. */
+  readonly userDescription: string;
+  /** Read by the model: what the tool is for, how to address things, what comes back. */
+  readonly modelDescription: string;
+  /** A codicon reference such as `$(symbol-class)`. */
+  readonly icon: string;
+  readonly inputSchema: JsonSchema & { readonly type: 'object' };
+}
+
+// ---------------------------------------------------------------------------------------
+// Input types. Each tool `x_y` has an interface `XYInput`; a unit test checks that its
+// required and optional keys are exactly the schema's.
+
+export const LSP_ACTIONS = [
+  'diagnostics',
+  'definition',
+  'type_definition',
+  'implementation',
+  'references',
+  'hover',
+  'symbols',
+  'code_actions',
+  'callers',
+  'callees',
+  'status',
+  'reload',
+] as const;
+
+export type LspAction = (typeof LSP_ACTIONS)[number];
+
+export interface LspInput {
+  action: LspAction;
+  file?: string;
+  line?: number;
+  symbol?: string;
+  occurrence?: number;
+  query?: string;
+}
+
+export interface LspRenameInput {
+  file: string;
+  line: number;
+  symbol: string;
+  occurrence?: number;
+  new_name: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared schema pieces.
+
+const fileProperty: JsonSchema = {
+  type: 'string',
+  description: 'Path of the file, relative to the workspace folder (an absolute path inside the workspace also works).',
+};
+const lineProperty: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: '1-based line number of the symbol.',
+};
+const symbolProperty: JsonSchema = {
+  type: 'string',
+  description:
+    'The identifier exactly as written on that line (a substring of the line, never a column). ' +
+    'If it occurs more than once on the line, add `occurrence` or write `name#2`.',
+};
+const occurrenceProperty: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: 'Which occurrence of `symbol` on the line, 1-based, when it occurs more than once.',
+};
+
+export const LSP_REFERENCES_CAP = 50;
+export const LSP_CALLS_CAP = 50;
+export const LSP_WORKSPACE_SYMBOLS_CAP = 100;
+export const LSP_DOCUMENT_SYMBOLS_CAP = 200;
+
+export const TOOL_CATALOG: readonly ToolDeclaration[] = [
+  {
+    name: ToolName.lsp,
+    tier: 'read',
+    resource: 'lsp',
+    displayName: 'Language Server',
+    icon: '$(symbol-class)',
+    userDescription:
+      "Ask the editor's language servers: diagnostics, definitions, references, hover, symbols, code actions, call hierarchy.",
+    modelDescription: [
+      "Ask the editor's live language servers about code — the same answers as Go to Definition, Find All References, " +
+        'hover and the Problems panel, computed on the current (even unsaved) text of the files.',
+      'Address a position by `line` (1-based) and `symbol` (the identifier exactly as written on that line; never a column). ' +
+        'If the symbol occurs more than once on the line, add `occurrence` (1-based) or write `name#2`.',
+      'Actions:',
+      '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" lists what the editor currently knows for all files.',
+      '- definition, type_definition, implementation, references, hover (file, line, symbol).',
+      '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
+      `- symbols: with file, the outline of that file (cap ${LSP_DOCUMENT_SYMBOLS_CAP}); with query, a workspace-wide symbol search (cap ${LSP_WORKSPACE_SYMBOLS_CAP}).`,
+      '- code_actions (file, line, optional symbol): the quick fixes and refactorings offered there.',
+      '- status: which language servers serve this workspace. reload: restart them.',
+      `Results give workspace-relative paths, 1-based lines and each line's text so you can address it again. ` +
+        `Lists are capped (references, callers and callees at ${LSP_REFERENCES_CAP}) and say how many were left out.`,
+      'Prefer this to text search for finding where a symbol is defined or used: it understands scopes, imports and overloads.',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: LSP_ACTIONS, description: 'What to ask.' },
+        file: {
+          ...fileProperty,
+          description: `${fileProperty.description} Needed by every action except symbols with query, status and reload.`,
+        },
+        line: lineProperty,
+        symbol: symbolProperty,
+        occurrence: occurrenceProperty,
+        query: {
+          type: 'string',
+          description: 'For symbols: the name to search for across the workspace, or to filter the outline of `file`.',
+        },
+      },
+      required: ['action'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.lspRename,
+    tier: 'write',
+    resource: 'lsp',
+    displayName: 'Rename Symbol',
+    icon: '$(symbol-key)',
+    userDescription: 'Rename a symbol across the workspace with the language server, then save the changed files.',
+    modelDescription: [
+      'Rename a symbol across the whole workspace with the language server (like F2): every reference, import and ' +
+        're-export is updated in one undoable edit, and the changed files are saved.',
+      'Address the symbol by `file`, `line` (1-based) and `symbol` as written on that line (add `occurrence` or write ' +
+        '`name#2` when it occurs more than once on the line).',
+      'Refused as a whole when the rename would change files outside the workspace. Returns the changed files with ' +
+        'the number of edits in each.',
+      'Use this instead of search-and-replace to rename identifiers.',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        file: fileProperty,
+        line: lineProperty,
+        symbol: symbolProperty,
+        occurrence: occurrenceProperty,
+        new_name: { type: 'string', description: 'The new name, exactly as it should appear in code.' },
+      },
+      required: ['file', 'line', 'symbol', 'new_name'],
+      additionalProperties: false,
+    },
+  },
+];
+
+export function declarationOf(name: ToolName): ToolDeclaration {
+  const declaration = TOOL_CATALOG.find((tool) => tool.name === name);
+  if (!declaration) throw new Error(`No catalog entry for tool ${name}.`);
+  return declaration;
+}

@@ -1,0 +1,13 @@
+/**
+ * The files `npm run manifest` writes, derived from the catalog; the manifest unit test
+ * compares the committed files with this.
+ */
+import { TOOL_CATALOG } from './catalog';
+import { extensionIdOf, PLAN_AGENT_PATH, planAgentMarkdown, withCatalogContributions } from './manifest';
+
+export function manifestFiles(packageJson: { name: string; publisher: string }): Record<string, string> {
+  return {
+    'package.json': `${JSON.stringify(withCatalogContributions(packageJson, TOOL_CATALOG), null, 2)}\n`,
+    [PLAN_AGENT_PATH.replace(/^\.\//, '')]: planAgentMarkdown(TOOL_CATALOG, extensionIdOf(packageJson)),
+  };
+}

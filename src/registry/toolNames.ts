@@ -1,0 +1,7 @@
+/** Every tool name, in one place. The manifest, the registry and the tests refer to these. */
+export const ToolName = {
+  lsp: 'lsp',
+  lspRename: 'lsp_rename',
+} as const;
+
+export type ToolName = (typeof ToolName)[keyof typeof ToolName];

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { createOutputChannelLogger } from './log/vscode/outputChannelLogger';
+import { Logger } from './log/logger';
+import { contextKeyOf, ResourceBoard } from './registry/resources';
+
+/** What every area's registration receives: the log and the board of live resources. */
+export interface Runtime {
+  readonly log: Logger;
+  readonly board: ResourceBoard;
+}
+
+/** Builds the runtime and mirrors each resource's state into its context key (`liveTools.<id>.ready`). */
+export function createRuntime(context: vscode.ExtensionContext): Runtime {
+  const log = createOutputChannelLogger(context);
+  const board = new ResourceBoard();
+  context.subscriptions.push(
+    board.onDidChange((id, state) => {
+      log.info('resource', `${id} ${state.ready ? 'ready' : `not ready: ${state.reason}`}`);
+      void vscode.commands.executeCommand('setContext', contextKeyOf(id), state.ready);
+    }),
+  );
+  return { log, board };
+}

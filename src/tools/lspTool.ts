@@ -1,0 +1,112 @@
+import * as vscode from 'vscode';
+import {
+  allDiagnosticsAnswer,
+  callsAnswer,
+  codeActionsAnswer,
+  diagnosticsAnswer,
+  documentSymbolsAnswer,
+  hoverAnswer,
+  locationsAnswer,
+  workspaceSymbolsAnswer,
+} from '../lsp/answers';
+import { LspService, Target } from '../lsp/vscode/lspService';
+import { lspReloadAnswer, lspStatusAnswer } from '../lsp/vscode/lspStatus';
+import { declarationOf, LspAction, LspInput } from '../registry/catalog';
+import { InputError } from '../registry/inputValidation';
+import { ToolName } from '../registry/toolNames';
+import { LiveTool } from './liveTool';
+
+type PositionArgument = 'file' | 'line' | 'symbol';
+
+/** What each action needs; a navigation action without `symbol` is an error, never a first-column guess. */
+const needs: Record<LspAction, readonly PositionArgument[]> = {
+  diagnostics: ['file'],
+  definition: ['file', 'line', 'symbol'],
+  type_definition: ['file', 'line', 'symbol'],
+  implementation: ['file', 'line', 'symbol'],
+  references: ['file', 'line', 'symbol'],
+  hover: ['file', 'line', 'symbol'],
+  callers: ['file', 'line', 'symbol'],
+  callees: ['file', 'line', 'symbol'],
+  code_actions: ['file', 'line'],
+  symbols: [],
+  status: [],
+  reload: [],
+};
+
+function requireArguments(input: LspInput): void {
+  const missing = needs[input.action].filter((key) => input[key] === undefined);
+  if (missing.length === 0) return;
+  const hint = missing.includes('symbol')
+    ? 'Give symbol as the identifier exactly as written on that line (positions are line + symbol, never a column).'
+    : undefined;
+  throw new InputError([`${input.action} needs ${needs[input.action].join(', ')}; missing ${missing.join(', ')}.`], hint);
+}
+
+export function createLspTool(lsp: LspService): LiveTool<LspInput> {
+  const target = (input: LspInput, token: vscode.CancellationToken): Promise<Target> =>
+    lsp.target(input.file as string, input.line as number, input.symbol as string, input.occurrence, token);
+
+  return {
+    declaration: declarationOf(ToolName.lsp),
+
+    invocationMessage(input) {
+      const subject = input.symbol ? `"${input.symbol}"` : (input.file ?? input.query ?? '');
+      return `lsp ${input.action} ${subject}`.trim();
+    },
+
+    async invoke(input, { token }) {
+      requireArguments(input);
+      switch (input.action) {
+        case 'diagnostics': {
+          if (input.file === '*') {
+            const { items, fileCount } = lsp.allDiagnostics();
+            return allDiagnosticsAnswer(items, fileCount);
+          }
+          const { path, items, freshness } = await lsp.fileDiagnostics(input.file as string, token);
+          return diagnosticsAnswer(path, items, freshness);
+        }
+        case 'definition':
+        case 'type_definition':
+        case 'implementation':
+        case 'references': {
+          const at = await target(input, token);
+          return locationsAnswer(input.action, at.location.symbol, await lsp.locations(input.action, at, token));
+        }
+        case 'hover': {
+          const at = await target(input, token);
+          return hoverAnswer(at.location.symbol, await lsp.hover(at, token));
+        }
+        case 'callers':
+        case 'callees': {
+          const at = await target(input, token);
+          return callsAnswer(input.action, at.location.symbol, await lsp.calls(input.action, at, token));
+        }
+        case 'symbols': {
+          if (input.file !== undefined) {
+            const { path, entries } = await lsp.documentSymbols(input.file, token);
+            return documentSymbolsAnswer(path, entries, input.query);
+          }
+          if (!input.query) {
+            throw new InputError(['symbols needs file (the outline of one file) or query (a workspace-wide search).']);
+          }
+          return workspaceSymbolsAnswer(input.query, await lsp.workspaceSymbols(input.query, token));
+        }
+        case 'code_actions': {
+          const { where, entries } = await lsp.codeActions(
+            input.file as string,
+            input.line as number,
+            input.symbol,
+            input.occurrence,
+            token,
+          );
+          return codeActionsAnswer(where, entries);
+        }
+        case 'status':
+          return lspStatusAnswer();
+        case 'reload':
+          return lspReloadAnswer();
+      }
+    },
+  };
+}

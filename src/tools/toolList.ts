@@ -1,0 +1,13 @@
+import { LspService } from '../lsp/vscode/lspService';
+import { AnyLiveTool } from './liveTool';
+import { createLspRenameTool } from './lspRenameTool';
+import { createLspTool } from './lspTool';
+
+export interface ToolServices {
+  readonly lsp: LspService;
+}
+
+/** The one explicit list of implemented tools; the catalog declares the same names. */
+export function createToolList(services: ToolServices): AnyLiveTool[] {
+  return [createLspTool(services.lsp), createLspRenameTool(services.lsp)] as AnyLiveTool[];
+}

@@ -1,0 +1,1 @@
+console.log('npm run test:electron: not built yet');

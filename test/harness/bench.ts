@@ -1,0 +1,1 @@
+console.log('npm run bench: not built yet');

@@ -1,0 +1,89 @@
+/**
+ * The browser bridge: a loopback HTTP endpoint through which a test running in the extension
+ * host asks the harness to act in the real workbench page (click the chat confirmation, type
+ * into a quick pick…). Only the harness and the tests it started know the URL.
+ */
+import * as http from 'node:http';
+import { Page } from 'playwright-core';
+import { BridgeReply, BridgeRequest } from '../support/bridgeProtocol';
+
+async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply> {
+  const timeout = request.timeoutMs ?? 15_000;
+  switch (request.op) {
+    case 'click': {
+      const locator = page
+        .locator(request.selector, request.text ? { hasText: new RegExp(request.text) } : {})
+        .filter({ visible: true })
+        .first();
+      await locator.waitFor({ state: 'visible', timeout });
+      const text = (await locator.innerText()).trim();
+      const containerText = request.container
+        ? await locator.evaluate((element, container) => (element.closest(container) as HTMLElement | null)?.innerText ?? '', request.container)
+        : undefined;
+      await locator.click({ timeout });
+      return { ok: true, text, containerText };
+    }
+    case 'text': {
+      const locator = page.locator(request.selector).filter({ visible: true }).first();
+      await locator.waitFor({ state: 'visible', timeout });
+      return { ok: true, text: (await locator.innerText()).trim() };
+    }
+    case 'count': {
+      return { ok: true, count: await page.locator(request.selector).filter({ visible: true }).count() };
+    }
+    case 'type': {
+      await page.keyboard.type(request.text, { delay: 10 });
+      return { ok: true };
+    }
+    case 'press': {
+      await page.keyboard.press(request.key);
+      return { ok: true };
+    }
+    case 'screenshot': {
+      await page.screenshot({ path: request.path });
+      return { ok: true };
+    }
+  }
+}
+
+export interface Bridge {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startBridge(page: () => Page | undefined, log: (line: string) => void): Promise<Bridge> {
+  const server = http.createServer((incoming, outgoing) => {
+    let body = '';
+    incoming.on('data', (chunk) => (body += chunk));
+    incoming.on('end', () => {
+      const reply = (status: number, value: BridgeReply) => {
+        outgoing.writeHead(status, { 'content-type': 'application/json' });
+        outgoing.end(JSON.stringify(value));
+      };
+      let request: BridgeRequest;
+      try {
+        request = JSON.parse(body) as BridgeRequest;
+      } catch {
+        reply(400, { ok: false, error: 'body is not JSON' });
+        return;
+      }
+      const current = page();
+      if (!current) {
+        reply(503, { ok: false, error: 'no workbench page yet' });
+        return;
+      }
+      log(`bridge ${request.op} ${JSON.stringify(request)}`);
+      perform(current, request).then(
+        (value) => reply(200, value),
+        (error: unknown) => reply(500, { ok: false, error: error instanceof Error ? error.message.split('\n')[0] : String(error) }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,1 @@
+console.log('npm start: not built yet');

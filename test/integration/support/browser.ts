@@ -1,0 +1,17 @@
+import { BridgeReply, BridgeRequest } from '../../support/bridgeProtocol';
+import { runParams } from './params';
+
+/** True when a browser drives this editor (code-server); false under desktop VS Code. */
+export function hasBrowser(): boolean {
+  return runParams().bridgeUrl !== undefined;
+}
+
+/** Asks the harness to act in the workbench page; throws with the harness's reason on failure. */
+export async function browser(request: BridgeRequest): Promise<Extract<BridgeReply, { ok: true }>> {
+  const url = runParams().bridgeUrl;
+  if (!url) throw new Error('No browser bridge in this run (desktop VS Code): this test needs code-server.');
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(request) });
+  const reply = (await response.json()) as BridgeReply;
+  if (!reply.ok) throw new Error(`browser ${request.op} failed: ${reply.error}`);
+  return reply;
+}

@@ -1,0 +1,37 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+export const EXTENSION_ID = 'agent-live-tools.agent-live-tools';
+
+export async function activateExtension(): Promise<{ activationMs: number; logUri: vscode.Uri }> {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded in this editor.`);
+  return extension.activate();
+}
+
+/** Invokes a tool the way any caller outside chat does, and returns the text a model would read. */
+export async function invokeText(name: string, input: object, token?: vscode.CancellationToken): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token);
+  return result.content
+    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part)))
+    .join('\n');
+}
+
+export function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('The integration run has no workspace folder.');
+  return folder.uri.fsPath;
+}
+
+/** 1-based number of the first line of a workspace file containing `text` (so tests survive fixture edits). */
+export function lineOf(file: string, text: string): number {
+  const lines = fs.readFileSync(path.join(workspaceRoot(), file), 'utf8').split('\n');
+  const index = lines.findIndex((line) => line.includes(text));
+  if (index === -1) throw new Error(`"${text}" is not in ${file}.`);
+  return index + 1;
+}
+
+export async function setSetting(section: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global);
+}

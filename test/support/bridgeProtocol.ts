@@ -1,0 +1,25 @@
+/** Messages between a test in the extension host and the harness that drives the browser. */
+export type BridgeRequest = { readonly timeoutMs?: number } & (
+  | { readonly op: 'click'; readonly selector: string; readonly text?: string; readonly container?: string }
+  | { readonly op: 'text'; readonly selector: string }
+  | { readonly op: 'count'; readonly selector: string }
+  | { readonly op: 'type'; readonly text: string }
+  | { readonly op: 'press'; readonly key: string }
+  | { readonly op: 'screenshot'; readonly path: string }
+);
+
+export type BridgeReply =
+  | { readonly ok: true; readonly text?: string; readonly containerText?: string; readonly count?: number }
+  | { readonly ok: false; readonly error: string };
+
+/** Parameters the harness hands to the test entry inside the extension host. */
+export interface RunParams {
+  readonly reportFile: string;
+  readonly summaryFile: string;
+  /** Absent where no browser drives the editor (desktop VS Code through @vscode/test-electron). */
+  readonly bridgeUrl?: string;
+  readonly grep?: string;
+  /** Which suites: "integration" (tests) or "bench" (the benchmark). */
+  readonly mode: 'integration' | 'bench';
+  readonly benchReportFile?: string;
+}

@@ -115,15 +115,27 @@ export interface CodeActionEntry {
   readonly files: readonly string[];
 }
 
-export function codeActionsAnswer(where: string, entries: readonly CodeActionEntry[]): string {
-  if (entries.length === 0) return `No code actions are offered at ${where}.`;
+export function codeActionsAnswer(
+  where: string,
+  entries: readonly CodeActionEntry[],
+  diagnosticsCurrent: boolean,
+  shownInTab = false,
+): string {
+  const notes = [
+    diagnosticsCurrent
+      ? ''
+      : '\nNot verified: the diagnostics of this file were not known to be current, so quick fixes for its problems may be missing.',
+    shownInTab ? '\n(The file was opened in a preview tab: the language server reports problems only for files shown in the editor.)' : '',
+  ];
+  const caveat = notes.join('');
+  if (entries.length === 0) return `No code actions are offered at ${where}.${caveat}`;
   const lines = entries.map((entry, index) => {
     const tags = [entry.kind, entry.preferred ? 'preferred' : undefined].filter(Boolean).join(', ');
     const disabled = entry.disabledReason ? ` (disabled: ${entry.disabledReason})` : '';
     const files = entry.files.length > 0 ? ` — edits ${entry.files.join(', ')}` : '';
     return `${index + 1}. ${entry.title}${tags ? ` [${tags}]` : ''}${disabled}${files}`;
   });
-  return [`${plural(entries.length, 'code action')} at ${where} (listed, not applied):`, ...lines].join('\n');
+  return [`${plural(entries.length, 'code action')} at ${where} (listed, not applied):`, ...lines].join('\n') + caveat;
 }
 
 export interface CallEntry extends CodeLine {
@@ -141,8 +153,8 @@ export function callsAnswer(direction: 'callers' | 'callees', symbol: string, en
   const shown = sorted.slice(0, LSP_CALLS_CAP);
   const heading =
     direction === 'callers'
-      ? `${plural(sorted.length, 'call')} to "${symbol}" (call site, then the calling function):`
-      : `${plural(sorted.length, 'call')} made by "${symbol}" (call site, then the function called):`;
+      ? `Calls to "${symbol}" on ${plural(sorted.length, 'line')} (call site, then the calling function):`
+      : `Calls made by "${symbol}" on ${plural(sorted.length, 'line')} (call site, then the function called):`;
   const lines = shown.map((entry) => `${entry.path}:${entry.line}: ${clipLineText(entry.text)}  ← ${entry.other}`);
   return [heading, ...lines, capNote(shown.length, sorted.length, LSP_CALLS_CAP)].filter(Boolean).join('\n');
 }

@@ -70,7 +70,7 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   }
   if (error instanceof RenameRefused) {
     const outside = error.outsideFiles.length ? ` Files outside the workspace: ${error.outsideFiles.join(', ')}.` : '';
-    return `Error: rename refused: ${error.message}. Nothing was changed.${outside}`;
+    return `Error: rename refused: ${error.message.replace(/\.$/, '')}. Nothing was changed.${outside}`;
   }
   if (error instanceof RenameNotSaved) {
     return `Error: the rename was applied, but ${error.path} could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).`;

@@ -93,14 +93,14 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
           return workspaceSymbolsAnswer(input.query, await lsp.workspaceSymbols(input.query, token));
         }
         case 'code_actions': {
-          const { where, entries } = await lsp.codeActions(
+          const { where, entries, diagnosticsCurrent, shownInTab } = await lsp.codeActions(
             input.file as string,
             input.line as number,
             input.symbol,
             input.occurrence,
             token,
           );
-          return codeActionsAnswer(where, entries);
+          return codeActionsAnswer(where, entries, diagnosticsCurrent, shownInTab);
         }
         case 'status':
           return lspStatusAnswer();

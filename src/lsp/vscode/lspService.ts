@@ -163,7 +163,7 @@ export class LspService {
     symbol: string | undefined,
     occurrence: number | undefined,
     token: vscode.CancellationToken,
-  ): Promise<{ where: string; entries: CodeActionEntry[] }> {
+  ): Promise<{ where: string; entries: CodeActionEntry[]; diagnosticsCurrent: boolean; shownInTab: boolean }> {
     let range: vscode.Range;
     let where: string;
     if (symbol !== undefined) {
@@ -176,7 +176,9 @@ export class LspService {
       range = document.lineAt(line - 1).range;
       where = `${path}:${line}`;
     }
-    const found = await this.features(token).codeActions(resolveWorkspaceFile(file), range);
+    const uri = resolveWorkspaceFile(file);
+    const settled = await this.settleDiagnostics(uri, range, token);
+    const found = await this.features(token).codeActions(uri, range);
     const entries = found.map((action): CodeActionEntry => {
       if (typeof action.command === 'string') return { title: action.title, preferred: false, files: [] };
       const codeAction = action as vscode.CodeAction;
@@ -188,7 +190,39 @@ export class LspService {
         files: (codeAction.edit?.entries() ?? []).map(([uri]) => pathOf(uri)),
       };
     });
-    return { where, entries };
+    return { where, entries, diagnosticsCurrent: settled.current, shownInTab: settled.shownInTab };
+  }
+
+  /**
+   * Quick fixes are computed from the diagnostics the editor holds, so before asking for code
+   * actions we wait until those are current for the range: for TypeScript until the errors the
+   * server reports there have been published; elsewhere we only say whether they are fresh.
+   */
+  private async settleDiagnostics(
+    uri: vscode.Uri,
+    range: vscode.Range,
+    token: vscode.CancellationToken,
+  ): Promise<{ current: boolean; shownInTab: boolean }> {
+    const document = await openWorkspaceDocument(uri);
+    if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return { current: this.diagnostics.isFresh(uri), shownInTab: false };
+    const pulled = await this.pullTypeScriptDiagnostics(uri, pathOf(uri), new LineTexts(), token);
+    if (!pulled) return { current: false, shownInTab: false };
+    const inRange = (line0: number) => line0 >= range.start.line && line0 <= range.end.line;
+    const expected = pulled.filter((item) => inRange(item.line - 1)).length;
+    const published = () =>
+      vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'ts' && inRange(diagnostic.range.start.line)).length;
+    if (published() >= expected) return { current: true, shownInTab: false };
+    // The TypeScript extension reports diagnostics only for files shown in a tab: show this one, in preview, keeping focus.
+    const shownInTab = !isInTab(uri);
+    if (shownInTab) await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+    const deadline = Date.now() + this.settings.diagnosticsWaitSeconds() * 1000;
+    while (published() < expected) {
+      const remaining = (deadline - Date.now()) / 1000;
+      if (remaining <= 0) return { current: false, shownInTab };
+      await this.diagnostics.nextPublication(uri, remaining, token);
+      throwIfCancelled(token);
+    }
+    return { current: true, shownInTab };
   }
 
   async calls(direction: 'callers' | 'callees', target: Target, token: vscode.CancellationToken): Promise<CallEntry[]> {
@@ -364,6 +398,12 @@ export class LspService {
     }
     return files;
   }
+}
+
+function isInTab(uri: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()),
+  );
 }
 
 function diagnosticCode(code: vscode.Diagnostic['code']): string | undefined {

@@ -5,9 +5,10 @@ import { createRuntime } from './runtime';
 import { registerTools } from './tools/registerTools';
 import { createToolList } from './tools/toolList';
 
-/** What the extension exports: the measured activation time (read by the benchmark). */
+/** What the extension exports: the measured activation time and where its log channel writes. */
 export interface ActivationInfo {
   readonly activationMs: number;
+  readonly logUri: vscode.Uri;
 }
 
 export function activate(context: vscode.ExtensionContext): ActivationInfo {
@@ -20,7 +21,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;
     runtime.log.info('activate', `activated in ${activationMs.toFixed(1)} ms`);
-    return { activationMs };
+    return { activationMs, logUri: context.logUri };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(`Agent Live Tools could not start: ${message}`);

@@ -17,16 +17,24 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
         .first();
       await locator.waitFor({ state: 'visible', timeout });
       const text = (await locator.innerText()).trim();
-      const containerText = request.container
-        ? await locator.evaluate((element, container) => (element.closest(container) as HTMLElement | null)?.innerText ?? '', request.container)
+      const container = request.container
+        ? await locator.evaluate((element, selector) => {
+            const found = element.closest(selector) as HTMLElement | null;
+            return { text: found?.innerText ?? '', label: found?.getAttribute('aria-label') ?? '' };
+          }, request.container)
         : undefined;
       await locator.click({ timeout });
-      return { ok: true, text, containerText };
+      return { ok: true, text, containerText: container?.text, containerLabel: container?.label };
     }
     case 'text': {
       const locator = page.locator(request.selector).filter({ visible: true }).first();
       await locator.waitFor({ state: 'visible', timeout });
       return { ok: true, text: (await locator.innerText()).trim() };
+    }
+    case 'html': {
+      const locator = page.locator(request.selector).first();
+      await locator.waitFor({ state: 'attached', timeout });
+      return { ok: true, text: await locator.evaluate((element) => element.outerHTML) };
     }
     case 'count': {
       return { ok: true, count: await page.locator(request.selector).filter({ visible: true }).count() };

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TOOL_CATALOG } from '../../src/registry/catalog';
 import { tierTag } from '../../src/registry/manifest';
-import { activateExtension, invokeText, setSetting } from './support/tools';
+import { activateExtension, invokeText, setLspEnabled } from './support/tools';
 
 describe('tool registry', () => {
   before(async () => {
@@ -25,12 +25,15 @@ describe('tool registry', () => {
   });
 
   it('refuses, with the reason, while the resource is not wired', async () => {
-    await setSetting('liveTools.lsp.enabled', false);
+    await setLspEnabled(false);
     try {
       const text = await invokeText('lsp', { action: 'status' });
-      assert.match(text, /^Refused: lsp needs the editor's language features.*liveTools\.lsp\.enabled/);
+      assert.equal(
+        text,
+        "Refused: lsp needs the editor's language features, which is not available in this window: it is turned off by the setting liveTools.lsp.enabled.",
+      );
     } finally {
-      await setSetting('liveTools.lsp.enabled', undefined);
+      await setLspEnabled(undefined);
     }
     const text = await invokeText('lsp', { action: 'status' });
     assert.doesNotMatch(text, /^Refused/);

@@ -3,13 +3,21 @@ export type BridgeRequest = { readonly timeoutMs?: number } & (
   | { readonly op: 'click'; readonly selector: string; readonly text?: string; readonly container?: string }
   | { readonly op: 'text'; readonly selector: string }
   | { readonly op: 'count'; readonly selector: string }
+  | { readonly op: 'html'; readonly selector: string }
   | { readonly op: 'type'; readonly text: string }
   | { readonly op: 'press'; readonly key: string }
   | { readonly op: 'screenshot'; readonly path: string }
 );
 
 export type BridgeReply =
-  | { readonly ok: true; readonly text?: string; readonly containerText?: string; readonly count?: number }
+  | {
+      readonly ok: true;
+      readonly text?: string;
+      /** For click with a container: the container's visible text and its accessible label. */
+      readonly containerText?: string;
+      readonly containerLabel?: string;
+      readonly count?: number;
+    }
   | { readonly ok: false; readonly error: string };
 
 /** Parameters the harness hands to the test entry inside the extension host. */

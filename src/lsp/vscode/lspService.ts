@@ -82,6 +82,8 @@ function hoverText(content: vscode.MarkdownString | vscode.MarkedString): string
 }
 
 export class LspService {
+  private readonly semanticallyLoaded = new Set<string>();
+
   constructor(
     private readonly diagnostics: DiagnosticsTracker,
     private readonly settings: LspSettings,
@@ -95,7 +97,28 @@ export class LspService {
     const uri = resolveWorkspaceFile(file);
     const document = await openWorkspaceDocument(uri);
     throwIfCancelled(token);
+    await this.projectLoaded(document, token);
     return { uri, document, path: pathOf(uri) };
+  }
+
+  /**
+   * While the TypeScript server loads a project, the TypeScript extension answers references,
+   * rename, definition… from a syntax-only server that sees one file. A semantic request waits
+   * for the load, so one round trip per file makes every later answer whole.
+   */
+  private async projectLoaded(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<void> {
+    const key = document.uri.toString();
+    if (!TYPESCRIPT_LANGUAGES.has(document.languageId) || this.semanticallyLoaded.has(key)) return;
+    try {
+      await this.features(token).tsserver('semanticDiagnosticsSync', { file: document.uri });
+      this.semanticallyLoaded.add(key);
+    } catch (error) {
+      if (error instanceof vscode.CancellationError) throw error;
+      if (error instanceof DeadlineExceeded) {
+        throw new DeadlineExceeded('the TypeScript server to load the project (it may still be indexing)', error.seconds);
+      }
+      // Without the TypeScript extension's request command we cannot tell; go on with what the providers say.
+    }
   }
 
   async target(

@@ -35,3 +35,20 @@ export function lineOf(file: string, text: string): number {
 export async function setSetting(section: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global);
 }
+
+/**
+ * Turns the lsp resource on or off through its setting and waits until the extension has seen
+ * it (the tool refuses, or stops refusing). The extension updates the tools' context key in the
+ * same step, so a chat request sent after this sees the new tool list.
+ */
+export async function setLspEnabled(enabled: boolean | undefined): Promise<void> {
+  await setSetting('liveTools.lsp.enabled', enabled);
+  const expectRefusal = enabled === false;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const refused = (await invokeText('lsp', { action: 'reload' })).startsWith('Refused');
+    if (refused === expectRefusal) return;
+    if (Date.now() > deadline) throw new Error(`The lsp resource did not become ${enabled === false ? 'unavailable' : 'available'} within 10 s.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
+import { Setting } from '../../registry/settings';
 import { containingFolder, displayPath } from '../../workspace/paths';
 import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
 import { CodeLine, DiagnosticItem, Severity } from '../format';
@@ -24,10 +25,10 @@ export interface LspSettings {
 }
 
 export function readLspSettings(): LspSettings {
-  const section = () => vscode.workspace.getConfiguration('liveTools.lsp');
+  const read = (setting: Setting, fallback: number) => vscode.workspace.getConfiguration().get<number>(setting, fallback);
   return {
-    requestTimeoutSeconds: () => section().get<number>('requestTimeoutSeconds', 30),
-    diagnosticsWaitSeconds: () => section().get<number>('diagnosticsWaitSeconds', 15),
+    requestTimeoutSeconds: () => read(Setting.lspRequestTimeoutSeconds, 30),
+    diagnosticsWaitSeconds: () => read(Setting.lspDiagnosticsWaitSeconds, 15),
   };
 }
 

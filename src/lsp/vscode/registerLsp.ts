@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ResourceState } from '../../registry/resources';
+import { Setting } from '../../registry/settings';
 import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { workspaceFolderPaths } from './documents';
@@ -7,8 +8,8 @@ import { LspService, readLspSettings } from './lspService';
 
 /** The lsp resource is the editor's language features, usable once a folder is open (answers use relative paths). */
 function lspResourceState(): ResourceState {
-  if (!vscode.workspace.getConfiguration('liveTools.lsp').get<boolean>('enabled', true)) {
-    return { ready: false, reason: 'it is turned off by the setting liveTools.lsp.enabled' };
+  if (!vscode.workspace.getConfiguration().get<boolean>(Setting.lspEnabled, true)) {
+    return { ready: false, reason: `it is turned off by the setting ${Setting.lspEnabled}` };
   }
   if (workspaceFolderPaths().length === 0) {
     return { ready: false, reason: 'no folder is open, and answers are given relative to the workspace folder' };
@@ -23,7 +24,7 @@ export function registerLsp(context: vscode.ExtensionContext, runtime: Runtime):
     tracker,
     vscode.workspace.onDidChangeWorkspaceFolders(update),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('liveTools.lsp.enabled')) update();
+      if (event.affectsConfiguration(Setting.lspEnabled)) update();
     }),
   );
   update();

@@ -1,0 +1,8 @@
+/** Every setting the extension reads, in one place; a unit test checks package.json declares exactly these. */
+export const Setting = {
+  lspEnabled: 'liveTools.lsp.enabled',
+  lspRequestTimeoutSeconds: 'liveTools.lsp.requestTimeoutSeconds',
+  lspDiagnosticsWaitSeconds: 'liveTools.lsp.diagnosticsWaitSeconds',
+} as const;
+
+export type Setting = (typeof Setting)[keyof typeof Setting];

@@ -1,0 +1,46 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const src = path.resolve(__dirname, '..', '..', '..', 'src');
+
+/** Engines are plain TypeScript: only files under a `vscode/` folder, src/tools/ and the entry glue may import 'vscode'. */
+function isGlue(relative: string): boolean {
+  const parts = relative.split(path.sep);
+  return parts.includes('vscode') || parts[0] === 'tools' || relative === 'extension.ts' || relative === 'runtime.ts';
+}
+
+function sourceFiles(): string[] {
+  return fs
+    .readdirSync(src, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.relative(src, path.join(entry.parentPath, entry.name)));
+}
+
+const importsVscode = /(?:from\s+|require\(\s*|import\(\s*)['"]vscode['"]/;
+
+describe('engine boundary', () => {
+  it('no engine module imports vscode', () => {
+    const engines = sourceFiles().filter((file) => !isGlue(file));
+    assert.ok(engines.length > 10, `found only ${engines.length} engine files`);
+    const offenders = engines.filter((file) => importsVscode.test(fs.readFileSync(path.join(src, file), 'utf8')));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('no engine module imports editor glue', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles().filter((candidate) => !isGlue(candidate))) {
+      const text = fs.readFileSync(path.join(src, file), 'utf8');
+      for (const match of text.matchAll(/from\s+'(\.[^']+)'/g)) {
+        const target = path.relative(src, path.resolve(path.dirname(path.join(src, file)), match[1]));
+        if (isGlue(`${target}.ts`)) offenders.push(`${file} → ${match[1]}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+
+  it('no stray console.log in the extension', () => {
+    const offenders = sourceFiles().filter((file) => /console\.(log|info|debug)\(/.test(fs.readFileSync(path.join(src, file), 'utf8')));
+    assert.deepEqual(offenders, []);
+  });
+});

@@ -1,0 +1,97 @@
+import * as assert from 'node:assert/strict';
+import { offeredTools } from '../../src/registry/availability';
+import { TOOL_CATALOG, ToolDeclaration } from '../../src/registry/catalog';
+import { conversationIdOf, WINDOW_CONVERSATION } from '../../src/registry/conversation';
+import { InputError, validateInput } from '../../src/registry/inputValidation';
+import { ResourceBoard, ResourceId } from '../../src/registry/resources';
+import { tierNeedsConfirmation, tierWithinCap } from '../../src/registry/tiers';
+
+describe('tiers', () => {
+  const table: [Parameters<typeof tierWithinCap>[0], Parameters<typeof tierWithinCap>[1], boolean][] = [
+    ['read', 'read', true],
+    ['write', 'read', false],
+    ['exec', 'read', false],
+    ['read', 'write', true],
+    ['write', 'write', true],
+    ['exec', 'write', false],
+    ['exec', 'exec', true],
+  ];
+  for (const [tier, cap, within] of table) {
+    it(`${tier} is ${within ? '' : 'not '}within a ${cap} cap`, () => assert.equal(tierWithinCap(tier, cap), within));
+  }
+  it('write and exec ask for confirmation, read does not', () => {
+    assert.deepEqual([tierNeedsConfirmation('read'), tierNeedsConfirmation('write'), tierNeedsConfirmation('exec')], [false, true, true]);
+  });
+});
+
+describe('resource board and what a model is offered', () => {
+  const catalog: ToolDeclaration[] = [
+    { ...TOOL_CATALOG[0], name: 'lsp', tier: 'read', resource: 'lsp' },
+    { ...TOOL_CATALOG[0], name: 'lsp_rename', tier: 'write', resource: 'lsp' },
+  ];
+
+  it('starts with nothing wired, with a reason', () => {
+    const state = new ResourceBoard().get('lsp');
+    assert.equal(state.ready, false);
+    assert.ok(!state.ready && state.reason.length > 0);
+  });
+
+  it('offers only tools within the cap whose resource is ready', () => {
+    const board = new ResourceBoard();
+    assert.deepEqual(offeredTools(catalog, board, 'exec'), []);
+    board.set('lsp', { ready: true });
+    assert.deepEqual(offeredTools(catalog, board, 'read').map((tool) => tool.name), ['lsp']);
+    assert.deepEqual(offeredTools(catalog, board, 'write').map((tool) => tool.name), ['lsp', 'lsp_rename']);
+  });
+
+  it('notifies on real changes only', () => {
+    const board = new ResourceBoard();
+    const seen: string[] = [];
+    board.onDidChange((id: ResourceId, state) => seen.push(`${id}:${state.ready ? 'ready' : state.reason}`));
+    board.set('lsp', { ready: true });
+    board.set('lsp', { ready: true });
+    board.set('lsp', { ready: false, reason: 'off' });
+    board.set('lsp', { ready: false, reason: 'off' });
+    board.set('lsp', { ready: false, reason: 'no folder' });
+    assert.deepEqual(seen, ['lsp:ready', 'lsp:off', 'lsp:no folder']);
+  });
+});
+
+describe('conversation identity', () => {
+  it('is the chat session resource of the invocation token', () => {
+    const sessionResource = { toString: () => 'vscode-chat-session://local/abc' };
+    assert.equal(conversationIdOf({ sessionResource }), 'vscode-chat-session://local/abc');
+  });
+  it('is one window-wide conversation outside chat', () => {
+    for (const token of [undefined, null, {}, { sessionResource: undefined }, 'x', { sessionResource: {} }]) {
+      assert.equal(conversationIdOf(token), WINDOW_CONVERSATION);
+    }
+  });
+});
+
+describe('input validation against the schema', () => {
+  const lspSchema = TOOL_CATALOG.find((tool) => tool.name === 'lsp')!.inputSchema;
+
+  it('accepts a valid input', () => {
+    validateInput(lspSchema, { action: 'definition', file: 'a.ts', line: 3, symbol: 'x' });
+  });
+
+  it('reports every problem at once, worded for the model', () => {
+    assert.throws(
+      () => validateInput(lspSchema, { action: 'goto', line: 2.5, column: 4, occurrence: 0 }),
+      (error: unknown) =>
+        error instanceof InputError &&
+        error.problems.length === 4 &&
+        error.problems.some((problem) => problem.startsWith('"action" must be one of diagnostics, definition')) &&
+        error.problems.includes('"line" must be a whole number.') &&
+        error.problems.includes('"occurrence" must be at least 1.') &&
+        error.problems.includes('Unknown argument "column" (accepted: action, file, line, symbol, occurrence, query).'),
+    );
+  });
+
+  it('names missing required keys and refuses non-objects', () => {
+    assert.throws(() => validateInput(lspSchema, {}), (error: unknown) => error instanceof InputError && error.message === 'Missing "action".');
+    assert.throws(() => validateInput(lspSchema, [1]), /must be a JSON object/);
+    assert.throws(() => validateInput(lspSchema, null), /must be a JSON object/);
+  });
+});

@@ -4,11 +4,11 @@
  */
 export class JsoncSyntaxError extends Error {
   constructor(
-    message: string,
+    readonly reason: string,
     readonly line: number,
     readonly column: number,
   ) {
-    super(`${message} (line ${line}, column ${column})`);
+    super(`${reason} (line ${line}, column ${column})`);
     this.name = 'JsoncSyntaxError';
   }
 }

@@ -86,18 +86,26 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
     try {
       input = parseJsonc(document.getText());
     } catch (error) {
-      const where = error instanceof JsoncSyntaxError ? ` at line ${error.line}, column ${error.column}` : '';
-      void vscode.window.showErrorMessage(`The input is not valid JSON${where}: ${describeError(error)}. Fix it and run again; nothing was run.`);
+      const problem =
+        error instanceof JsoncSyntaxError ? ` at line ${error.line}, column ${error.column}: ${error.reason}` : `: ${describeError(error)}`;
+      void vscode.window.showErrorMessage(`The input is not valid JSON${problem}. Fix it and run again; nothing was run.`);
       return undefined;
     }
     const ours = tools.find((tool) => tool.declaration.name === toolName);
     if (ours && tierNeedsConfirmation(ours.declaration.tier)) {
       const confirmation = await confirmationOf(ours, input, new vscode.CancellationTokenSource().token);
-      const choice = await vscode.window.showWarningMessage(
-        confirmation.title,
-        { modal: true, detail: confirmation.message.replace(/`/g, '') },
-        'Run',
-      );
+      let choice: string | undefined;
+      try {
+        choice = await vscode.window.showWarningMessage(
+          confirmation.title,
+          { modal: true, detail: confirmation.message.replace(/`/g, '') },
+          'Run',
+        );
+      } catch (error) {
+        // The editor can refuse dialogs (it does while running extension tests): never run unconfirmed.
+        void vscode.window.showErrorMessage(`Could not ask before running ${toolName} (${describeError(error)}); nothing was run.`);
+        return undefined;
+      }
       if (choice !== 'Run') return undefined;
     }
     const started = Date.now();

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { repoRoot, runInEditor } from './harness/editorRun';
+import { productSmokeTest, smokeRunDir } from './harness/productSmoke';
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(name);
@@ -47,6 +48,20 @@ async function main(): Promise<void> {
     });
     totals.passed += editor.passed;
     totals.failed += editor.failed;
+
+    console.log('\nProduct (npm start, driven like a person)');
+    const runDir = smokeRunDir(root);
+    const ok = await productSmokeTest(runDir, (line) => console.log(`  ${line}`)).catch((error: unknown) => {
+      console.log(`  ✗ npm start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      return false;
+    });
+    if (ok) {
+      totals.passed++;
+      fs.rmSync(runDir, { recursive: true, force: true });
+    } else {
+      totals.failed++;
+      console.log(`  Logs kept in ${runDir}.`);
+    }
   }
   console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
   process.exitCode = totals.failed > 0 || totals.passed === 0 ? 1 : 0;

@@ -13,6 +13,10 @@ export interface Profile {
   /** Unpacked extensions copied into the extensions dir (the scripted model, for tests). */
   readonly installExtensions: readonly string[];
   readonly settings: Record<string, unknown>;
+  /** A fixed port (npm start with PORT=…); a free one otherwise. */
+  readonly port?: number;
+  /** Tests need the smoke-test driver (it makes code-server honour the test payload); a person does not. */
+  readonly smokeTestDriver?: boolean;
 }
 
 export interface RunningCodeServer {
@@ -43,7 +47,8 @@ function copyDirectory(from: string, to: string): void {
 export function prepareProfile(profile: Profile): void {
   const userDir = path.join(profile.userDataDir, 'User');
   fs.mkdirSync(userDir, { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(profile.settings, null, 2));
+  const settingsFile = path.join(userDir, 'settings.json');
+  if (!fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(profile.settings, null, 2));
   fs.mkdirSync(profile.extensionsDir, { recursive: true });
   for (const extension of profile.installExtensions) {
     const manifest = JSON.parse(fs.readFileSync(path.join(extension, 'package.json'), 'utf8'));
@@ -58,7 +63,7 @@ export async function startCodeServer(
   runDir: string,
 ): Promise<RunningCodeServer> {
   prepareProfile(profile);
-  const port = await freePort();
+  const port = profile.port ?? (await freePort());
   const host = `127.0.0.1:${port}`;
   const logFile = path.join(runDir, 'code-server.log');
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` };
@@ -77,7 +82,7 @@ export async function startCodeServer(
       '--config', path.join(runDir, 'code-server.yaml'),
       '--user-data-dir', profile.userDataDir,
       '--extensions-dir', profile.extensionsDir,
-      '--vscode-option', 'enable-smoke-test-driver',
+      ...(profile.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
       folder,
     ],
     { cwd: runDir, env, logFile },

@@ -39,6 +39,17 @@ export function repoRoot(): string {
   return dir;
 }
 
+/**
+ * The extensionTestsPath module VS Code loads: it hands this run's parameters to the suites
+ * (the only channel into the extension host that works for code-server and desktop alike).
+ */
+export function writeTestEntry(root: string, runDir: string, params: RunParams): string {
+  const entry = path.join(runDir, 'test-entry.js');
+  const suites = path.join(root, 'out', 'test', 'integration', 'index.js');
+  fs.writeFileSync(entry, `exports.run = () => require(${JSON.stringify(suites)}).runSuites(${JSON.stringify(params)});\n`);
+  return entry;
+}
+
 /** Copies new text of a growing file to stdout until stopped. */
 function follow(file: string, write: (text: string) => void): () => void {
   let offset = 0;
@@ -111,12 +122,7 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
       runDir,
     );
     bridge = await startBridge(() => workbench?.page, (line) => fs.appendFileSync(bridgeLog, `${line}\n`));
-    const entry = path.join(runDir, 'test-entry.js');
-    const suites = path.join(root, 'out', 'test', 'integration', 'index.js');
-    fs.writeFileSync(
-      entry,
-      `exports.run = () => require(${JSON.stringify(suites)}).runSuites(${JSON.stringify({ ...params, bridgeUrl: bridge.url })});\n`,
-    );
+    const entry = writeTestEntry(root, runDir, { ...params, bridgeUrl: bridge.url });
     fs.writeFileSync(params.reportFile, '');
     stopFollowing = follow(params.reportFile, (text) => process.stdout.write(text));
     workbench = await openWorkbench({

@@ -1,1 +1,59 @@
-console.log('npm run bench: not built yet');
+/**
+ * `npm run bench`: runs the benchmark suites inside the real editor and prints, per area, our
+ * figure beside the peer's from the same run, as a ratio. Timings are noisy on 2 cores: read
+ * the ratios, not the absolute numbers.
+ */
+import { runInEditor } from './editorRun';
+
+interface Sample {
+  area: string;
+  measure: string;
+  ours: number[];
+  peer: number[];
+  peerName: string;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ')).join('\n');
+}
+
+async function main(): Promise<void> {
+  const result = await runInEditor({ mode: 'bench', fixture: 'ts-project', timeoutMinutes: 20, log: (line) => console.log(line) });
+  if (!result.benchReport || result.failed > 0) {
+    console.log('The benchmark did not complete.');
+    process.exitCode = 1;
+    return;
+  }
+  const report = JSON.parse(result.benchReport) as { activationMs: number; rounds: number; samples: Sample[] };
+  const rows = [['area', 'measure', 'ours p50', 'peer p50', 'ratio p50', 'ours p90', 'peer p90', 'peer']];
+  for (const sample of report.samples) {
+    const ours50 = percentile(sample.ours, 50);
+    const peer50 = percentile(sample.peer, 50);
+    rows.push([
+      sample.area,
+      sample.measure,
+      ms(ours50),
+      ms(peer50),
+      `${(ours50 / peer50).toFixed(2)}×`,
+      ms(percentile(sample.ours, 90)),
+      ms(percentile(sample.peer, 90)),
+      sample.peerName,
+    ]);
+  }
+  console.log(`\nBenchmark (${report.rounds} alternating rounds each, same editor, same run)\n`);
+  console.log(table(rows));
+  console.log(`\nActivation: ${report.activationMs.toFixed(1)} ms (target ≤ 50 ms)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+});

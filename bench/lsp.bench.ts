@@ -1,0 +1,100 @@
+/**
+ * lsp overhead, measured inside the real editor: our tool (validation, position from line +
+ * symbol, provider call, line texts, formatting) against the raw provider command it wraps,
+ * alternating the two in one run so drift hits both alike. Writes figures for the harness.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { runParams } from '../test/integration/support/params';
+import { activateExtension, invokeText, lineOf, workspaceRoot } from '../test/integration/support/tools';
+
+const ROUNDS = 40;
+
+interface Sample {
+  readonly area: string;
+  readonly measure: string;
+  readonly ours: number[];
+  readonly peer: number[];
+  readonly peerName: string;
+}
+
+async function time(work: () => Thenable<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function compare(
+  measure: string,
+  peerName: string,
+  ours: () => Thenable<unknown>,
+  peer: () => Thenable<unknown>,
+): Promise<Sample> {
+  await ours();
+  await peer();
+  const sample: Sample = { area: 'lsp', measure, ours: [], peer: [], peerName };
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) {
+      sample.ours.push(await time(ours));
+      sample.peer.push(await time(peer));
+    } else {
+      sample.peer.push(await time(peer));
+      sample.ours.push(await time(ours));
+    }
+  }
+  return sample;
+}
+
+describe('bench', function () {
+  this.timeout(600_000);
+
+  it('lsp against the raw provider commands', async () => {
+    const { activationMs } = await activateExtension();
+    const uri = (file: string) => vscode.Uri.file(path.join(workspaceRoot(), file));
+    // Warm the TypeScript server (project load) before timing anything.
+    await invokeText('lsp', { action: 'diagnostics', file: 'src/main.ts' });
+    const bothLine = lineOf('src/main.ts', 'const both');
+    const bothText = fs.readFileSync(path.join(workspaceRoot(), 'src/main.ts'), 'utf8').split('\n')[bothLine - 1];
+    const makeGreeting = new vscode.Position(bothLine - 1, bothText.indexOf('makeGreeting'));
+    const formatCount = new vscode.Position(0, 'export function '.length);
+
+    const samples: Sample[] = [
+      // What any extension tool pays to go through vscode.lm.invokeTool (two RPC round trips to the
+      // workbench): lsp reload does no server call, against a command round trip that does nothing.
+      await compare(
+        'invocation floor (lsp reload: no server call)',
+        "executeCommand('setContext')",
+        () => invokeText('lsp', { action: 'reload' }),
+        () => vscode.commands.executeCommand('setContext', 'liveTools.bench.noop', true),
+      ),
+      await compare(
+        'references (5 across 3 files)',
+        'vscode.executeReferenceProvider',
+        () => invokeText('lsp', { action: 'references', file: 'src/format.ts', line: 1, symbol: 'formatCount' }),
+        () => vscode.commands.executeCommand('vscode.executeReferenceProvider', uri('src/format.ts'), formatCount),
+      ),
+      await compare(
+        'definition',
+        'vscode.executeDefinitionProvider',
+        () => invokeText('lsp', { action: 'definition', file: 'src/main.ts', line: bothLine, symbol: 'makeGreeting#1' }),
+        () => vscode.commands.executeCommand('vscode.executeDefinitionProvider', uri('src/main.ts'), makeGreeting),
+      ),
+      await compare(
+        'hover',
+        'vscode.executeHoverProvider',
+        () => invokeText('lsp', { action: 'hover', file: 'src/main.ts', line: bothLine, symbol: 'makeGreeting#1' }),
+        () => vscode.commands.executeCommand('vscode.executeHoverProvider', uri('src/main.ts'), makeGreeting),
+      ),
+      await compare(
+        'symbols of a file',
+        'vscode.executeDocumentSymbolProvider',
+        () => invokeText('lsp', { action: 'symbols', file: 'src/greeter.ts' }),
+        () => vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', uri('src/greeter.ts')),
+      ),
+    ];
+    const file = runParams().benchReportFile;
+    if (!file) throw new Error('No bench report file in the run parameters.');
+    fs.writeFileSync(file, JSON.stringify({ activationMs, rounds: ROUNDS, samples }, null, 1));
+  });
+});

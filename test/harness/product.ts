@@ -1,22 +1,27 @@
 /**
  * The product as a person runs it: code-server on a loopback port with Agent Live Tools
- * installed (the same files the .vsix carries) and a demo workspace (a copy of the TypeScript
- * fixture). Used by `npm start` and by the product smoke test.
+ * installed from its .vsix (packaged by vsce from the current build, installed with
+ * `--install-extension`) and a demo workspace (a copy of the TypeScript fixture). Used by
+ * `npm start` and by the product smoke test.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { QUIET_SETTINGS, RunningCodeServer, startCodeServer } from './codeServer';
 import { ensureCodeServer } from './codeServerInstall';
 import { repoRoot } from './editorRun';
 
-/** What the .vsix carries (see .vscodeignore), copied in as an installed extension. */
-function installBuiltExtension(root: string, extensionsDir: string): void {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const target = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-  fs.rmSync(target, { recursive: true, force: true });
-  fs.mkdirSync(path.join(target, 'dist'), { recursive: true });
-  for (const file of ['package.json', 'README.md', 'dist/extension.js']) fs.copyFileSync(path.join(root, file), path.join(target, file));
-  fs.cpSync(path.join(root, 'media'), path.join(target, 'media'), { recursive: true });
+function run(command: string, args: string[], cwd: string): void {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`${path.basename(command)} ${args.join(' ')} failed:\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n')}`);
+  }
+}
+
+/** Packages the current build with vsce (the .vscodeignore allow-list decides what goes in). */
+export function packageVsix(root: string, outFile: string): string {
+  run(path.join(root, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], root);
+  return outFile;
 }
 
 export interface RunningProduct {
@@ -30,11 +35,13 @@ export async function startProduct(home: string, port: number | undefined, log: 
   const workspace = path.join(home, 'demo-workspace');
   if (!fs.existsSync(workspace)) fs.cpSync(path.join(root, 'test', 'fixtures', 'ts-project'), workspace, { recursive: true });
   const extensionsDir = path.join(home, 'extensions');
-  fs.mkdirSync(extensionsDir, { recursive: true });
-  installBuiltExtension(root, extensionsDir);
+  const userDataDir = path.join(home, 'user-data');
+  const vsix = packageVsix(root, path.join(home, 'agent-live-tools.vsix'));
+  run(install.nodeBinary, [install.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'], home);
+  log(`Installed ${path.relative(root, vsix)} into ${path.relative(root, extensionsDir)}.`);
   const server = await startCodeServer(
     install,
-    { userDataDir: path.join(home, 'user-data'), extensionsDir, installExtensions: [], settings: QUIET_SETTINGS, port, smokeTestDriver: false },
+    { userDataDir, extensionsDir, installExtensions: [], settings: QUIET_SETTINGS, port, smokeTestDriver: false },
     workspace,
     home,
   );

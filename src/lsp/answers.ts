@@ -21,6 +21,15 @@ import {
 } from './format';
 import { Freshness, freshnessNote } from './freshness';
 
+/**
+ * Appended to answers that depend on a whole project being loaded, when we cannot tell that it
+ * is (only the TypeScript server lets us check): the answer may be partial while it indexes.
+ */
+export function withIndexingNote(answer: string, indexed: boolean): string {
+  if (indexed) return answer;
+  return `${answer}\n(Not verified: it is not known whether the language server has finished indexing, so this may be incomplete.)`;
+}
+
 export type LocationKind = 'definition' | 'type_definition' | 'implementation' | 'references';
 
 const locationNoun: Record<LocationKind, [string, string]> = {

@@ -1,4 +1,4 @@
-import { renameAnswer, renameSummary } from '../lsp/answers';
+import { renameAnswer, renameSummary, withIndexingNote } from '../lsp/answers';
 import { LspService } from '../lsp/vscode/lspService';
 import { declarationOf, LspRenameInput } from '../registry/catalog';
 import { InputError } from '../registry/inputValidation';
@@ -24,7 +24,10 @@ export function createLspRenameTool(lsp: LspService): LiveTool<LspRenameInput> {
       const list = files.map((file) => `- \`${file.path}\` (${file.edits})`).join('\n');
       return {
         title: 'Rename symbol across the workspace?',
-        message: `Rename ${renameSummary(at.location.symbol, input.new_name, files)}, starting at \`${where}\`, then save those files:\n\n${list}`,
+        message: withIndexingNote(
+          `Rename ${renameSummary(at.location.symbol, input.new_name, files)}, starting at \`${where}\`, then save those files:\n\n${list}`,
+          at.indexed,
+        ),
       };
     },
 
@@ -34,7 +37,7 @@ export function createLspRenameTool(lsp: LspService): LiveTool<LspRenameInput> {
       if (at.location.symbol === input.new_name) {
         throw new InputError([`"${input.symbol}" is already called ${input.new_name}; nothing to rename.`]);
       }
-      return renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token));
+      return withIndexingNote(renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token)), at.indexed);
     },
   };
 }

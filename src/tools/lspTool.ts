@@ -7,6 +7,7 @@ import {
   documentSymbolsAnswer,
   hoverAnswer,
   locationsAnswer,
+  withIndexingNote,
   workspaceSymbolsAnswer,
 } from '../lsp/answers';
 import { LspService, Target } from '../lsp/vscode/lspService';
@@ -71,16 +72,16 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
         case 'implementation':
         case 'references': {
           const at = await target(input, token);
-          return locationsAnswer(input.action, at.location.symbol, await lsp.locations(input.action, at, token));
+          return withIndexingNote(locationsAnswer(input.action, at.location.symbol, await lsp.locations(input.action, at, token)), at.indexed);
         }
         case 'hover': {
           const at = await target(input, token);
-          return hoverAnswer(at.location.symbol, await lsp.hover(at, token));
+          return withIndexingNote(hoverAnswer(at.location.symbol, await lsp.hover(at, token)), at.indexed);
         }
         case 'callers':
         case 'callees': {
           const at = await target(input, token);
-          return callsAnswer(input.action, at.location.symbol, await lsp.calls(input.action, at, token));
+          return withIndexingNote(callsAnswer(input.action, at.location.symbol, await lsp.calls(input.action, at, token)), at.indexed);
         }
         case 'symbols': {
           if (input.file !== undefined) {
@@ -90,7 +91,8 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
           if (!input.query) {
             throw new InputError(['symbols needs file (the outline of one file) or query (a workspace-wide search).']);
           }
-          return workspaceSymbolsAnswer(input.query, await lsp.workspaceSymbols(input.query, token));
+          const symbols = await lsp.workspaceSymbols(input.query, token);
+          return withIndexingNote(workspaceSymbolsAnswer(input.query, symbols), lsp.anyProjectLoaded);
         }
         case 'code_actions': {
           const { where, entries, diagnosticsCurrent, shownInTab } = await lsp.codeActions(

@@ -114,6 +114,15 @@ describe('lsp against the built-in TypeScript server', function () {
       assert.ok(text.includes('← formatCount (src/format.ts:1)'), text);
     });
 
+    it('where the server cannot be asked whether it finished indexing, the answer says it is not verified', async () => {
+      const text = await lsp({ action: 'definition', file: 'notes.txt', line: 1, symbol: 'plain' });
+      assert.equal(
+        text,
+        'No definition found for "plain". The language server answered with nothing; check that the symbol is the one you mean, or try lsp symbols with a query.\n' +
+          '(Not verified: it is not known whether the language server has finished indexing, so this may be incomplete.)',
+      );
+    });
+
     it('resolves against the unsaved text of an open document', async () => {
       await withUnsavedEdit(
         'src/format.ts',

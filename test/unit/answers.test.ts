@@ -9,6 +9,7 @@ import {
   HOVER_TEXT_CAP,
   locationsAnswer,
   renameAnswer,
+  withIndexingNote,
   workspaceSymbolsAnswer,
 } from '../../src/lsp/answers';
 import { DiagnosticItem, formatCodeLines } from '../../src/lsp/format';
@@ -132,6 +133,14 @@ describe('lsp answers', () => {
     assert.match(allDiagnosticsAnswer([], 0), /^No problems known in any file — not verified:/);
     const item: DiagnosticItem = { path: 'a.ts', line: 1, text: 'x', severity: 'error', message: 'm' };
     assert.match(allDiagnosticsAnswer([item], 1), /^1 error in 1 file — not verified:/);
+  });
+
+  it('answers that need a loaded project say so when that is unknown', () => {
+    assert.equal(withIndexingNote('2 references.', true), '2 references.');
+    assert.equal(
+      withIndexingNote('2 references.', false),
+      '2 references.\n(Not verified: it is not known whether the language server has finished indexing, so this may be incomplete.)',
+    );
   });
 
   it('rename: totals and per-file counts, sorted', () => {

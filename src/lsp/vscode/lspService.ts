@@ -32,11 +32,16 @@ export function readLspSettings(): LspSettings {
   };
 }
 
-/** A resolved `file` + `line` + `symbol`. */
-export interface Target {
+/** A workspace file opened for a question, and whether its language server is known to have loaded its project. */
+export interface OpenedFile {
   readonly uri: vscode.Uri;
   readonly path: string;
   readonly document: vscode.TextDocument;
+  readonly indexed: boolean;
+}
+
+/** A resolved `file` + `line` + `symbol`. */
+export interface Target extends OpenedFile {
   readonly location: SymbolLocation;
   readonly position: vscode.Position;
 }
@@ -94,12 +99,17 @@ export class LspService {
     return new LanguageFeatures(() => this.settings.requestTimeoutSeconds(), token);
   }
 
-  async document(file: string, token: vscode.CancellationToken): Promise<{ uri: vscode.Uri; document: vscode.TextDocument; path: string }> {
+  async document(file: string, token: vscode.CancellationToken): Promise<OpenedFile> {
     const uri = resolveWorkspaceFile(file);
     const document = await openWorkspaceDocument(uri);
     throwIfCancelled(token);
-    await this.projectLoaded(document, token);
-    return { uri, document, path: pathOf(uri) };
+    const indexed = await this.projectLoaded(document, token);
+    return { uri, document, path: pathOf(uri), indexed };
+  }
+
+  /** Whether some project is known to be loaded (workspace-wide answers are whole only then). */
+  get anyProjectLoaded(): boolean {
+    return this.semanticallyLoaded.size > 0;
   }
 
   /**
@@ -107,18 +117,21 @@ export class LspService {
    * rename, definition… from a syntax-only server that sees one file. A semantic request waits
    * for the load, so one round trip per file makes every later answer whole.
    */
-  private async projectLoaded(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<void> {
+  private async projectLoaded(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<boolean> {
     const key = document.uri.toString();
-    if (!TYPESCRIPT_LANGUAGES.has(document.languageId) || this.semanticallyLoaded.has(key)) return;
+    if (this.semanticallyLoaded.has(key)) return true;
+    if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return false;
     try {
       await this.features(token).tsserver('semanticDiagnosticsSync', { file: document.uri });
       this.semanticallyLoaded.add(key);
+      return true;
     } catch (error) {
       if (error instanceof vscode.CancellationError) throw error;
       if (error instanceof DeadlineExceeded) {
         throw new DeadlineExceeded('the TypeScript server to load the project (it may still be indexing)', error.seconds);
       }
       // Without the TypeScript extension's request command we cannot tell; go on with what the providers say.
+      return false;
     }
   }
 
@@ -129,9 +142,9 @@ export class LspService {
     occurrence: number | undefined,
     token: vscode.CancellationToken,
   ): Promise<Target> {
-    const { uri, document, path } = await this.document(file, token);
-    const location = locateSymbol(documentLines(document), line, symbol, occurrence);
-    return { uri, document, path, location, position: new vscode.Position(location.line - 1, location.character) };
+    const opened = await this.document(file, token);
+    const location = locateSymbol(documentLines(opened.document), line, symbol, occurrence);
+    return { ...opened, location, position: new vscode.Position(location.line - 1, location.character) };
   }
 
   async locations(kind: LocationKind, target: Target, token: vscode.CancellationToken): Promise<CodeLine[]> {

@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     console.log('\nProduct (npm start, driven like a person)');
     const runDir = smokeRunDir(root);
     const ok = await productSmokeTest(runDir, (line) => console.log(`  ${line}`)).catch((error: unknown) => {
-      console.log(`  ✗ npm start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      const message = error instanceof Error ? error.message : String(error);
+      console.log(`  ✗ npm start: ${message.split('\n').slice(0, 12).join('\n    ')}`);
       return false;
     });
     if (ok) {

@@ -95,14 +95,14 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
   const browser = await chromium.connect(server.wsEndpoint());
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    const console = fs.createWriteStream(options.consoleLog, { flags: 'a' });
-    page.on('console', (message) => console.write(`[${message.type()}] ${message.text()}\n`));
-    page.on('pageerror', (error) => console.write(`[pageerror] ${error.message}\n`));
+    const consoleLog = fs.createWriteStream(options.consoleLog, { flags: 'a' });
+    page.on('console', (message) => consoleLog.write(`[${message.type()}] ${message.text()}\n`));
+    page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.message}\n`));
     let reportExit: (code: number) => void = () => undefined;
     const exitCode = new Promise<number>((resolve) => (reportExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(code));
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) =>
-      console.write(`[${type}] ${args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ')}\n`),
+      consoleLog.write(`[${type}] ${args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ')}\n`),
     );
     await seedGlobalStorage(page, `http://${options.host}`);
     await page.goto(workbenchUrl(options));
@@ -113,7 +113,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       close: async () => {
         await browser.close().catch(() => undefined);
         await closeBrowser();
-        console.end();
+        consoleLog.end();
       },
     };
   } catch (error) {

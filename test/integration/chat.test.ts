@@ -6,7 +6,7 @@ import { TOOL_CATALOG } from '../../src/registry/catalog';
 import { PLAN_AGENT_NAME } from '../../src/registry/manifest';
 import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
-import { activateExtension, lineOf, setLspEnabled, workspaceRoot } from './support/tools';
+import { activateExtension, lineOf, setLspEnabled, waitUntil, workspaceRoot } from './support/tools';
 
 const ours = new Set<string>(TOOL_CATALOG.map((tool) => tool.name));
 const readTier = TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name).sort();
@@ -25,15 +25,6 @@ function logLines(logDir: vscode.Uri, text: string): string[] {
     .filter((line) => line.includes(text));
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('end to end through the built-in chat', function () {
   this.timeout(180_000);
@@ -91,7 +82,7 @@ describe('end to end through the built-in chat', function () {
     assert.equal(fs.readFileSync(path.join(workspaceRoot(), 'src/chatRename.ts'), 'utf8'), 'export const chatNew = 1;\n');
 
     // The conversation is the chat session, taken from the invocation token.
-    const invocations = await waitFor('the rename invocation in the log', () => {
+    const invocations = await waitUntil('the rename invocation in the log', () => {
       const lines = logLines(logUri, '[tool.invoke] lsp_rename');
       return lines.length > 0 ? lines : undefined;
     });

@@ -3,19 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
-import { activateExtension, workspaceRoot } from './support/tools';
+import { activateExtension, waitUntil, workspaceRoot } from './support/tools';
 
 const RESULT_SCHEME = 'live-tools-result';
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Opens "Run Tool…" from the command, picks `tool` in the real quick pick by typing, returns the input editor. */
 async function pickTool(tool: string): Promise<vscode.TextEditor> {
@@ -26,7 +17,7 @@ async function pickTool(tool: string): Promise<vscode.TextEditor> {
   assert.equal(active.text, tool, 'the quick pick did not put the tool first');
   await browser({ op: 'press', key: 'Enter' });
   await picking;
-  return until('the input editor', () => {
+  return waitUntil('the input editor', () => {
     const editor = vscode.window.activeTextEditor;
     return editor?.document.languageId === 'jsonc' && editor.document.isUntitled ? editor : undefined;
   });
@@ -71,7 +62,7 @@ describe('Run Tool… playground', function () {
 
     await replaceText(editor, '// find the uses\n{ "action": "references", "file": "src/format.ts", "line": 1, "symbol": "formatCount", }\n');
     await browser({ op: 'click', selector: '.editor-actions a.action-label[aria-label^="Run This Input"]' });
-    const text = await until('the result document', () => {
+    const text = await waitUntil('the result document', () => {
       const current = resultText('lsp');
       return current?.includes('references') ? current : undefined;
     });

@@ -201,20 +201,22 @@ export class LspService {
     occurrence: number | undefined,
     token: vscode.CancellationToken,
   ): Promise<{ where: string; entries: CodeActionEntry[]; diagnosticsCurrent: boolean; shownInTab: boolean }> {
+    let opened: OpenedFile;
     let range: vscode.Range;
     let where: string;
     if (symbol !== undefined) {
       const target = await this.target(file, line, symbol, occurrence, token);
+      opened = target;
       range = new vscode.Range(target.position, target.position.translate(0, target.location.length));
       where = `${target.path}:${line} ("${target.location.symbol}")`;
     } else {
-      const { document, path } = await this.document(file, token);
-      checkLine(documentLines(document), line);
-      range = document.lineAt(line - 1).range;
-      where = `${path}:${line}`;
+      opened = await this.document(file, token);
+      checkLine(documentLines(opened.document), line);
+      range = opened.document.lineAt(line - 1).range;
+      where = `${opened.path}:${line}`;
     }
-    const uri = resolveWorkspaceFile(file);
-    const settled = await this.settleDiagnostics(uri, range, token);
+    const { uri, document } = opened;
+    const settled = await this.settleDiagnostics(document, range, token);
     const found = await this.features(token).codeActions(uri, range);
     const entries = found.map((action): CodeActionEntry => {
       if (typeof action.command === 'string') return { title: action.title, preferred: false, files: [] };
@@ -236,11 +238,11 @@ export class LspService {
    * server reports there have been published; elsewhere we only say whether they are fresh.
    */
   private async settleDiagnostics(
-    uri: vscode.Uri,
+    document: vscode.TextDocument,
     range: vscode.Range,
     token: vscode.CancellationToken,
   ): Promise<{ current: boolean; shownInTab: boolean }> {
-    const document = await openWorkspaceDocument(uri);
+    const uri = document.uri;
     if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return { current: this.diagnostics.isFresh(uri), shownInTab: false };
     const pulled = await this.pullTypeScriptDiagnostics(uri, pathOf(uri), new LineTexts(), token);
     if (!pulled) return { current: false, shownInTab: false };
@@ -309,15 +311,7 @@ export class LspService {
     const { uri, document, path } = await this.document(file, token);
     const texts = new LineTexts();
     const pushed = (): DiagnosticItem[] =>
-      vscode.languages.getDiagnostics(uri).map((diagnostic) => ({
-        path,
-        line: diagnostic.range.start.line + 1,
-        text: texts.text(uri, diagnostic.range.start.line),
-        severity: severities[diagnostic.severity] ?? 'info',
-        message: diagnostic.message,
-        source: diagnostic.source,
-        code: diagnosticCode(diagnostic.code),
-      }));
+      vscode.languages.getDiagnostics(uri).map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
 
     if (TYPESCRIPT_LANGUAGES.has(document.languageId)) {
       const pulled = await this.pullTypeScriptDiagnostics(uri, path, texts, token);
@@ -381,17 +375,7 @@ export class LspService {
       if (!containingFolder(folders, uri.fsPath)) continue;
       fileCount++;
       const path = pathOf(uri);
-      for (const diagnostic of diagnostics) {
-        items.push({
-          path,
-          line: diagnostic.range.start.line + 1,
-          text: texts.text(uri, diagnostic.range.start.line),
-          severity: severities[diagnostic.severity] ?? 'info',
-          message: diagnostic.message,
-          source: diagnostic.source,
-          code: diagnosticCode(diagnostic.code),
-        });
-      }
+      for (const diagnostic of diagnostics) items.push(diagnosticItem(uri, path, diagnostic, texts));
     }
     return { items, fileCount };
   }
@@ -441,6 +425,18 @@ function isInTab(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>
     group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()),
   );
+}
+
+function diagnosticItem(uri: vscode.Uri, path: string, diagnostic: vscode.Diagnostic, texts: LineTexts): DiagnosticItem {
+  return {
+    path,
+    line: diagnostic.range.start.line + 1,
+    text: texts.text(uri, diagnostic.range.start.line),
+    severity: severities[diagnostic.severity] ?? 'info',
+    message: diagnostic.message,
+    source: diagnostic.source,
+    code: diagnosticCode(diagnostic.code),
+  };
 }
 
 function diagnosticCode(code: vscode.Diagnostic['code']): string | undefined {

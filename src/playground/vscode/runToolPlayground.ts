@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../log/logger';
-import { TOOL_CATALOG } from '../../registry/catalog';
+import { JsonSchema, TOOL_CATALOG } from '../../registry/catalog';
 import { tierNeedsConfirmation } from '../../registry/tiers';
 import { Runtime } from '../../runtime';
 import { AnyLiveTool } from '../../tools/liveTool';
@@ -63,7 +63,7 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
     if (!picked) return;
     const tool = vscode.lm.tools.find((entry) => entry.name === picked.toolName);
     const declaration = TOOL_CATALOG.find((entry) => entry.name === picked.toolName);
-    const content = inputTemplate(tool?.inputSchema as never, {
+    const content = inputTemplate(tool?.inputSchema as JsonSchema | undefined, {
       title: `${picked.toolName}${declaration ? ` — ${declaration.displayName} (${declaration.tier})` : ''}`,
       howToRun: 'Edit the input, then run "Agent Live Tools: Run This Input" (▷ in the editor title, or Ctrl+Enter).',
     });
@@ -93,7 +93,8 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
     }
     const ours = tools.find((tool) => tool.declaration.name === toolName);
     if (ours && tierNeedsConfirmation(ours.declaration.tier)) {
-      const confirmation = await confirmationOf(ours, input, new vscode.CancellationTokenSource().token);
+      const preview = new vscode.CancellationTokenSource();
+      const confirmation = await confirmationOf(ours, input, preview.token).finally(() => preview.dispose());
       let choice: string | undefined;
       try {
         choice = await vscode.window.showWarningMessage(

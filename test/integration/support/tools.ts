@@ -52,3 +52,14 @@ export async function setLspEnabled(enabled: boolean | undefined): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Polls `probe` until it returns a value (not undefined); fails naming `what` after `timeoutMs`. */
+export async function waitUntil<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -89,6 +89,20 @@ describe('end to end through the built-in chat', function () {
     assert.match(invocations[0], /conversation=vscode-chat-session:\/\/local\/\S+ /);
   });
 
+  it("a write call our schema refuses is stopped by the chat's own validation, without asking the human", async () => {
+    const model = await scriptedModel();
+    await sendChat(model, 'Rename something.', [
+      () => ({ toolCall: { name: 'lsp_rename', input: { file: 'src/rename.ts', line: 1, symbol: 'oldName' } } }),
+      () => ({ text: 'I forgot the new name.' }),
+    ]);
+    const requests = await model.waitForRequests(2, 90_000);
+    // Measured in 1.139: the chat validates a call against the tool's inputSchema before it asks or invokes.
+    assert.deepEqual(toolResults(requests[1]), [
+      "ERROR: Your input to the tool was invalid (must have required property 'new_name')\nPlease check your input and try again.",
+    ]);
+    assert.equal((await browser({ op: 'count', selector: '.chat-confirmation-widget-container .monaco-button' })).count, 0);
+  });
+
   it('a tool is offered to the model only while its resource is wired', async () => {
     const model = await scriptedModel();
     await setLspEnabled(false);

@@ -8,11 +8,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { repoRoot, writeTestEntry } from '../harness/editorRun';
+import { newRunDir, repoRoot, writeTestEntry } from '../harness/editorRun';
 
 async function main(): Promise<void> {
   const root = repoRoot();
-  const runDir = path.join(root, '.vscode-test', 'runs', `electron-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const runDir = newRunDir(root, 'electron');
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(runDir, { recursive: true });
   fs.cpSync(path.join(root, 'test', 'fixtures', 'ts-project'), workspace, { recursive: true });

@@ -39,6 +39,12 @@ export function repoRoot(): string {
   return dir;
 }
 
+/** A new directory for one run's files under .vscode-test/runs/ (kept when the run fails). */
+export function newRunDir(root: string, label = ''): string {
+  const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  return path.join(root, '.vscode-test', 'runs', label ? `${label}-${stamp}` : stamp);
+}
+
 /**
  * The extensionTestsPath module VS Code loads: it hands this run's parameters to the suites
  * (the only channel into the extension host that works for code-server and desktop alike).
@@ -79,7 +85,7 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
   const root = repoRoot();
   const cacheRoot = path.join(root, '.vscode-test');
   const install = ensureCodeServer(cacheRoot, options.log);
-  const runDir = path.join(cacheRoot, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+  const runDir = newRunDir(root);
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(runDir, { recursive: true });
   fs.cpSync(path.join(root, 'test', 'fixtures', options.fixture), workspace, { recursive: true });

@@ -5,8 +5,8 @@
  * and checks its input editor opens. Not an extension test: nothing of ours runs in the editor.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { chromium } from 'playwright-core';
+import { newRunDir } from './editorRun';
 import { startProduct } from './product';
 import { chromiumPath } from './workbench';
 
@@ -62,5 +62,5 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
 }
 
 export function smokeRunDir(root: string): string {
-  return path.join(root, '.vscode-test', 'runs', `start-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+  return newRunDir(root, 'start');
 }

@@ -99,12 +99,17 @@ export class LspService {
     return new LanguageFeatures(() => this.settings.requestTimeoutSeconds(), token);
   }
 
+  /** Opens the file and makes sure its project is loaded where that can be checked. */
   async document(file: string, token: vscode.CancellationToken): Promise<OpenedFile> {
+    const opened = await this.open(file, token);
+    return { ...opened, indexed: await this.projectLoaded(opened.document, token) };
+  }
+
+  private async open(file: string, token: vscode.CancellationToken): Promise<Omit<OpenedFile, 'indexed'>> {
     const uri = resolveWorkspaceFile(file);
     const document = await openWorkspaceDocument(uri);
     throwIfCancelled(token);
-    const indexed = await this.projectLoaded(document, token);
-    return { uri, document, path: pathOf(uri), indexed };
+    return { uri, document, path: pathOf(uri) };
   }
 
   /** Whether some project is known to be loaded (workspace-wide answers are whole only then). */
@@ -163,7 +168,7 @@ export class LspService {
   }
 
   async documentSymbols(file: string, token: vscode.CancellationToken): Promise<{ path: string; entries: OutlineEntry[] }> {
-    const { uri, path } = await this.document(file, token);
+    const { uri, path } = await this.open(file, token); // An outline is syntactic: no project load needed.
     const symbols = await this.features(token).documentSymbols(uri);
     const entries: OutlineEntry[] = [];
     const walk = (symbol: vscode.DocumentSymbol | vscode.SymbolInformation, depth: number): void => {
@@ -308,7 +313,8 @@ export class LspService {
     file: string,
     token: vscode.CancellationToken,
   ): Promise<{ path: string; items: DiagnosticItem[]; freshness: Freshness }> {
-    const { uri, document, path } = await this.document(file, token);
+    // No readiness probe first: for TypeScript the pull below is itself a semantic request.
+    const { uri, document, path } = await this.open(file, token);
     const texts = new LineTexts();
     const pushed = (): DiagnosticItem[] =>
       vscode.languages.getDiagnostics(uri).map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
@@ -349,6 +355,7 @@ export class LspService {
       return undefined; // The TypeScript extension is absent or refused: fall back to published diagnostics.
     }
     if (responses.some((response) => !Array.isArray(response?.body))) return undefined;
+    this.semanticallyLoaded.add(uri.toString()); // A semantic answer came: the project is loaded.
     return responses.flatMap((response) =>
       (response?.body ?? []).map(
         (diagnostic): DiagnosticItem => ({

@@ -1,6 +1,7 @@
-// Builds the extension bundle (cjs, node, `vscode` external); with --tests also the unit and
-// integration suites, the test harness and the scripted-model test extension; with
-// --manifest rewrites the catalog-derived parts of package.json and media/plan.agent.md.
+// Builds the extension bundle (cjs, node, `vscode` external) and copies the tree-sitter runtime and
+// grammar .wasm files beside it; with --tests also the unit and integration suites, the test harness
+// and the scripted-model test extension; with --manifest rewrites the catalog-derived parts of
+// package.json and media/plan.agent.md.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,8 @@ const node = {
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
+  // The package's ESM build reads import.meta.url, which is empty in a cjs bundle: take its cjs build.
+  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
 };
 
 function filesUnder(dir, suffix) {
@@ -29,6 +32,37 @@ function filesUnder(dir, suffix) {
 async function buildExtension() {
   rmSync('dist', { recursive: true, force: true });
   await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  copyWasm();
+}
+
+/**
+ * The tree-sitter runtime goes to dist/web-tree-sitter.wasm (where the bundled runtime looks, beside
+ * extension.js) and each grammar of grammars/grammars.json to dist/grammars/<id>.wasm, taken from the
+ * exact package version the manifest names, with the manifest's byte patch applied where it has one.
+ */
+function copyWasm() {
+  copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), 'dist/web-tree-sitter.wasm');
+  mkdirSync('dist/grammars', { recursive: true });
+  for (const grammar of JSON.parse(readFileSync('grammars/grammars.json', 'utf8'))) {
+    const packageDir = dirname(require.resolve(`${grammar.package}/package.json`));
+    const installed = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version;
+    if (installed !== grammar.version) {
+      throw new Error(`grammars.json pins ${grammar.package}@${grammar.version} for ${grammar.id}, node_modules has ${installed}: run npm ci`);
+    }
+    const wasm = readFileSync(join(packageDir, grammar.wasm));
+    if (grammar.patch) patchWasm(wasm, grammar);
+    writeFileSync(`dist/grammars/${grammar.id}.wasm`, wasm);
+  }
+}
+
+/** Rewrites the bytes at `patch.offset` from `expect` to `replace` (hex), refusing any other file. */
+function patchWasm(wasm, { id, patch }) {
+  const expect = Buffer.from(patch.expect, 'hex');
+  const found = wasm.subarray(patch.offset, patch.offset + expect.length);
+  if (!found.equals(expect)) {
+    throw new Error(`grammars.json patch for ${id}: expected ${patch.expect} at ${patch.offset}, found ${found.toString('hex')}`);
+  }
+  Buffer.from(patch.replace, 'hex').copy(wasm, patch.offset);
 }
 
 async function buildTests() {

@@ -70,6 +70,20 @@ export interface LspRenameInput {
   new_name: string;
 }
 
+export interface AstGrepInput {
+  pattern: string;
+  path?: string;
+  language?: string;
+  max_results?: number;
+}
+
+export interface AstEditInput {
+  pattern: string;
+  rewrite: string;
+  path?: string;
+  language?: string;
+}
+
 // ---------------------------------------------------------------------------------------
 // Shared schema pieces.
 
@@ -98,6 +112,36 @@ export const LSP_REFERENCES_CAP = 50;
 export const LSP_CALLS_CAP = 50;
 export const LSP_WORKSPACE_SYMBOLS_CAP = 100;
 export const LSP_DOCUMENT_SYMBOLS_CAP = 200;
+
+export const AST_GREP_DEFAULT_RESULTS = 50;
+/** ast_edit stages at most this many replacements at once; a larger rewrite is refused with a narrower-path hint. */
+export const AST_EDIT_MAX_REPLACEMENTS = 2000;
+
+/** The shipped grammar ids; grammars/grammars.json has one entry for each (a unit test checks). */
+export const STRUCTURAL_LANGUAGES = [
+  'bash', 'c', 'c_sharp', 'cpp', 'css', 'dart', 'go', 'html', 'java', 'javascript', 'json',
+  'kotlin', 'lua', 'php', 'python', 'ruby', 'rust', 'swift', 'tsx', 'typescript', 'yaml',
+] as const;
+
+const patternDescriptionLines = [
+  'The pattern is code in the target language, parsed by the same grammar as the files, so layout, line breaks and ' +
+    'comments do not matter and it never matches inside strings or comments. Metavariables: `$NAME` matches any one ' +
+    'node, `$$$NAME` a run of zero or more nodes (arguments, statements), `$_` and `$$$` match without binding. ' +
+    'A name used twice must match the same code: `if ($X != null) $X.dispose()` finds guards that dispose what they tested. ' +
+    'Names are upper case (`$x` is literal, e.g. a PHP variable).',
+];
+
+const pathProperty: JsonSchema = {
+  type: 'string',
+  description:
+    'A file or folder, relative to the workspace folder. Default: the whole workspace. .gitignore, files.exclude and search.exclude are respected.',
+};
+
+const languageProperty: JsonSchema = {
+  type: 'string',
+  enum: STRUCTURAL_LANGUAGES,
+  description: 'Grammar to parse the pattern and the files with. Inferred from the file extension when omitted.',
+};
 
 export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   {
@@ -170,6 +214,58 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         new_name: { type: 'string', description: 'The new name, exactly as it should appear in code.' },
       },
       required: ['file', 'line', 'symbol', 'new_name'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.astGrep,
+    tier: 'read',
+    resource: 'structural',
+    displayName: 'Structural Search',
+    icon: '$(search)',
+    userDescription: 'Search code by structure (tree-sitter patterns with $X metavariables), like ast-grep.',
+    modelDescription: [
+      'Search code by its syntax tree rather than its text: find every call, statement or declaration shaped like a pattern.',
+      ...patternDescriptionLines,
+      `Returns each match as path:line: text with its captures, and the total (or "more than N" when stopped at max_results, default ${AST_GREP_DEFAULT_RESULTS}).`,
+      'Languages: ' + STRUCTURAL_LANGUAGES.join(', ') + '. Use this for code shapes; use lsp references for uses of one symbol.',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Code fragment with metavariables, e.g. `foo($A, $$$REST)`.' },
+        path: pathProperty,
+        language: languageProperty,
+        max_results: { type: 'integer', minimum: 1, description: `Stop after this many matches. Default ${AST_GREP_DEFAULT_RESULTS}.` },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.astEdit,
+    tier: 'write',
+    resource: 'structural',
+    displayName: 'Structural Rewrite',
+    icon: '$(replace-all)',
+    userDescription: 'Rewrite code by structure (pattern → template). The change is staged for review, not written.',
+    modelDescription: [
+      'Rewrite every match of a structural pattern with a template, across files. Nothing is written: the change is ' +
+        'staged, the human sees it in a diff view, and you get an edit_id to pass to `resolve` (accept or discard).',
+      ...patternDescriptionLines,
+      'In `rewrite`, metavariables are replaced by what they matched (`$$$X` keeps its original separators); a multi-line ' +
+        'rewrite follows the indentation of the matched code. Nested matches give way to the outermost.',
+      `At most ${AST_EDIT_MAX_REPLACEMENTS} replacements per call. Returns "(proposed) N replacements in M files" with each replacement's line.`,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Code fragment with metavariables, e.g. `$X.dispose()`.' },
+        rewrite: { type: 'string', description: 'Replacement code using the pattern\'s metavariables, e.g. `dispose($X)`.' },
+        path: pathProperty,
+        language: languageProperty,
+      },
+      required: ['pattern', 'rewrite'],
       additionalProperties: false,
     },
   },

@@ -2,6 +2,8 @@
 export const ToolName = {
   lsp: 'lsp',
   lspRename: 'lsp_rename',
+  astGrep: 'ast_grep',
+  astEdit: 'ast_edit',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

@@ -1,0 +1,96 @@
+/**
+ * What a model reads back from `ast_grep` and `ast_edit`: workspace-relative paths, 1-based
+ * lines, trimmed match text, captures, the total or "more than N" when the cap stopped it.
+ */
+import { Capture, Match } from './matcher';
+import { RewriteResult, SearchResult } from './search';
+
+export const MATCH_TEXT_CAP = 200;
+export const CAPTURE_TEXT_CAP = 80;
+
+export type DisplayPath = (file: string) => string;
+
+export function searchAnswer(pattern: string, result: SearchResult, display: DisplayPath, cap: number): string {
+  const languages = languagesLine(result);
+  const fileCount = result.files.length;
+  if (result.matchCount === 0) {
+    const scanned = result.searched.reduce((sum, searched) => sum + searched.files, 0);
+    if (scanned === 0) return `No files to search: no file here is written in a language with a shipped grammar${languages ? ` (${languages})` : ''}.`;
+    return [
+      `No matches of \`${pattern}\` in ${plural(scanned, 'file')} (${languages}).`,
+      'Matching is structural: the pattern must be a whole node (call, statement, declaration) and literal names must be exact. ' +
+        'Use $X for any one node and $$$X for any run of nodes (e.g. arguments), then narrow down.',
+      ...skippedLines(result),
+    ].join('\n');
+  }
+  const heading = result.truncated
+    ? `More than ${cap} matches of \`${pattern}\` (stopped at ${cap}; narrow \`path\` or raise \`max_results\` for the rest), ${languages}:`
+    : `${plural(result.matchCount, 'match', 'matches')} of \`${pattern}\` in ${plural(fileCount, 'file')} (${languages}):`;
+  const lines = [heading];
+  for (const file of result.files) {
+    const shown = display(file.file);
+    for (const match of file.matches) lines.push(`${shown}:${match.startRow + 1}: ${matchText(match)}${capturesText(match.captures)}`);
+  }
+  lines.push(...skippedLines(result));
+  return lines.join('\n');
+}
+
+function languagesLine(result: Pick<SearchResult, 'searched'>): string {
+  return result.searched.map((searched) => `${searched.language}, pattern parsed as ${searched.context}`).join('; ');
+}
+
+function skippedLines(result: Pick<SearchResult, 'skippedLanguages'>): string[] {
+  return result.skippedLanguages.map(
+    (skipped) => `Not searched: ${plural(skipped.files, `${skipped.language} file`)} — the pattern does not parse as ${skipped.language}.`,
+  );
+}
+
+/** The match on one line: whitespace collapsed, cut at the cap with the number of lines it spans. */
+export function matchText(match: Match): string {
+  const lines = match.endRow - match.startRow + 1;
+  const text = oneLine(match.text, MATCH_TEXT_CAP);
+  return lines > 1 ? `${text} (${lines} lines)` : text;
+}
+
+function capturesText(captures: ReadonlyMap<string, Capture>): string {
+  if (captures.size === 0) return '';
+  const parts = [...captures].map(([name, capture]) => `$${name} = ${oneLine(capture.text, CAPTURE_TEXT_CAP) || '(empty)'}`);
+  return `  · ${parts.join(', ')}`;
+}
+
+export function oneLine(text: string, cap: number): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  return collapsed.length > cap ? `${collapsed.slice(0, cap)}…` : collapsed;
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+export const REWRITE_LIST_CAP = 50;
+
+/** The staged rewrite as the model reads it: counts, the edit id, and each replacement (capped). */
+export function rewriteAnswer(pattern: string, result: RewriteResult, editId: string, display: DisplayPath): string {
+  const lines = [
+    `(proposed) ${plural(result.replacementCount, 'replacement')} in ${plural(result.files.length, 'file')} for \`${pattern}\` — nothing is written yet. ` +
+      `Call resolve with edit_id "${editId}" and action "accept" to write them, or "discard" to drop them; the user can also accept or discard in the diff view.`,
+  ];
+  let listed = 0;
+  for (const file of result.files) {
+    for (const { match, edit } of file.replacements) {
+      if (listed++ >= REWRITE_LIST_CAP) continue;
+      lines.push(`${display(file.file)}:${match.startRow + 1}: ${oneLine(match.text, 100)} → ${oneLine(edit.text, 100)}`);
+    }
+  }
+  if (listed > REWRITE_LIST_CAP) lines.push(`… and ${listed - REWRITE_LIST_CAP} more (list capped at ${REWRITE_LIST_CAP}).`);
+  lines.push(...skippedLines(result));
+  return lines.join('\n');
+}
+
+export function noRewriteAnswer(pattern: string, result: RewriteResult): string {
+  const scanned = result.searched.reduce((sum, searched) => sum + searched.files, 0);
+  return [
+    `Nothing to rewrite: no match of \`${pattern}\` changes under the rewrite in ${plural(scanned, 'file')} (${languagesLine(result)}). Nothing was staged.`,
+    ...skippedLines(result),
+  ].join('\n');
+}

@@ -1,0 +1,224 @@
+/**
+ * The matcher: finds every node of a parsed file that a compiled pattern matches, with its
+ * metavariable captures. Kinds and leaf texts must be equal; comments are ignored on both
+ * sides; unnamed tokens of the file that the pattern does not mention (a trailing comma, an
+ * optional semicolon) may be skipped; `$$$` runs are matched lazily with backtracking; a name
+ * used twice must capture the same tokens, whatever their layout.
+ */
+import { Language, Node, Query, Tree } from 'web-tree-sitter';
+import { PatternNode } from './pattern';
+
+export interface Capture {
+  readonly text: string;
+  /** UTF-16 offsets into the file; start === end for an empty run. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Match {
+  readonly start: number;
+  readonly end: number;
+  /** 0-based, as tree-sitter counts. */
+  readonly startRow: number;
+  readonly startColumn: number;
+  readonly endRow: number;
+  readonly text: string;
+  readonly captures: ReadonlyMap<string, Capture>;
+}
+
+type Bound = { readonly node: Node } | { readonly run: readonly Node[]; readonly at: number };
+
+type Environment = Array<[string, Bound]>;
+
+const queryCache = new WeakMap<Language, Map<string, Query | null>>();
+
+/** Every match in the tree, in document order (nested matches included). */
+export function findMatches(tree: Tree, source: string, root: PatternNode, limit = Number.POSITIVE_INFINITY): Match[] {
+  const matches: Match[] = [];
+  for (const candidate of candidatesOf(tree, root)) {
+    const env: Environment = [];
+    if (matchNode(root, candidate, env)) {
+      matches.push(toMatch(candidate, env, source));
+      if (matches.length >= limit) break;
+    }
+  }
+  return matches;
+}
+
+function* candidatesOf(tree: Tree, root: PatternNode): Generator<Node> {
+  const query = root.kind === 'meta' ? null : queryFor(tree.language, root.type, root.kind === 'leaf');
+  if (query) {
+    const captures = query.captures(tree.rootNode);
+    for (const capture of captures) yield capture.node;
+    return;
+  }
+  // A pattern that is a lone metavariable (or a type a query cannot name): visit every node.
+  const cursor = tree.walk();
+  try {
+    let descending = true;
+    for (;;) {
+      if (descending) {
+        const node = cursor.currentNode;
+        if (root.kind === 'meta' ? node.isNamed && !node.isExtra : node.type === root.type) yield node;
+        if (cursor.gotoFirstChild()) continue;
+      }
+      if (cursor.gotoNextSibling()) {
+        descending = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) return;
+      descending = false;
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+function queryFor(language: Language, type: string, anonymousAllowed: boolean): Query | null {
+  let cache = queryCache.get(language);
+  if (!cache) queryCache.set(language, (cache = new Map()));
+  if (cache.has(type)) return cache.get(type) ?? null;
+  let query: Query | null = null;
+  const sources = [`(${type}) @m`, ...(anonymousAllowed ? [`${JSON.stringify(type)} @m`] : [])];
+  for (const source of sources) {
+    try {
+      query = new Query(language, source);
+      break;
+    } catch {
+      query = null;
+    }
+  }
+  cache.set(type, query);
+  return query;
+}
+
+function toMatch(node: Node, env: Environment, source: string): Match {
+  const captures = new Map<string, Capture>();
+  for (const [name, bound] of env) captures.set(name, captureOf(bound, source));
+  return {
+    start: node.startIndex,
+    end: node.endIndex,
+    startRow: node.startPosition.row,
+    startColumn: node.startPosition.column,
+    endRow: node.endPosition.row,
+    text: source.slice(node.startIndex, node.endIndex),
+    captures,
+  };
+}
+
+function captureOf(bound: Bound, source: string): Capture {
+  if ('node' in bound) {
+    const { startIndex: start, endIndex: end } = bound.node;
+    return { text: source.slice(start, end), start, end };
+  }
+  if (bound.run.length === 0) return { text: '', start: bound.at, end: bound.at };
+  const first = bound.run[0];
+  const last = bound.run[bound.run.length - 1];
+  return { text: source.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex };
+}
+
+function matchNode(pattern: PatternNode, node: Node, env: Environment): boolean {
+  switch (pattern.kind) {
+    case 'meta':
+      if (!node.isNamed || node.isExtra) return false;
+      return bind(pattern.name, { node }, env);
+    case 'leaf':
+      return node.type === pattern.type && node.text === pattern.text;
+    case 'node': {
+      if (node.type !== pattern.type) return false;
+      return matchSequence(pattern.children, 0, significantChildren(node), 0, env, node.startIndex);
+    }
+  }
+}
+
+function significantChildren(node: Node): Node[] {
+  const children: Node[] = [];
+  for (const child of node.children) {
+    if (child && !child.isExtra && child.startIndex !== child.endIndex) children.push(child);
+  }
+  return children;
+}
+
+function matchSequence(
+  patterns: readonly PatternNode[],
+  p: number,
+  nodes: readonly Node[],
+  n: number,
+  env: Environment,
+  at: number,
+): boolean {
+  // Once the pattern's children are matched the node's remaining children are ignored, as in
+  // ast-grep: `if ($X) { $$$B }` matches an if with an else, `import $X` matches `import a, b`.
+  if (p === patterns.length) return true;
+  const pattern = patterns[p];
+  const mark = env.length;
+  if (pattern.kind === 'meta' && pattern.multi) {
+    const runStart = n < nodes.length ? nodes[n].startIndex : n > 0 ? nodes[n - 1].endIndex : at;
+    // A run that ends the pattern takes everything left.
+    if (p === patterns.length - 1) {
+      if (bind(pattern.name, { run: nodes.slice(n), at: runStart }, env)) return true;
+      env.length = mark;
+      return false;
+    }
+    // The tokens written right after a run are optional before something else (`f($$$A, last)` matches `f(last)`).
+    let afterTokens = p + 1;
+    while (afterTokens < patterns.length && isToken(patterns[afterTokens])) afterTokens++;
+    const tokensOptional = afterTokens > p + 1 && afterTokens < patterns.length;
+    for (let end = n; end <= nodes.length; end++) {
+      if (
+        bind(pattern.name, { run: nodes.slice(n, end), at: runStart }, env) &&
+        (matchSequence(patterns, p + 1, nodes, end, env, at) || (tokensOptional && matchSequence(patterns, afterTokens, nodes, end, env, at)))
+      ) {
+        return true;
+      }
+      env.length = mark;
+    }
+    return false;
+  }
+  if (n >= nodes.length) return false;
+  if (matchNode(pattern, nodes[n], env)) {
+    if (matchSequence(patterns, p + 1, nodes, n + 1, env, at)) return true;
+    env.length = mark;
+    return false;
+  }
+  env.length = mark;
+  // Where the pattern has a token or a leaf that is not there, a token of the file it does not mention
+  // (`;`, a trailing `,`) is skipped; a metavariable or a node never skips one (`yield $X` does not
+  // match `yield from x`).
+  if (pattern.kind === 'leaf' && !nodes[n].isNamed) return matchSequence(patterns, p, nodes, n + 1, env, at);
+  return false;
+}
+
+function isToken(pattern: PatternNode): boolean {
+  return pattern.kind === 'leaf' && !pattern.named;
+}
+
+/** Binds a name, or checks that a repeated name captures the same tokens. `_` binds nothing. */
+function bind(name: string, bound: Bound, env: Environment): boolean {
+  if (name === '_') return true;
+  const earlier = env.find(([bindingName]) => bindingName === name);
+  if (!earlier) {
+    env.push([name, bound]);
+    return true;
+  }
+  return sameTokens(tokensOf(earlier[1]), tokensOf(bound));
+}
+
+function tokensOf(bound: Bound): string[] {
+  const tokens: string[] = [];
+  const visit = (node: Node): void => {
+    if (node.isExtra) return;
+    if (node.childCount === 0) {
+      if (node.startIndex !== node.endIndex) tokens.push(node.text);
+      return;
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  if ('node' in bound) visit(bound.node);
+  else bound.run.forEach(visit);
+  return tokens;
+}
+
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((token, i) => token === b[i]);
+}

@@ -1,0 +1,220 @@
+/**
+ * The pattern compiler. A pattern is code in the target language with metavariables (`$NAME`
+ * one node, `$$$NAME` a run of siblings, `$_` / `$$$` anonymous). Metavariables become plain
+ * identifiers, the fragment is parsed in the first scaffold of the language's ladder that
+ * accepts it without error, and the fragment's own node is compiled into a `PatternNode` tree.
+ */
+import { Node } from 'web-tree-sitter';
+import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
+
+export type PatternNode =
+  | { readonly kind: 'meta'; readonly name: string; readonly multi: boolean }
+  | { readonly kind: 'leaf'; readonly type: string; readonly text: string; readonly named: boolean }
+  | { readonly kind: 'node'; readonly type: string; readonly children: readonly PatternNode[] };
+
+export interface CompiledPattern {
+  readonly source: string;
+  readonly language: string;
+  /** The scaffold context that accepted the fragment. */
+  readonly context: string;
+  readonly root: PatternNode;
+  /** Names bound by the pattern (anonymous ones excluded), with whether each is a run. */
+  readonly metavariables: ReadonlyMap<string, { readonly multi: boolean }>;
+  /** Texts every match contains verbatim: a file lacking any of them cannot match. */
+  readonly requiredTexts: readonly string[];
+}
+
+export class PatternError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PatternError';
+  }
+}
+
+/** Names are upper case, digits and `_`, as in ast-grep: `$x` stays literal (a PHP or shell variable). */
+const METAVARIABLE = /\$\$\$([A-Z_][A-Z0-9_]*)?|\$([A-Z_][A-Z0-9_]*)/g;
+const ANONYMOUS = '_';
+
+interface Placeholder {
+  readonly name: string;
+  readonly multi: boolean;
+}
+
+/** `$X` → `mvs_X`, `$$$XS` → `mvm_XS`, `$$$` → `mvm__`: identifiers in every shipped grammar. */
+export function placeholderOf(name: string, multi: boolean): string {
+  return `${multi ? 'mvm' : 'mvs'}_${name}`;
+}
+
+export function substituteMetavariables(
+  pattern: string,
+  quoted = false,
+): { text: string; placeholders: Map<string, Placeholder> } {
+  const placeholders = new Map<string, Placeholder>();
+  const text = pattern.replace(
+    METAVARIABLE,
+    (whole: string, runName: string | undefined, singleName: string | undefined, offset: number) => {
+      const multi = singleName === undefined;
+      const name = (multi ? runName : singleName) || ANONYMOUS;
+      const placeholder = placeholderOf(name, multi);
+      placeholders.set(placeholder, { name, multi });
+      if (!quoted) return placeholder;
+      placeholders.set(`"${placeholder}"`, { name, multi });
+      const insideQuotes = pattern[offset - 1] === '"' && pattern[offset + whole.length] === '"';
+      return insideQuotes ? placeholder : `"${placeholder}"`;
+    },
+  );
+  return { text, placeholders };
+}
+
+export function compilePattern(loaded: LoadedLanguage, pattern: string): CompiledPattern {
+  const fragment = pattern.trim();
+  if (!fragment) throw new PatternError('The pattern is empty. Write a code fragment such as `foo($A)`.');
+  const { text, placeholders } = substituteMetavariables(fragment, loaded.entry.quotedMetavariables === true);
+  const checkMultiUse = new Map<string, boolean>();
+  for (const { name, multi } of placeholders.values()) {
+    if (name === ANONYMOUS) continue;
+    if (checkMultiUse.has(name) && checkMultiUse.get(name) !== multi) {
+      throw new PatternError(`$${name} is used both as $${name} and $$$${name}; a name is either one node or a run.`);
+    }
+    checkMultiUse.set(name, multi);
+  }
+  const tried: string[] = [];
+  let manyNodes: string | undefined;
+  for (const scaffold of loaded.entry.ladder) {
+    tried.push(scaffold.context);
+    const found = parseInScaffold(loaded, scaffold.template, text, placeholders);
+    if (found === 'error') continue;
+    if (found === 'not one node') {
+      manyNodes ??= scaffold.context;
+      continue;
+    }
+    try {
+      const root = compileNode(found.node, placeholders);
+      return {
+        source: pattern,
+        language: loaded.entry.id,
+        context: scaffold.context,
+        root,
+        metavariables: new Map([...checkMultiUse].map(([name, multi]) => [name, { multi }])),
+        requiredTexts: requiredTextsOf(root),
+      };
+    } finally {
+      found.tree.delete();
+    }
+  }
+  if (manyNodes) {
+    throw new PatternError(
+      `The pattern parses as ${loaded.entry.id} (as a ${manyNodes}) but not as one node; ` +
+        'search for one statement, expression or declaration at a time.',
+    );
+  }
+  throw new PatternError(
+    `The pattern does not parse as ${loaded.entry.id} in any context tried (${tried.join(', ')}). ` +
+      'Check it is complete, valid code in that language (balanced brackets, a whole expression or statement).',
+  );
+}
+
+type ScaffoldParse = 'error' | 'not one node' | { node: Node; tree: { delete(): void } };
+
+function parseInScaffold(
+  loaded: LoadedLanguage,
+  template: string,
+  fragment: string,
+  placeholders: ReadonlyMap<string, Placeholder>,
+): ScaffoldParse {
+  const at = template.indexOf(FRAGMENT_MARKER);
+  const lineStart = template.lastIndexOf('\n', at - 1) + 1;
+  const indent = /^[ \t]*/.exec(template.slice(lineStart, at))?.[0] ?? '';
+  const placed = fragment.replace(/\n/g, `\n${indent}`);
+  const source = template.slice(0, at) + placed + template.slice(at + FRAGMENT_MARKER.length);
+  const tree = loaded.parser.parse(source);
+  if (!tree) return 'error';
+  if (tree.rootNode.hasError && !onlyMetavariableErrors(tree.rootNode, placeholders)) {
+    tree.delete();
+    return 'error';
+  }
+  let node = nodeSpanning(tree.rootNode, at, at + placed.length);
+  if (node && node.id === tree.rootNode.id) node = onlyChild(node);
+  if (!node) {
+    tree.delete();
+    return 'not one node';
+  }
+  return { node: innermostSingleChild(node), tree };
+}
+
+/**
+ * True when every syntax error is a run metavariable standing where the grammar wants a list of
+ * something else, as `$$$CASES` in `switch ($X) { $$$CASES }`: the parser wraps it in an ERROR
+ * node of its own, which then compiles to the run (ast-grep reads such patterns the same way). A
+ * single metavariable in such a place means the context is wrong (`private $N: $T;` in a block).
+ */
+function onlyMetavariableErrors(node: Node, placeholders: ReadonlyMap<string, Placeholder>): boolean {
+  if (node.isMissing) return false;
+  if (node.isError) return placeholders.get(node.text)?.multi === true;
+  if (!node.hasError) return true;
+  for (const child of node.children) if (child && !onlyMetavariableErrors(child, placeholders)) return false;
+  return true;
+}
+
+/** The outermost node whose range is exactly [start, end). */
+function nodeSpanning(root: Node, start: number, end: number): Node | undefined {
+  let node: Node | null = root;
+  while (node) {
+    if (node.startIndex === start && node.endIndex === end) return node;
+    let next: Node | null = null;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child && child.startIndex <= start && child.endIndex >= end) {
+        next = child;
+        break;
+      }
+    }
+    node = next;
+  }
+  return undefined;
+}
+
+/** The one non-comment child of a whole-file node; none when the fragment is several statements. */
+function onlyChild(root: Node): Node | undefined {
+  const children = root.children.filter((child): child is Node => child !== null && !child.isExtra);
+  return children.length === 1 ? children[0] : undefined;
+}
+
+/** As ast-grep does: `expression_statement > call` becomes the call, so the pattern matches wherever a call is. */
+function innermostSingleChild(node: Node): Node {
+  let current = node;
+  while (current.childCount === 1) {
+    const only = current.child(0);
+    if (!only || only.startIndex !== current.startIndex || only.endIndex !== current.endIndex) break;
+    current = only;
+  }
+  return current;
+}
+
+function compileNode(node: Node, placeholders: ReadonlyMap<string, Placeholder>): PatternNode {
+  const placeholder = placeholders.get(node.text);
+  if (placeholder) return { kind: 'meta', name: placeholder.name, multi: placeholder.multi };
+  const children: PatternNode[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child || (child.isExtra && !placeholders.has(child.text))) continue;
+    if (child.startIndex === child.endIndex) continue;
+    children.push(compileNode(child, placeholders));
+  }
+  if (children.length === 0) return { kind: 'leaf', type: node.type, text: node.text, named: node.isNamed };
+  return { kind: 'node', type: node.type, children };
+}
+
+/** Leaf texts other than punctuation: every one appears verbatim in any match. */
+function requiredTextsOf(root: PatternNode): string[] {
+  const texts = new Set<string>();
+  const visit = (node: PatternNode): void => {
+    if (node.kind === 'leaf') {
+      if (/[\p{L}\p{N}_]/u.test(node.text)) texts.add(node.text);
+    } else if (node.kind === 'node') {
+      node.children.forEach(visit);
+    }
+  };
+  visit(root);
+  return [...texts].sort((a, b) => b.length - a.length);
+}

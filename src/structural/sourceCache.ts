@@ -1,0 +1,60 @@
+/**
+ * File text kept between searches, keyed by path and checked against size and mtime, so a
+ * second search in the same process reads only what changed. Bounded by total characters.
+ */
+import { promises as fs } from 'node:fs';
+
+interface Entry {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly text: string;
+}
+
+export class SourceCache {
+  private readonly entries = new Map<string, Entry>();
+  private characters = 0;
+
+  constructor(private readonly maxCharacters = 64 * 1024 * 1024) {}
+
+  /** The file's text from disk (cached while unchanged); undefined when it cannot be read or is binary. */
+  async read(file: string): Promise<string | undefined> {
+    let stat;
+    try {
+      stat = await fs.stat(file);
+    } catch {
+      this.forget(file);
+      return undefined;
+    }
+    const cached = this.entries.get(file);
+    if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.text;
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch {
+      this.forget(file);
+      return undefined;
+    }
+    if (text.includes('\u0000')) return undefined;
+    this.forget(file);
+    if (text.length <= this.maxCharacters / 4) {
+      this.entries.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, text });
+      this.characters += text.length;
+      this.evict();
+    }
+    return text;
+  }
+
+  private forget(file: string): void {
+    const cached = this.entries.get(file);
+    if (!cached) return;
+    this.characters -= cached.text.length;
+    this.entries.delete(file);
+  }
+
+  private evict(): void {
+    for (const [file] of this.entries) {
+      if (this.characters <= this.maxCharacters) return;
+      this.forget(file);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { Logger } from '../../log/logger';
+import { containingFolder, displayPath, resolveFileArgument, WorkspaceFolderPath } from '../../workspace/paths';
+import { listFiles } from '../fileWalker';
+import { GRAMMARS } from '../grammarManifest';
+import { LanguageRegistry } from '../languages';
+import { Cancellation, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
+import { SourceCache } from '../sourceCache';
+
+export interface SearchScope {
+  readonly files: string[];
+  /** How the scope reads in an answer ("src/", "the workspace"). */
+  readonly description: string;
+}
+
+/**
+ * The structural engine bound to this window: grammars from the extension's dist/grammars,
+ * files from the workspace (open editors' unsaved text first), excludes from the settings.
+ */
+export class StructuralService {
+  readonly registry: LanguageRegistry;
+  private readonly search: StructuralSearch;
+  private readonly cache = new SourceCache();
+
+  constructor(extensionPath: string, private readonly log: Logger) {
+    this.registry = new LanguageRegistry({
+      grammars: GRAMMARS,
+      locateWasm: (entry) => path.join(extensionPath, 'dist', 'grammars', `${entry.id}.wasm`),
+      runtimeWasm: path.join(extensionPath, 'dist', 'web-tree-sitter.wasm'),
+    });
+    this.search = new StructuralSearch(this.registry, (file) => this.readText(file));
+  }
+
+  display(file: string): string {
+    return displayPath(workspaceFolderPaths(), file);
+  }
+
+  async scope(pathArgument: string | undefined, language: string | undefined, token: Cancellation): Promise<SearchScope> {
+    const folders = workspaceFolderPaths();
+    const starts = pathArgument?.trim()
+      ? [resolveFileArgument(folders, pathArgument, exists)]
+      : folders.map((folder) => folder.path);
+    if (language) this.registry.entry(language);
+    const files: string[] = [];
+    for (const start of starts) {
+      const folder = containingFolder(folders, start) as WorkspaceFolderPath;
+      files.push(
+        ...(await listFiles(start, {
+          root: folder.path,
+          excludeGlobs: excludeGlobs(vscode.Uri.file(folder.path)),
+          useGitignore: vscode.workspace.getConfiguration('search', vscode.Uri.file(folder.path)).get<boolean>('useIgnoreFiles', true),
+          accept: (file) => this.registry.entryForFile(file) !== undefined,
+          token,
+        })),
+      );
+    }
+    const description = pathArgument?.trim() ? displayPath(folders, starts[0]) : 'the workspace';
+    return { files, description };
+  }
+
+  async run(request: SearchRequest): Promise<SearchResult> {
+    const started = performance.now();
+    const result = await this.search.search(request);
+    this.log.info(
+      'structural.search',
+      `${JSON.stringify(request.pattern)} files=${request.files.length} parsed=${result.filesParsed} matches=${result.matchCount}` +
+        ` in ${(performance.now() - started).toFixed(0)} ms`,
+    );
+    return result;
+  }
+
+  async rewrite(request: RewriteRequest): Promise<RewriteResult> {
+    const started = performance.now();
+    const result = await this.search.rewrite(request);
+    this.log.info(
+      'structural.rewrite',
+      `${JSON.stringify(request.pattern)} → ${JSON.stringify(request.rewrite)} files=${request.files.length} replacements=${result.replacementCount}` +
+        ` in ${(performance.now() - started).toFixed(0)} ms`,
+    );
+    return result;
+  }
+
+  private readText(file: string): Promise<string | undefined> {
+    const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === file);
+    if (open) return Promise.resolve(open.getText());
+    return this.cache.read(file);
+  }
+}
+
+function exists(absolutePath: string): boolean {
+  return fs.existsSync(absolutePath);
+}
+
+/** files.exclude and search.exclude entries that are on (`true`; `when` clauses are treated as on). */
+function excludeGlobs(folder: vscode.Uri): string[] {
+  const globs: string[] = [];
+  for (const section of ['files.exclude', 'search.exclude']) {
+    const table = vscode.workspace.getConfiguration(undefined, folder).get<Record<string, unknown>>(section) ?? {};
+    for (const [glob, on] of Object.entries(table)) if (on) globs.push(glob);
+  }
+  return globs;
+}

@@ -1,0 +1,45 @@
+/** The structural engine on plain Node, with the grammars the build copied into dist/. */
+import * as path from 'node:path';
+import { GRAMMARS } from '../../../src/structural/grammarManifest';
+import { LanguageRegistry } from '../../../src/structural/languages';
+import { findMatches, Match } from '../../../src/structural/matcher';
+import { compilePattern } from '../../../src/structural/pattern';
+import { applyTextEdits, checkRewrite, editsFor } from '../../../src/structural/rewrite';
+
+/** The repository root: unit tests run from out/test/unit. */
+export const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+/** The engine as the extension ships it: grammars from dist/ (built before the tests run). */
+export function distRegistry(): LanguageRegistry {
+  return new LanguageRegistry({
+    grammars: GRAMMARS,
+    locateWasm: (entry) => path.join(repoRoot, 'dist', 'grammars', `${entry.id}.wasm`),
+    runtimeWasm: path.join(repoRoot, 'dist', 'web-tree-sitter.wasm'),
+  });
+}
+
+export const registry = distRegistry();
+
+export async function matchesIn(language: string, pattern: string, source: string): Promise<Match[]> {
+  const loaded = await registry.load(language);
+  const compiled = compilePattern(loaded, pattern);
+  const tree = loaded.parser.parse(source);
+  if (!tree) throw new Error('no tree');
+  try {
+    return findMatches(tree, source, compiled.root);
+  } finally {
+    tree.delete();
+  }
+}
+
+export async function matchTexts(language: string, pattern: string, source: string): Promise<string[]> {
+  return (await matchesIn(language, pattern, source)).map((match) => match.text);
+}
+
+export async function rewritten(language: string, pattern: string, rewrite: string, source: string): Promise<string> {
+  const loaded = await registry.load(language);
+  const compiled = compilePattern(loaded, pattern);
+  checkRewrite(compiled, rewrite);
+  const matches = await matchesIn(language, pattern, source);
+  return applyTextEdits(source, editsFor(source, matches, rewrite));
+}

@@ -2,6 +2,7 @@
 export const ToolName = {
   lsp: 'lsp',
   lspRename: 'lsp_rename',
+  resolve: 'resolve',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

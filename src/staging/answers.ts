@@ -2,6 +2,7 @@
  * The text the model reads about staged changes: what was proposed, what accepting wrote,
  * what a confirmation promises. Paths go through `display` (workspace-relative in the glue).
  */
+import { ResolveAction } from '../registry/catalog';
 import { replacementCount, StagedEdit } from './stagedEdit';
 import { DriftedFile } from './stagingErrors';
 
@@ -56,7 +57,7 @@ export function driftList(drifted: readonly DriftedFile[], display: DisplayPath)
 }
 
 /** The confirmation of `resolve`: exactly what the call will do, in Markdown. */
-export function resolveConfirmation(edit: StagedEdit, action: 'accept' | 'discard', drifted: readonly DriftedFile[], display: DisplayPath): string {
+export function resolveConfirmation(edit: StagedEdit, action: ResolveAction, drifted: readonly DriftedFile[], display: DisplayPath): string {
   const what = `${edit.id} — ${edit.summary}, staged by ${edit.origin}`;
   if (action === 'discard') return `Discard ${what} (${sizeOf(edit)})? Nothing is written.`;
   const list = fileLines(edit, display, (path, count) => `- \`${path}\` (${count})`).join('\n');

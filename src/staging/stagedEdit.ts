@@ -3,10 +3,10 @@
  * edits proposed for it. Nothing is written until it is accepted; it is resolved once, by the
  * agent (the resolve tool) or by the user (the review UI).
  */
+import { ResolveAction } from '../registry/catalog';
 import { TextEdit } from './textEdits';
 
 export type Resolver = 'agent' | 'user';
-export type ResolveAction = 'accept' | 'discard';
 
 export interface Resolution {
   readonly action: ResolveAction;

@@ -68,3 +68,14 @@ export class AcceptRefused extends Error {
     this.name = 'AcceptRefused';
   }
 }
+
+/** A change that would also create, delete or rename files: only text edits can be staged. */
+export class FileOperationsNotStaged extends Error {
+  constructor(
+    /** What the change would do besides editing text, e.g. `rename src/a.ts to src/b.ts`. */
+    readonly operations: readonly string[],
+  ) {
+    super(`Only text edits can be staged; this change would also ${operations.join(', ')}.`);
+    this.name = 'FileOperationsNotStaged';
+  }
+}

@@ -6,6 +6,7 @@ import { acceptedAnswer, discardedAnswer, proposedAnswer, resolveConfirmation } 
 import { StagedEdit, StagedFile } from '../../src/staging/stagedEdit';
 import {
   AlreadyResolved,
+  FileOperationsNotStaged,
   InvalidStagedChange,
   ResolutionInProgress,
   StaleStagedEdit,
@@ -13,6 +14,7 @@ import {
 } from '../../src/staging/stagingErrors';
 import { AcceptIo, driftOf, StagingStore } from '../../src/staging/stagingStore';
 import { applyEdits, InvalidEdit, OverlappingEdits, TextEdit } from '../../src/staging/textEdits';
+import { errorText } from '../../src/tools/errorText';
 
 /** The edit replacing the `occurrence`-th (1-based) `find` in `text` by `by`. */
 function replace(text: string, find: string, by: string, occurrence = 1): TextEdit {
@@ -430,5 +432,43 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
     }
     // The trial is only meaningful if it exercised both outcomes many times.
     assert.ok(accepted > 50 && refused > 50, `accepted ${accepted}, refused ${refused}`);
+  });
+});
+
+describe('staging errors, worded for the model', () => {
+  const text = (error: unknown) => errorText(error, { displayPath: display });
+
+  it('unknown, already resolved, in progress', () => {
+    assert.equal(text(new UnknownStagedEdit('edit_9', [])), 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). No staged edit is pending.');
+    assert.equal(
+      text(new UnknownStagedEdit('edit_9', [{ id: 'edit_2', summary: 'rename "a" → "b"' }])),
+      'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). Pending staged edits: edit_2 (rename "a" → "b").',
+    );
+    assert.equal(text(new AlreadyResolved('edit_3', { action: 'accept', by: 'user', at: 0 })), 'Error: edit_3 was already accepted by the user; its changes are written.');
+    assert.equal(
+      text(new AlreadyResolved('edit_3', { action: 'discard', by: 'user', at: 0 })),
+      'Error: edit_3 was already discarded by the user; nothing was written. The user chose not to apply it; ask before proposing it again.',
+    );
+    assert.equal(text(new AlreadyResolved('edit_3', { action: 'discard', by: 'agent', at: 0 })), 'Error: edit_3 was already discarded by the agent; nothing was written.');
+    assert.match(text(new ResolutionInProgress('edit_3')), /^Error: edit_3 is being accepted or discarded right now .*call resolve again in a moment/);
+  });
+
+  it('stale: which files, that nothing was written, what to do', () => {
+    assert.equal(
+      text(new StaleStagedEdit('edit_4', 'ast_edit', [{ path: '/w/src/a.ts', kind: 'changed' }, { path: '/w/src/b.ts', kind: 'missing' }])),
+      'Error: edit_4 was not accepted: 2 files changed since it was staged — src/a.ts (changed), src/b.ts (no longer exists). ' +
+        'Nothing was written; edit_4 stays pending. Re-run ast_edit on the current text to stage a fresh edit, then discard edit_4.',
+    );
+  });
+
+  it('what cannot be staged', () => {
+    assert.equal(
+      text(new OverlappingEdits({ start: 0, end: 4, text: 'x' }, { start: 2, end: 6, text: 'y' })),
+      'Error: could not stage the change: Edits 0–4 and 2–6 overlap. Nothing was staged or written.',
+    );
+    assert.equal(
+      text(new FileOperationsNotStaged(['rename src/a.ts to src/b.ts'])),
+      'Error: this change cannot be staged: it would also rename src/a.ts to src/b.ts, and only text edits can be staged. Nothing was changed. Run it without stage to apply it directly.',
+    );
   });
 });

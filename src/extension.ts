@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerLsp } from './lsp/vscode/registerLsp';
 import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
+import { registerStaging } from './staging/vscode/registerStaging';
 import { registerStructural } from './structural/vscode/registerStructural';
 import { registerTools } from './tools/registerTools';
 import { createToolList } from './tools/toolList';
@@ -17,8 +18,9 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
   try {
     const runtime = createRuntime(context);
     const lsp = registerLsp(context, runtime);
+    const staging = registerStaging(context, runtime);
     const structural = registerStructural(context, runtime);
-    const tools = createToolList({ lsp, structural });
+    const tools = createToolList({ lsp, staging, structural });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;

@@ -68,6 +68,16 @@ export interface LspRenameInput {
   symbol: string;
   occurrence?: number;
   new_name: string;
+  stage?: boolean;
+}
+
+export const RESOLVE_ACTIONS = ['accept', 'discard'] as const;
+
+export type ResolveAction = (typeof RESOLVE_ACTIONS)[number];
+
+export interface ResolveInput {
+  edit_id: string;
+  action: ResolveAction;
 }
 
 export interface AstGrepInput {
@@ -202,6 +212,8 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         '`name#2` when it occurs more than once on the line).',
       'Refused as a whole when the rename would change files outside the workspace. Returns the changed files with ' +
         'the number of edits in each.',
+      'With `stage: true` nothing is written: the rename is staged for review (the user sees a diff) and the result ' +
+        'gives an edit_id to accept or discard with resolve. A rename that would also rename, create or delete files cannot be staged.',
       'Use this instead of search-and-replace to rename identifiers.',
     ].join('\n'),
     inputSchema: {
@@ -212,6 +224,12 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         symbol: symbolProperty,
         occurrence: occurrenceProperty,
         new_name: { type: 'string', description: 'The new name, exactly as it should appear in code.' },
+        stage: {
+          type: 'boolean',
+          description:
+            'true: write nothing; stage the rename for review and return an edit_id for resolve. ' +
+            'Default false: apply it and save the files at once.',
+        },
       },
       required: ['file', 'line', 'symbol', 'new_name'],
       additionalProperties: false,
@@ -266,6 +284,33 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         language: languageProperty,
       },
       required: ['pattern', 'rewrite'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.resolve,
+    tier: 'write',
+    resource: 'staging',
+    displayName: 'Resolve Staged Edit',
+    icon: '$(check-all)',
+    userDescription: 'Accept (write and save) or discard a change that a tool staged for review.',
+    modelDescription: [
+      'Accept or discard a change staged for review by another tool (ast_edit, lsp_rename with stage: true). A staged ' +
+        'change writes nothing until it is accepted; the user sees it as a diff and can accept or discard it there too.',
+      '- accept: checks every file of the change against the text captured when it was staged (unsaved edits count). ' +
+        'If any file changed or was deleted since, the whole change is refused and nothing is written: re-run the tool ' +
+        'that staged it to get a fresh edit_id. Otherwise all files are written in one undoable edit and saved.',
+      '- discard: drops the change; nothing is written.',
+      'Each change is resolved once: if the user already accepted or discarded it, the answer says so ' +
+        '(e.g. "edit_3 was already accepted by the user").',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        edit_id: { type: 'string', description: 'The id the staging tool returned, e.g. "edit_1".' },
+        action: { type: 'string', enum: RESOLVE_ACTIONS, description: 'accept: write the change; discard: drop it.' },
+      },
+      required: ['edit_id', 'action'],
       additionalProperties: false,
     },
   },

@@ -4,6 +4,7 @@ export const ToolName = {
   lspRename: 'lsp_rename',
   astGrep: 'ast_grep',
   astEdit: 'ast_edit',
+  resolve: 'resolve',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

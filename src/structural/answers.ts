@@ -69,20 +69,16 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 
 export const REWRITE_LIST_CAP = 50;
 
-/** The staged rewrite as the model reads it: counts, the edit id, and each replacement (capped). */
-export function rewriteAnswer(pattern: string, result: RewriteResult, editId: string, display: DisplayPath): string {
-  const lines = [
-    `(proposed) ${plural(result.replacementCount, 'replacement')} in ${plural(result.files.length, 'file')} for \`${pattern}\` — nothing is written yet. ` +
-      `Call resolve with edit_id "${editId}" and action "accept" to write them, or "discard" to drop them; the user can also accept or discard in the diff view.`,
-  ];
+/** Each replacement of a staged rewrite (old → new on its line), capped; the staging answer gives the counts and the edit id. */
+export function replacementsList(result: RewriteResult, display: DisplayPath): string {
+  const lines = [`Replacements${result.replacementCount > REWRITE_LIST_CAP ? ` (first ${REWRITE_LIST_CAP} of ${result.replacementCount})` : ''}:`];
   let listed = 0;
   for (const file of result.files) {
     for (const { match, edit } of file.replacements) {
-      if (listed++ >= REWRITE_LIST_CAP) continue;
+      if (listed++ >= REWRITE_LIST_CAP) break;
       lines.push(`${display(file.file)}:${match.startRow + 1}: ${oneLine(match.text, 100)} → ${oneLine(edit.text, 100)}`);
     }
   }
-  if (listed > REWRITE_LIST_CAP) lines.push(`… and ${listed - REWRITE_LIST_CAP} more (list capped at ${REWRITE_LIST_CAP}).`);
   lines.push(...skippedLines(result));
   return lines.join('\n');
 }

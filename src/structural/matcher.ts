@@ -5,8 +5,8 @@
  * optional semicolon) may be skipped; `$$$` runs are matched lazily with backtracking; a name
  * used twice must capture the same tokens, whatever their layout.
  */
-import { Language, Node, Query, Tree } from 'web-tree-sitter';
-import { PatternNode } from './pattern';
+import { Node, Tree } from 'web-tree-sitter';
+import { PatternNode, requiredTextsOf } from './pattern';
 
 export interface Capture {
   readonly text: string;
@@ -30,12 +30,15 @@ type Bound = { readonly node: Node } | { readonly run: readonly Node[]; readonly
 
 type Environment = Array<[string, Bound]>;
 
-const queryCache = new WeakMap<Language, Map<string, Query | null>>();
+const requiredTextsCache = new WeakMap<PatternNode, readonly string[]>();
 
 /** Every match in the tree, in document order (nested matches included). */
 export function findMatches(tree: Tree, source: string, root: PatternNode, limit = Number.POSITIVE_INFINITY): Match[] {
   const matches: Match[] = [];
+  const anchor = anchorOf(source, root);
+  if (anchor === 'absent') return matches;
   for (const candidate of candidatesOf(tree, root)) {
+    if (anchor && !containsAnchor(candidate, anchor)) continue;
     const env: Environment = [];
     if (matchNode(root, candidate, env)) {
       matches.push(toMatch(candidate, env, source));
@@ -45,21 +48,58 @@ export function findMatches(tree: Tree, source: string, root: PatternNode, limit
   return matches;
 }
 
-function* candidatesOf(tree: Tree, root: PatternNode): Generator<Node> {
-  const query = root.kind === 'meta' ? null : queryFor(tree.language, root.type, root.kind === 'leaf');
-  if (query) {
-    const captures = query.captures(tree.rootNode);
-    for (const capture of captures) yield capture.node;
-    return;
+/** Where the pattern's rarest required text occurs in the file: a match must contain one of them. */
+interface Anchor {
+  readonly length: number;
+  /** Sorted UTF-16 offsets. */
+  readonly offsets: readonly number[];
+}
+
+function anchorOf(source: string, root: PatternNode): Anchor | 'absent' | undefined {
+  let texts = requiredTextsCache.get(root);
+  if (!texts) requiredTextsCache.set(root, (texts = requiredTextsOf(root)));
+  let rarest: Anchor | undefined;
+  for (const text of texts) {
+    const offsets: number[] = [];
+    for (let at = source.indexOf(text); at !== -1; at = source.indexOf(text, at + 1)) {
+      offsets.push(at);
+      if (rarest && offsets.length >= rarest.offsets.length) break;
+    }
+    if (offsets.length === 0) return 'absent';
+    if (!rarest || offsets.length < rarest.offsets.length) rarest = { length: text.length, offsets };
   }
-  // A pattern that is a lone metavariable (or a type a query cannot name): visit every node.
+  return rarest;
+}
+
+function containsAnchor(node: Node, anchor: Anchor): boolean {
+  const start = node.startIndex;
+  let low = 0;
+  let high = anchor.offsets.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (anchor.offsets[middle] < start) low = middle + 1;
+    else high = middle;
+  }
+  return low < anchor.offsets.length && anchor.offsets[low] + anchor.length <= node.endIndex;
+}
+
+function candidatesOf(tree: Tree, root: PatternNode): Iterable<Node> {
+  // One call into the runtime lists every node of the pattern's type, far cheaper than a query.
+  if (root.kind !== 'meta') return tree.rootNode.descendantsOfType(root.type);
+  return namedNodes(tree);
+}
+
+/** A pattern that is a lone metavariable: every named node. */
+function* namedNodes(tree: Tree): Generator<Node> {
   const cursor = tree.walk();
   try {
     let descending = true;
     for (;;) {
       if (descending) {
-        const node = cursor.currentNode;
-        if (root.kind === 'meta' ? node.isNamed && !node.isExtra : node.type === root.type) yield node;
+        if (cursor.nodeIsNamed) {
+          const node = cursor.currentNode;
+          if (!node.isExtra) yield node;
+        }
         if (cursor.gotoFirstChild()) continue;
       }
       if (cursor.gotoNextSibling()) {
@@ -72,24 +112,6 @@ function* candidatesOf(tree: Tree, root: PatternNode): Generator<Node> {
   } finally {
     cursor.delete();
   }
-}
-
-function queryFor(language: Language, type: string, anonymousAllowed: boolean): Query | null {
-  let cache = queryCache.get(language);
-  if (!cache) queryCache.set(language, (cache = new Map()));
-  if (cache.has(type)) return cache.get(type) ?? null;
-  let query: Query | null = null;
-  const sources = [`(${type}) @m`, ...(anonymousAllowed ? [`${JSON.stringify(type)} @m`] : [])];
-  for (const source of sources) {
-    try {
-      query = new Query(language, source);
-      break;
-    } catch {
-      query = null;
-    }
-  }
-  cache.set(type, query);
-  return query;
 }
 
 function toMatch(node: Node, env: Environment, source: string): Match {

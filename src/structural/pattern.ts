@@ -205,16 +205,25 @@ function compileNode(node: Node, placeholders: ReadonlyMap<string, Placeholder>)
   return { kind: 'node', type: node.type, children };
 }
 
-/** Leaf texts other than punctuation: every one appears verbatim in any match. */
-function requiredTextsOf(root: PatternNode): string[] {
+/**
+ * Texts every match contains verbatim: the leaves of the pattern, except one-character
+ * punctuation (everywhere, so useless as a filter) and the tokens written right after a run,
+ * which a match may leave out (`f($$$A, last)` matches `f(last)`).
+ */
+export function requiredTextsOf(root: PatternNode): string[] {
   const texts = new Set<string>();
-  const visit = (node: PatternNode): void => {
+  const visit = (node: PatternNode, optional: boolean): void => {
     if (node.kind === 'leaf') {
-      if (/[\p{L}\p{N}_]/u.test(node.text)) texts.add(node.text);
+      if (!optional && (node.text.length > 1 || /[\p{L}\p{N}_]/u.test(node.text))) texts.add(node.text);
     } else if (node.kind === 'node') {
-      node.children.forEach(visit);
+      let afterRun = false;
+      for (const child of node.children) {
+        const token = child.kind === 'leaf' && !child.named;
+        visit(child, afterRun && token);
+        afterRun = (child.kind === 'meta' && child.multi) || (afterRun && token);
+      }
     }
   };
-  visit(root);
+  visit(root, false);
   return [...texts].sort((a, b) => b.length - a.length);
 }

@@ -4,15 +4,9 @@
  * replacement follows the indentation of the matched site, and a multi-line capture is
  * re-indented to where it lands. Nested matches give way to the outermost one.
  */
+import { TextEdit } from '../edits/textEdits';
 import { Match } from './matcher';
 import { CompiledPattern, PatternError } from './pattern';
-
-/** A replacement of [start, end) in UTF-16 offsets of the original text. */
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
 
 const TEMPLATE_METAVARIABLE = /\$\$\$([A-Z_][A-Z0-9_]*)|\$([A-Z_][A-Z0-9_]*)/g;
 
@@ -55,17 +49,6 @@ export function replacementFor(source: string, match: Match, template: string): 
       return index === 0 || substituted.length === 0 ? substituted : siteIndent + substituted;
     })
     .join('\n');
-}
-
-/** Applies non-overlapping edits to a text. */
-export function applyTextEdits(source: string, edits: readonly TextEdit[]): string {
-  let result = '';
-  let at = 0;
-  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
-    result += source.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  return result + source.slice(at);
 }
 
 /** Leading whitespace of the line containing `offset`. */

@@ -7,7 +7,8 @@
 import { LanguageRegistry } from './languages';
 import { findMatches, Match } from './matcher';
 import { CompiledPattern, compilePattern, PatternError } from './pattern';
-import { checkRewrite, editsFor, TextEdit } from './rewrite';
+import { TextEdit } from '../edits/textEdits';
+import { checkRewrite, editsFor } from './rewrite';
 
 export interface Cancellation {
   readonly isCancellationRequested: boolean;

@@ -14,6 +14,17 @@ import {
   SymbolNotOnLine,
 } from '../lsp/symbolLocation';
 import { InputError } from '../registry/inputValidation';
+import { driftList } from '../staging/answers';
+import {
+  AcceptRefused,
+  AlreadyResolved,
+  FileOperationsNotStaged,
+  InvalidStagedChange,
+  ResolutionInProgress,
+  StaleStagedEdit,
+  UnknownStagedEdit,
+} from '../staging/stagingErrors';
+import { InvalidEdit, OverlappingEdits } from '../edits/textEdits';
 import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../workspace/paths';
 
 export interface ErrorContext {
@@ -21,6 +32,8 @@ export interface ErrorContext {
   readonly file?: string;
   /** Files with the same name elsewhere in the workspace, for a FileNotFound. */
   readonly similarFiles?: readonly string[];
+  /** Absolute path → what results show (workspace-relative); identity when absent. */
+  readonly displayPath?: (absolutePath: string) => string;
 }
 
 export function errorText(error: unknown, context: ErrorContext = {}): string {
@@ -75,6 +88,47 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof RenameNotSaved) {
     return `Error: the rename was applied, but ${error.path} could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).`;
   }
+  const staging = stagingErrorText(error, context.displayPath ?? ((absolutePath) => absolutePath));
+  if (staging) return staging;
   const message = error instanceof Error ? error.message : String(error);
   return `Error: ${message.split('\n')[0]}`;
+}
+
+function stagingErrorText(error: unknown, display: (absolutePath: string) => string): string | undefined {
+  if (error instanceof UnknownStagedEdit) {
+    const pending = error.pending.length
+      ? ` Pending staged edits: ${error.pending.map((edit) => `${edit.id} (${edit.summary})`).join(', ')}.`
+      : ' No staged edit is pending.';
+    return `Error: there is no staged edit ${JSON.stringify(error.id)} in this window (ids look like "edit_1").${pending}`;
+  }
+  if (error instanceof AlreadyResolved) {
+    const { action, by } = error.resolution;
+    const outcome =
+      action === 'accept'
+        ? 'its changes are written.'
+        : by === 'user'
+          ? 'nothing was written. The user chose not to apply it; ask before proposing it again.'
+          : 'nothing was written.';
+    return `Error: ${error.message.replace(/\.$/, '')}; ${outcome}`;
+  }
+  if (error instanceof StaleStagedEdit) {
+    return (
+      `Error: ${error.id} was not accepted: ${error.drifted.length === 1 ? 'a file' : `${error.drifted.length} files`} changed since it was staged — ` +
+      `${driftList(error.drifted, display)}. Nothing was written; ${error.id} stays pending. ` +
+      `Re-run ${error.origin} on the current text to stage a fresh edit, then discard ${error.id}.`
+    );
+  }
+  if (error instanceof ResolutionInProgress) {
+    return `Error: ${error.id} is being accepted or discarded right now (the user may have just clicked in the diff view); call resolve again in a moment to see the outcome.`;
+  }
+  if (error instanceof AcceptRefused) {
+    return `Error: ${error.id} was not accepted: ${error.message.replace(/\.$/, '')}. Nothing was written; ${error.id} stays pending.`;
+  }
+  if (error instanceof FileOperationsNotStaged) {
+    return `Error: this change cannot be staged: it would also ${error.operations.join(', ')}, and only text edits can be staged. Nothing was changed. Run it without stage to apply it directly.`;
+  }
+  if (error instanceof InvalidStagedChange || error instanceof InvalidEdit || error instanceof OverlappingEdits) {
+    return `Error: could not stage the change: ${error.message.replace(/\.$/, '')}. Nothing was staged or written.`;
+  }
+  return undefined;
 }

@@ -1,8 +1,11 @@
+import * as vscode from 'vscode';
 import { renameAnswer, renameSummary, withIndexingNote } from '../lsp/answers';
-import { LspService } from '../lsp/vscode/lspService';
+import { LspService, pathOf } from '../lsp/vscode/lspService';
 import { declarationOf, LspRenameInput } from '../registry/catalog';
 import { InputError } from '../registry/inputValidation';
 import { ToolName } from '../registry/toolNames';
+import { StagingService } from '../staging/vscode/stagingService';
+import { stagedFilesOf } from '../staging/vscode/workspaceEditStaging';
 import { LiveTool } from './liveTool';
 
 function checkNewName(input: LspRenameInput): void {
@@ -11,33 +14,53 @@ function checkNewName(input: LspRenameInput): void {
   }
 }
 
-export function createLspRenameTool(lsp: LspService): LiveTool<LspRenameInput> {
+export function createLspRenameTool(lsp: LspService, staging: StagingService): LiveTool<LspRenameInput> {
   return {
     declaration: declarationOf(ToolName.lspRename),
 
-    invocationMessage: (input) => `Renaming "${input.symbol}" to "${input.new_name}"`,
+    invocationMessage: (input) => `${input.stage ? 'Staging a rename of' : 'Renaming'} "${input.symbol}" to "${input.new_name}"`,
 
     async confirmation(input, token) {
       const where = `${input.file}:${input.line}`;
       const at = await lsp.target(input.file, input.line, input.symbol, input.occurrence, token);
       const { files } = await lsp.planRename(at, input.new_name, token);
       const list = files.map((file) => `- \`${file.path}\` (${file.edits})`).join('\n');
+      const summary = renameSummary(at.location.symbol, input.new_name, files);
+      if (input.stage) {
+        return {
+          title: 'Stage a rename for review?',
+          message: withIndexingNote(
+            `Stage the rename ${summary}, starting at \`${where}\`, for review: nothing is written now; a diff opens, and the ` +
+              `files are written only when the change is accepted:\n\n${list}`,
+            at.indexed,
+          ),
+        };
+      }
       return {
         title: 'Rename symbol across the workspace?',
-        message: withIndexingNote(
-          `Rename ${renameSummary(at.location.symbol, input.new_name, files)}, starting at \`${where}\`, then save those files:\n\n${list}`,
-          at.indexed,
-        ),
+        message: withIndexingNote(`Rename ${summary}, starting at \`${where}\`, then save those files:\n\n${list}`, at.indexed),
       };
     },
 
-    async invoke(input, { token }) {
+    async invoke(input, { token, conversation }) {
       checkNewName(input);
       const at = await lsp.target(input.file, input.line, input.symbol, input.occurrence, token);
       if (at.location.symbol === input.new_name) {
         throw new InputError([`"${input.symbol}" is already called ${input.new_name}; nothing to rename.`]);
       }
-      return withIndexingNote(renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token)), at.indexed);
+      if (!input.stage) {
+        return withIndexingNote(renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token)), at.indexed);
+      }
+      const { edit } = await lsp.planRename(at, input.new_name, token);
+      const files = await stagedFilesOf(edit, (uri) => pathOf(uri));
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      const staged = await staging.stage({
+        conversation,
+        origin: ToolName.lspRename,
+        summary: `rename "${at.location.symbol}" → "${input.new_name}"`,
+        files,
+      });
+      return withIndexingNote(staging.proposedAnswer(staged), at.indexed);
     },
   };
 }

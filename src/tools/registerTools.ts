@@ -7,7 +7,8 @@ import { tierNeedsConfirmation } from '../registry/tiers';
 import { Runtime } from '../runtime';
 import { errorText } from './errorText';
 import { AnyLiveTool, Confirmation, LiveTool } from './liveTool';
-import { FileNotFound } from '../workspace/paths';
+import { displayPath, FileNotFound } from '../workspace/paths';
+import { workspaceFolderPaths } from '../lsp/vscode/documents';
 
 function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
@@ -64,7 +65,7 @@ export function registerTools(context: vscode.ExtensionContext, runtime: Runtime
           log.warn('tool.error', `${declaration.name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
           const file = fileArgument(options.input);
           const similarFiles = error instanceof FileNotFound && file ? await filesNamedLike(file) : undefined;
-          return textResult(errorText(error, { file, similarFiles }));
+          return textResult(errorText(error, { file, similarFiles, displayPath: workspaceDisplayPath }));
         }
       },
     };
@@ -102,6 +103,10 @@ function safeInvocationMessage(tool: LiveTool<unknown>, input: unknown): string 
   } catch {
     return `${tool.declaration.displayName}…`;
   }
+}
+
+function workspaceDisplayPath(absolutePath: string): string {
+  return displayPath(workspaceFolderPaths(), absolutePath);
 }
 
 function fileArgument(input: unknown): string | undefined {

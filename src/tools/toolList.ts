@@ -1,12 +1,16 @@
 import { LspService } from '../lsp/vscode/lspService';
+import { StagingService } from '../staging/vscode/stagingService';
 import { StructuralService } from '../structural/vscode/structuralService';
+import { createAstEditTool } from './astEditTool';
 import { createAstGrepTool } from './astGrepTool';
 import { AnyLiveTool } from './liveTool';
 import { createLspRenameTool } from './lspRenameTool';
 import { createLspTool } from './lspTool';
+import { createResolveTool } from './resolveTool';
 
 export interface ToolServices {
   readonly lsp: LspService;
+  readonly staging: StagingService;
   readonly structural: StructuralService;
 }
 
@@ -14,7 +18,9 @@ export interface ToolServices {
 export function createToolList(services: ToolServices): AnyLiveTool[] {
   return [
     createLspTool(services.lsp),
-    createLspRenameTool(services.lsp),
+    createLspRenameTool(services.lsp, services.staging),
     createAstGrepTool(services.structural),
+    createAstEditTool(services.structural, services.staging),
+    createResolveTool(services.staging),
   ] as AnyLiveTool[];
 }

@@ -10,6 +10,8 @@ import { activateExtension, lineOf, setLspEnabled, waitUntil, workspaceRoot } fr
 
 const ours = new Set<string>(TOOL_CATALOG.map((tool) => tool.name));
 const readTier = TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name).sort();
+const lspTools = TOOL_CATALOG.filter((tool) => tool.resource === 'lsp').map((tool) => tool.name);
+const notLsp = TOOL_CATALOG.filter((tool) => tool.resource !== 'lsp').map((tool) => tool.name).sort();
 
 function offeredOurs(toolNames: readonly string[]): string[] {
   return toolNames.filter((name) => ours.has(name)).sort();
@@ -50,6 +52,69 @@ describe('end to end through the built-in chat', function () {
     assert.deepEqual(toolResults(requests[1]), [
       `1 definition of "FriendlyGreeter" in 1 file:\nsrc/greeter.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter implements Greeter {`,
     ]);
+  });
+
+  it('a staged rename: the model stages it, then resolves it; each confirmation says exactly what will happen', async () => {
+    const { logUri } = await activateExtension();
+    const root = workspaceRoot();
+    fs.writeFileSync(path.join(root, 'src/chatStaged.ts'), 'export const stagedOld = 1;\n');
+    fs.writeFileSync(path.join(root, 'src/chatStagedUser.ts'), "import { stagedOld } from './chatStaged';\n\nexport const twice = stagedOld * 2;\n");
+    for (const file of ['src/chatStaged.ts', 'src/chatStagedUser.ts']) await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, file)));
+    const model = await scriptedModel();
+    await sendChat(model, 'Propose renaming stagedOld to stagedNew, then apply it.', [
+      () => ({ toolCall: { name: 'lsp_rename', input: { file: 'src/chatStaged.ts', line: 1, symbol: 'stagedOld', new_name: 'stagedNew', stage: true } } }),
+      (request) => {
+        const editId = /edit_id "(edit_\d+)"/.exec(toolResults(request).at(-1) ?? '')?.[1] ?? 'missing';
+        return { toolCall: { name: 'resolve', input: { edit_id: editId, action: 'accept' } } };
+      },
+      () => ({ text: 'Done.' }),
+    ]);
+    // Measured in 1.139: the confirmation's main button is "Allow in this Session", after which the chat stops
+    // asking for that tool in this window; "Allow Once" (in its drop-down) keeps later tests' confirmations.
+    const allow = async () => {
+      const opened = await browser({
+        op: 'click',
+        selector: '.chat-confirmation-widget-container .monaco-dropdown-button',
+        container: '.chat-confirmation-widget-container',
+        timeoutMs: 60_000,
+      });
+      await browser({ op: 'click', selector: '.monaco-menu .action-label', text: '^Allow Once' });
+      return opened;
+    };
+
+    const staging = await allow();
+    assert.match(staging.containerLabel ?? '', /^Chat Confirmation Dialog Stage a rename for review\? /);
+    assert.match(staging.containerText ?? '', /Stage the rename "stagedOld" → "stagedNew": 3 edits in 2 files, starting at src\/chatStaged\.ts:1, for review: nothing is written now/);
+    const [, afterStage] = await model.waitForRequests(2, 90_000);
+    const proposed = toolResults(afterStage)[0];
+    const editId = /staged as (edit_\d+):/.exec(proposed)?.[1];
+    assert.ok(editId, proposed);
+    assert.match(proposed, /^\(proposed\) 3 replacements in 2 files — rename "stagedOld" → "stagedNew"\./);
+    assert.equal(fs.readFileSync(path.join(root, 'src/chatStaged.ts'), 'utf8'), 'export const stagedOld = 1;\n');
+
+    const resolving = await allow();
+    assert.match(resolving.containerLabel ?? '', new RegExp(`^Chat Confirmation Dialog Accept ${editId}\\? `));
+    const confirmation = resolving.containerText ?? '';
+    assert.match(
+      confirmation,
+      new RegExp(`Accept ${editId} — rename "stagedOld" → "stagedNew", staged by lsp_rename: write 3 replacements in 2 files in one undoable edit, then save those files:`),
+    );
+    assert.match(confirmation, /src\/chatStaged\.ts \(1\)/);
+    assert.match(confirmation, /src\/chatStagedUser\.ts \(2\)/);
+
+    const requests = await model.waitForRequests(3, 90_000);
+    assert.equal(
+      toolResults(requests[2]).at(-1),
+      `Accepted ${editId} (rename "stagedOld" → "stagedNew"): wrote 3 replacements in 2 files; all saved.\nsrc/chatStaged.ts: 1 replacement\nsrc/chatStagedUser.ts: 2 replacements`,
+    );
+    assert.equal(fs.readFileSync(path.join(root, 'src/chatStaged.ts'), 'utf8'), 'export const stagedNew = 1;\n');
+    assert.match(fs.readFileSync(path.join(root, 'src/chatStagedUser.ts'), 'utf8'), /export const twice = stagedNew \* 2;/);
+    // The staged change belongs to the chat session that staged it.
+    const staged = await waitUntil('the staging in the log', () => {
+      const lines = logLines(logUri, `[staging.stage] ${editId} by lsp_rename`);
+      return lines.length > 0 ? lines : undefined;
+    });
+    assert.match(staged[0], /conversation=vscode-chat-session:\/\/local\/\S+:/);
   });
 
   it('a write tool asks with exactly what will happen, runs once allowed, and the result reaches the model', async () => {
@@ -109,13 +174,13 @@ describe('end to end through the built-in chat', function () {
     await sendChat(model, 'What tools do you have?', [() => ({ text: 'Some.' })]);
     const [without] = await model.waitForRequests(1, 90_000);
     assert.ok(without.toolNames.length > 0, 'the chat offered no tools at all');
-    assert.deepEqual(offeredOurs(without.toolNames), []);
+    assert.deepEqual(offeredOurs(without.toolNames), notLsp);
 
     await setLspEnabled(true);
     await sendChat(model, 'And now?', [() => ({ text: 'More.' })]);
     const [withLsp] = await model.waitForRequests(1, 90_000);
     assert.deepEqual(offeredOurs(withLsp.toolNames), [...ours].sort());
-    assert.equal(withLsp.toolNames.length, without.toolNames.length + ours.size);
+    assert.equal(withLsp.toolNames.length, without.toolNames.length + lspTools.length);
   });
 
   it(`the ${PLAN_AGENT_NAME} agent is offered exactly the read tier`, async () => {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
+import { browser, hasBrowser } from './support/browser';
+import { activateExtension, invokeText, lineOf, setSetting, waitUntil, workspaceRoot } from './support/tools';
 
 function writeWorkspaceFile(relative: string, text: string): void {
   const absolute = path.join(workspaceRoot(), relative);
@@ -83,5 +84,115 @@ describe('ast_grep in the editor', function () {
   it('no match explains how matching works', async () => {
     const text = await invokeText('ast_grep', { pattern: 'nothingLikeThis($A)', path: 'structural', language: 'typescript' });
     assert.match(text, /^No matches of `nothingLikeThis\(\$A\)` in 1 file \(typescript, pattern parsed as statement\)\./);
+  });
+});
+
+const STAGED_SCHEME = 'live-tools-staged';
+const DISPOSER = 'export function close(a: { dispose(): void }, b: { dispose(): void }): void {\n  a.dispose();\n  if (b) {\n    b.dispose();\n  }\n}\n';
+const DISPOSER_USER = "import { close } from './disposer';\n\nexport const done = (x: { dispose(): void }) => x.dispose();\n";
+
+let projectCount = 0;
+
+/** A fresh two-file project under rewrite/p<n>/ that no other test touches. */
+function rewriteProject(): { dir: string; disposer: string; user: string } {
+  const dir = `rewrite/p${++projectCount}`;
+  writeWorkspaceFile(`${dir}/disposer.ts`, DISPOSER);
+  writeWorkspaceFile(`${dir}/user.ts`, DISPOSER_USER);
+  return { dir, disposer: `${dir}/disposer.ts`, user: `${dir}/user.ts` };
+}
+
+const read = (file: string) => fs.readFileSync(path.join(workspaceRoot(), file), 'utf8');
+
+function stagedIdOf(text: string): string {
+  const id = /staged as (edit_\d+):/.exec(text)?.[1];
+  assert.ok(id, text);
+  return id;
+}
+
+function reviewOpen(id: string): boolean {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .some((tab) => {
+      const input = tab.input as { modified?: vscode.Uri; textDiffs?: { modified: vscode.Uri }[] } | undefined;
+      const modified = input?.textDiffs?.map((diff) => diff.modified) ?? (input?.modified ? [input.modified] : []);
+      return modified.some((uri) => uri.scheme === STAGED_SCHEME && uri.query === `edit=${id}`);
+    });
+}
+
+describe('ast_edit and resolve in the editor', function () {
+  this.timeout(90_000);
+
+  before(async () => {
+    await activateExtension();
+  });
+
+  it('stages a rewrite across files, writes nothing, opens the review; resolve accept writes exactly the proposal', async () => {
+    const project = rewriteProject();
+    const text = await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir });
+    const id = stagedIdOf(text);
+    const lines = text.split('\n');
+    assert.equal(lines[0], `(proposed) 3 replacements in 2 files — rewrite \`$X.dispose()\` → \`dispose($X)\`. Nothing is written yet; staged as ${id}:`);
+    assert.ok(lines.includes('Replacements:'), text);
+    assert.ok(lines.includes(`${project.disposer}:2: a.dispose() → dispose(a)`), text);
+    assert.ok(lines.includes(`${project.disposer}:4: b.dispose() → dispose(b)`), text);
+    assert.ok(lines.includes(`${project.user}:3: x.dispose() → dispose(x)`), text);
+    assert.equal(read(project.disposer), DISPOSER);
+    assert.equal(read(project.user), DISPOSER_USER);
+    await waitUntil('the review of the staged rewrite', () => (reviewOpen(id) ? true : undefined));
+
+    const accepted = await invokeText('resolve', { edit_id: id, action: 'accept' });
+    assert.match(accepted, new RegExp(`^Accepted ${id} \\(rewrite .*\\): wrote 3 replacements in 2 files; all saved\\.`));
+    assert.equal(read(project.disposer), DISPOSER.replace(/(\w)\.dispose\(\)/g, 'dispose($1)'));
+    assert.equal(read(project.user), DISPOSER_USER.replace('x.dispose()', 'dispose(x)'));
+    assert.equal(await invokeText('resolve', { edit_id: id, action: 'discard' }), `Error: ${id} was already accepted by the agent; its changes are written.`);
+  });
+
+  it('a multi-line rewrite follows the indentation of each match', async () => {
+    const project = rewriteProject();
+    const text = await invokeText('ast_edit', {
+      pattern: '$X.dispose()',
+      rewrite: 'log("closing");\n$X.dispose()',
+      path: project.disposer,
+    });
+    const id = stagedIdOf(text);
+    await invokeText('resolve', { edit_id: id, action: 'accept' });
+    assert.equal(
+      read(project.disposer),
+      'export function close(a: { dispose(): void }, b: { dispose(): void }): void {\n  log("closing");\n  a.dispose();\n  if (b) {\n    log("closing");\n    b.dispose();\n  }\n}\n',
+    );
+  });
+
+  it('a file changed after staging makes accept refuse the whole change; nothing is written', async () => {
+    const project = rewriteProject();
+    const id = stagedIdOf(await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir }));
+    fs.writeFileSync(path.join(workspaceRoot(), project.user), `${DISPOSER_USER}// edited by someone\n`);
+    const refused = await invokeText('resolve', { edit_id: id, action: 'accept' });
+    assert.match(refused, new RegExp(`^Error: ${id} .*${project.user.replace(/\//g, '\\/')} \\(changed\\)`));
+    assert.equal(read(project.disposer), DISPOSER);
+    assert.equal(read(project.user), `${DISPOSER_USER}// edited by someone\n`);
+    await invokeText('resolve', { edit_id: id, action: 'discard' });
+  });
+
+  it('Accept clicked in the review writes the rewrite; resolve then says the user accepted it', async function () {
+    if (!hasBrowser()) this.skip();
+    const project = rewriteProject();
+    const id = stagedIdOf(await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir }));
+    await waitUntil('the review tab', () => (reviewOpen(id) ? true : undefined));
+    await browser({ op: 'click', selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]' });
+    await waitUntil('the files to be written', () => (read(project.user).includes('dispose(x)') ? true : undefined));
+    assert.equal(read(project.disposer), DISPOSER.replace(/(\w)\.dispose\(\)/g, 'dispose($1)'));
+    assert.equal(await invokeText('resolve', { edit_id: id, action: 'accept' }), `Error: ${id} was already accepted by the user; its changes are written.`);
+  });
+
+  it('nothing to rewrite stages nothing; an unbound metavariable in the rewrite is an error', async () => {
+    const project = rewriteProject();
+    assert.match(
+      await invokeText('ast_edit', { pattern: 'neverCalled($A)', rewrite: 'other($A)', path: project.dir }),
+      /^Nothing to rewrite: no match of `neverCalled\(\$A\)` changes under the rewrite in 2 files \(typescript, pattern parsed as statement\)\. Nothing was staged\.$/,
+    );
+    assert.equal(
+      await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($Y)', path: project.dir }),
+      'Error: The rewrite uses $Y, which the pattern does not bind. The pattern binds $X.',
+    );
   });
 });

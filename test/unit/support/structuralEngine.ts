@@ -4,7 +4,8 @@ import { GRAMMARS } from '../../../src/structural/grammarManifest';
 import { LanguageRegistry } from '../../../src/structural/languages';
 import { findMatches, Match } from '../../../src/structural/matcher';
 import { compilePattern } from '../../../src/structural/pattern';
-import { applyTextEdits, checkRewrite, editsFor } from '../../../src/structural/rewrite';
+import { applyEdits } from '../../../src/edits/textEdits';
+import { checkRewrite, editsFor } from '../../../src/structural/rewrite';
 
 /** The repository root: unit tests run from out/test/unit. */
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -41,5 +42,5 @@ export async function rewritten(language: string, pattern: string, rewrite: stri
   const compiled = compilePattern(loaded, pattern);
   checkRewrite(compiled, rewrite);
   const matches = await matchesIn(language, pattern, source);
-  return applyTextEdits(source, editsFor(source, matches, rewrite));
+  return applyEdits(source, editsFor(source, matches, rewrite));
 }

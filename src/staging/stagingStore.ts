@@ -1,0 +1,146 @@
+/**
+ * The staged-edit store of one window: stages changes (validated, nothing written), and
+ * resolves each one once. Accepting is "check, then write": every file is compared with the
+ * text captured when it was staged, and any mismatch refuses the whole change before the
+ * injected writer is called, so a change is written completely or not at all.
+ */
+import { ResolveAction } from '../registry/catalog';
+import { Resolution, Resolver, StagedEdit, StagedFile, StageRequest } from './stagedEdit';
+import {
+  AlreadyResolved,
+  DriftedFile,
+  InvalidStagedChange,
+  ResolutionInProgress,
+  StaleStagedEdit,
+  UnknownStagedEdit,
+} from './stagingErrors';
+import { applyEdits, checkedEdits, withLineBreaksOf } from '../edits/textEdits';
+
+/** The current text of a file as the editor sees it (an open document's unsaved text, else disk); undefined when it no longer exists. */
+export type CurrentText = (path: string) => string | undefined;
+
+/** Files of a change whose current text differs from the text captured when it was staged, or that no longer exist. */
+export function driftOf(edit: Pick<StagedEdit, 'files'>, currentText: CurrentText): DriftedFile[] {
+  const drifted: DriftedFile[] = [];
+  for (const file of edit.files) {
+    const current = currentText(file.path);
+    if (current === undefined) drifted.push({ path: file.path, kind: 'missing' });
+    else if (current !== file.original) drifted.push({ path: file.path, kind: 'changed' });
+  }
+  return drifted;
+}
+
+/** How accepting reads and writes, injected: the editor glue applies one WorkspaceEdit; tests write files. */
+export interface AcceptIo<Written> {
+  /** May be async; every file is read before any is compared, and compared before any is written. */
+  currentText(path: string): string | undefined | Promise<string | undefined>;
+  /** Writes every file's `proposed` text (or refuses as a whole by throwing). Called only when no file drifted. */
+  write(files: readonly StagedFile[]): Promise<Written>;
+}
+
+export type StagingListener = (edit: StagedEdit) => void;
+
+export class StagingStore {
+  private readonly edits = new Map<string, StagedEdit>();
+  private readonly resolving = new Set<string>();
+  private readonly listeners = new Set<StagingListener>();
+  private counter = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Validates and stores a change; writes nothing. Files without edits are left out. */
+  stage(request: StageRequest): StagedEdit {
+    const seen = new Set<string>();
+    const files: StagedFile[] = [];
+    for (const file of request.files) {
+      if (seen.has(file.path)) throw new InvalidStagedChange(`${file.path} is listed twice; give each file once with all its edits.`);
+      seen.add(file.path);
+      if (file.edits.length === 0) continue;
+      const edits = checkedEdits(file.original, withLineBreaksOf(file.original, file.edits));
+      files.push({ path: file.path, original: file.original, edits, proposed: applyEdits(file.original, edits) });
+    }
+    if (files.length === 0) throw new InvalidStagedChange('the change has no edits, so there is nothing to stage.');
+    const edit: StagedEdit = {
+      id: `edit_${++this.counter}`,
+      conversation: request.conversation,
+      origin: request.origin,
+      summary: request.summary,
+      files,
+      stagedAt: this.now(),
+      state: 'pending',
+    };
+    this.edits.set(edit.id, edit);
+    this.fire(edit);
+    return edit;
+  }
+
+  get(id: string): StagedEdit | undefined {
+    return this.edits.get(id.trim());
+  }
+
+  /** Pending changes, oldest first; only those of `conversation` when given. */
+  pending(conversation?: string): StagedEdit[] {
+    return [...this.edits.values()].filter(
+      (edit) => edit.state === 'pending' && (conversation === undefined || edit.conversation === conversation),
+    );
+  }
+
+  /** The pending change with this id, or the typed reason there is none. */
+  requirePending(id: string): StagedEdit {
+    const edit = this.get(id);
+    if (!edit) throw new UnknownStagedEdit(id, this.pending().map(({ id: pendingId, summary }) => ({ id: pendingId, summary })));
+    if (edit.resolution) throw new AlreadyResolved(edit.id, edit.resolution);
+    return edit;
+  }
+
+  /**
+   * Accepts a pending change: reads every file, refuses the whole change (StaleStagedEdit,
+   * nothing written, still pending) if any differs from its captured text or is gone, else
+   * writes them all through `io.write` and marks the change accepted by `by`.
+   */
+  async accept<Written>(id: string, by: Resolver, io: AcceptIo<Written>): Promise<{ edit: StagedEdit; written: Written }> {
+    const edit = this.requirePending(id);
+    return this.exclusively(edit.id, async () => {
+      const texts = new Map<string, string | undefined>();
+      for (const file of edit.files) texts.set(file.path, await io.currentText(file.path));
+      const drifted = driftOf(edit, (path) => texts.get(path));
+      if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
+      const written = await io.write(edit.files);
+      return { edit: this.resolve(edit, 'accept', by), written };
+    });
+  }
+
+  /** Drops a pending change; nothing is written. */
+  discard(id: string, by: Resolver): StagedEdit {
+    const edit = this.requirePending(id);
+    if (this.resolving.has(edit.id)) throw new ResolutionInProgress(edit.id);
+    return this.resolve(edit, 'discard', by);
+  }
+
+  onDidChange(listener: StagingListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private async exclusively<T>(id: string, work: () => Promise<T>): Promise<T> {
+    if (this.resolving.has(id)) throw new ResolutionInProgress(id);
+    this.resolving.add(id);
+    try {
+      return await work();
+    } finally {
+      this.resolving.delete(id);
+    }
+  }
+
+  private resolve(edit: StagedEdit, action: ResolveAction, by: Resolver): StagedEdit {
+    const resolution: Resolution = { action, by, at: this.now() };
+    const resolved: StagedEdit = { ...edit, state: action === 'accept' ? 'accepted' : 'discarded', resolution };
+    this.edits.set(edit.id, resolved);
+    this.fire(resolved);
+    return resolved;
+  }
+
+  private fire(edit: StagedEdit): void {
+    for (const listener of this.listeners) listener(edit);
+  }
+}

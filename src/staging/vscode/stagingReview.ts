@@ -1,0 +1,221 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeError, Logger } from '../../log/logger';
+import { driftList, plural, sizeOf } from '../answers';
+import { StagedEdit } from '../stagedEdit';
+import { AlreadyResolved, ResolutionInProgress, StaleStagedEdit, UnknownStagedEdit } from '../stagingErrors';
+import { StagingService } from './stagingService';
+import { editIdOf, editIdOfTab, isMultiDiffInput, MULTI_DIFF_SCHEME, proposedUri, STAGED_SCHEME } from './stagedUris';
+
+export const ACCEPT_COMMAND = 'liveTools.acceptStagedEdit';
+export const DISCARD_COMMAND = 'liveTools.discardStagedEdit';
+export const OPEN_EDIT_COMMAND = 'liveTools.openStagedEdit';
+export const OPEN_FILE_COMMAND = 'liveTools.openStagedFile';
+export const STAGED_EDITS_VIEW = 'liveTools.stagedEdits';
+/** True while at least one staged change is pending: shows the Staged Edits view and the palette commands. */
+const PENDING_KEY = 'liveTools.stagedEditsPending';
+/** True while the active editor is a multi-file diff of a staged change (resourceScheme cannot tell; see stagedUris.ts). */
+const REVIEW_ACTIVE_KEY = 'liveTools.stagedReviewActive';
+
+/** Tree nodes: a staged change, and its files. */
+type ReviewNode = { readonly kind: 'edit'; readonly id: string } | { readonly kind: 'file'; readonly id: string; readonly path: string };
+
+function isReviewNode(value: unknown): value is ReviewNode {
+  const node = value as Partial<ReviewNode> | undefined;
+  return typeof node === 'object' && node !== null && (node.kind === 'edit' || node.kind === 'file') && typeof node.id === 'string';
+}
+
+/** The tab label of a one-file review (the multi-file editor adds "(N files)" to its own). */
+function diffTitle(edit: StagedEdit, file: string): string {
+  return `${path.basename(file)} ↔ proposed (${edit.id})`;
+}
+
+class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly staging: StagingService) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  getChildren(node?: ReviewNode): ReviewNode[] {
+    if (!node) return this.staging.store.pending().map((edit) => ({ kind: 'edit', id: edit.id }));
+    if (node.kind === 'file') return [];
+    const edit = this.staging.store.get(node.id);
+    return (edit?.files ?? []).map((file) => ({ kind: 'file', id: node.id, path: file.path }));
+  }
+
+  getTreeItem(node: ReviewNode): vscode.TreeItem {
+    const edit = this.staging.store.get(node.id);
+    if (node.kind === 'edit') {
+      const item = new vscode.TreeItem(node.id, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = node.id;
+      item.description = edit?.summary;
+      item.contextValue = 'stagedEdit';
+      item.iconPath = new vscode.ThemeIcon('diff');
+      if (edit) {
+        item.tooltip = new vscode.MarkdownString(
+          `**${edit.id}** — ${edit.summary}\n\n${sizeOf(edit)}, staged by \`${edit.origin}\` at ${new Date(edit.stagedAt).toLocaleTimeString()}` +
+            `${edit.conversation === 'window' ? '' : ' in a chat session'}.`,
+        );
+      }
+      return item;
+    }
+    const file = edit?.files.find((candidate) => candidate.path === node.path);
+    const display = this.staging.display(node.path);
+    const item = new vscode.TreeItem(vscode.Uri.file(node.path), vscode.TreeItemCollapsibleState.None);
+    item.id = `${node.id}:${node.path}`;
+    item.label = path.basename(node.path);
+    const folder = path.posix.dirname(display);
+    item.description = `${folder === '.' ? '' : `${folder} · `}${plural(file?.edits.length ?? 0, 'replacement')}`;
+    item.tooltip = `${display} — open the diff of ${node.id}`;
+    item.contextValue = 'stagedFile';
+    item.command = { command: OPEN_FILE_COMMAND, title: 'Open Diff', arguments: [node] };
+    return item;
+  }
+}
+
+/**
+ * The human's side of staging: a content provider serving each staged file's proposed text,
+ * the diff editors (one file: `vscode.diff`; several: the multi-file diff editor through
+ * `vscode.changes`) with Accept and Discard in their title, and the Staged Edits view.
+ */
+export function registerStagingReview(context: vscode.ExtensionContext, staging: StagingService, log: Logger): void {
+  const store = staging.store;
+  const tree = new StagedEditsTree(staging);
+  const view = vscode.window.createTreeView(STAGED_EDITS_VIEW, { treeDataProvider: tree });
+
+  const openFileDiff = async (edit: StagedEdit, file: string, options: vscode.TextDocumentShowOptions = {}): Promise<void> => {
+    await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(file), proposedUri(edit.id, file), diffTitle(edit, file), options);
+  };
+
+  const openReview = async (edit: StagedEdit): Promise<void> => {
+    if (edit.files.length === 1) {
+      await openFileDiff(edit, edit.files[0].path, { preview: false, preserveFocus: true });
+      return;
+    }
+    await vscode.commands.executeCommand(
+      'vscode.changes',
+      `${edit.id}: ${edit.summary}`,
+      edit.files.map((file) => [vscode.Uri.file(file.path), vscode.Uri.file(file.path), proposedUri(edit.id, file.path)]),
+    );
+  };
+  staging.setPresenter({ open: openReview });
+
+  const closeReview = async (id: string): Promise<void> => {
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => editIdOfTab(tab) === id);
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+  };
+
+  const updateReviewActive = (): void => {
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    const id = isMultiDiffInput(tab?.input) ? editIdOfTab(tab) : undefined;
+    void vscode.commands.executeCommand('setContext', REVIEW_ACTIVE_KEY, id !== undefined && store.get(id)?.state === 'pending');
+  };
+
+  const updatePending = (): void => {
+    const pending = store.pending().length;
+    void vscode.commands.executeCommand('setContext', PENDING_KEY, pending > 0);
+    view.badge = pending > 0 ? { value: pending, tooltip: `${plural(pending, 'staged edit')} to review` } : undefined;
+  };
+
+  /** Which change a command is about: the button's editor, a tree node, an id, or else the active tab / the only pending one / a pick. */
+  const targetOf = async (argument: unknown): Promise<string | undefined> => {
+    if (typeof argument === 'string') return argument;
+    if (isReviewNode(argument)) return argument.id;
+    if (argument instanceof vscode.Uri) {
+      const id = editIdOf(argument);
+      if (id) return id;
+      if (argument.scheme === MULTI_DIFF_SCHEME) return editIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
+    }
+    const active = editIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
+    if (active) return active;
+    const pending = store.pending();
+    if (pending.length <= 1) return pending[0]?.id;
+    const picked = await vscode.window.showQuickPick(
+      pending.map((edit) => ({ label: edit.id, description: edit.summary, detail: sizeOf(edit) })),
+      { title: 'Which staged edit?' },
+    );
+    return picked?.label;
+  };
+
+  /** Runs a resolution chosen in the UI; tells the human the outcome and returns it (for tests and other callers). */
+  const resolveFromUi = async (action: 'accept' | 'discard', argument: unknown): Promise<string | undefined> => {
+    const id = await targetOf(argument);
+    if (!id) {
+      void vscode.window.showInformationMessage('No staged edit is pending.');
+      return undefined;
+    }
+    try {
+      if (action === 'accept') {
+        const { edit, unsaved } = await staging.accept(id, 'user');
+        const notSaved = unsaved.length ? ` Not saved: ${unsaved.map((file) => staging.display(file)).join(', ')}.` : '';
+        const message = `Accepted ${edit.id}: wrote ${sizeOf(edit)}.${notSaved}`;
+        void vscode.window.showInformationMessage(message);
+        return message;
+      }
+      const edit = staging.discard(id, 'user');
+      const message = `Discarded ${edit.id}; nothing was written.`;
+      void vscode.window.showInformationMessage(message);
+      return message;
+    } catch (error) {
+      const message = uiErrorText(error, (file) => staging.display(file));
+      if (error instanceof StaleStagedEdit) void vscode.window.showWarningMessage(message);
+      else void vscode.window.showErrorMessage(message);
+      log.info('staging.ui', `${action} ${id}: ${describeError(error)}`);
+      return message;
+    }
+  };
+
+  context.subscriptions.push(
+    tree,
+    view,
+    // A staged file's proposed text never changes (a new proposal is a new edit id), so no change events.
+    vscode.workspace.registerTextDocumentContentProvider(STAGED_SCHEME, {
+      provideTextDocumentContent: (uri) => {
+        const id = editIdOf(uri);
+        const file = id ? store.get(id)?.files.find((candidate) => vscode.Uri.file(candidate.path).path === uri.path) : undefined;
+        return file?.proposed ?? '';
+      },
+    }),
+    store.onDidChange((edit) => {
+      tree.refresh();
+      updatePending();
+      updateReviewActive();
+      if (edit.state !== 'pending') void closeReview(edit.id).catch((error: unknown) => log.warn('staging.review', `closing ${edit.id}: ${describeError(error)}`));
+    }),
+    vscode.window.tabGroups.onDidChangeTabs(updateReviewActive),
+    vscode.window.tabGroups.onDidChangeTabGroups(updateReviewActive),
+    vscode.commands.registerCommand(ACCEPT_COMMAND, (argument: unknown) => resolveFromUi('accept', argument)),
+    vscode.commands.registerCommand(DISCARD_COMMAND, (argument: unknown) => resolveFromUi('discard', argument)),
+    vscode.commands.registerCommand(OPEN_EDIT_COMMAND, async (argument: unknown) => {
+      const id = await targetOf(argument);
+      const edit = id ? store.get(id) : undefined;
+      if (edit) await openReview(edit);
+    }),
+    vscode.commands.registerCommand(OPEN_FILE_COMMAND, async (node: unknown) => {
+      if (!isReviewNode(node) || node.kind !== 'file') return;
+      const edit = store.get(node.id);
+      if (edit) await openFileDiff(edit, node.path, { preview: true });
+    }),
+  );
+  updatePending();
+  updateReviewActive();
+}
+
+/** The same outcomes the model reads, worded for the person who clicked. */
+function uiErrorText(error: unknown, display: (file: string) => string): string {
+  if (error instanceof StaleStagedEdit) {
+    return `${error.id} was not accepted because files changed since it was staged: ${driftList(error.drifted, display)}. Nothing was written; discard it and ask the agent to redo the change.`;
+  }
+  if (error instanceof AlreadyResolved) return error.message;
+  if (error instanceof UnknownStagedEdit) return `There is no staged edit ${error.id}.`;
+  if (error instanceof ResolutionInProgress) return `${error.id} is being accepted or discarded already.`;
+  return `Could not resolve the staged edit: ${error instanceof Error ? error.message : String(error)}`;
+}

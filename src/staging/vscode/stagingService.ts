@@ -1,0 +1,134 @@
+import * as vscode from 'vscode';
+import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { describeError, Logger } from '../../log/logger';
+import { displayPath } from '../../workspace/paths';
+import { proposedAnswer } from '../answers';
+import { Resolver, StagedEdit, StagedFile, StageRequest } from '../stagedEdit';
+import { AcceptRefused, DriftedFile, StaleStagedEdit } from '../stagingErrors';
+import { driftOf, StagingStore } from '../stagingStore';
+
+/** Opens and closes the review of a change (the diff editors); the review UI provides it. */
+export interface ReviewPresenter {
+  open(edit: StagedEdit): Promise<void>;
+}
+
+export interface AcceptOutcome {
+  readonly edit: StagedEdit;
+  /** Absolute paths of files written into the editor but not saved. */
+  readonly unsaved: readonly string[];
+}
+
+function documentAt(path: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path);
+}
+
+/**
+ * The text of a file as the editor sees it: an open document's unsaved text, else what is on
+ * disk (decoded as the editor would), undefined when it no longer exists. Disk is read even when
+ * a clean document is open: the editor may not have reloaded an outside change yet.
+ */
+export async function currentText(path: string): Promise<string | undefined> {
+  const open = documentAt(path);
+  if (open?.isDirty) return open.getText();
+  const uri = vscode.Uri.file(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch {
+    return undefined;
+  }
+  return vscode.workspace.decode(bytes, { uri });
+}
+
+/**
+ * What other tools use to stage a change: `stage` stores it (nothing written), opens the diff
+ * for the human and returns the StagedEdit; `proposedAnswer` is the text a tool returns for it.
+ * Accepting, from the resolve tool or the review UI, goes through the same drift rule.
+ */
+export class StagingService {
+  readonly store = new StagingStore();
+  private presenter: ReviewPresenter | undefined;
+
+  constructor(private readonly log: Logger) {}
+
+  setPresenter(presenter: ReviewPresenter): void {
+    this.presenter = presenter;
+  }
+
+  /** Workspace-relative, as every result names files. */
+  display(absolutePath: string): string {
+    return displayPath(workspaceFolderPaths(), absolutePath);
+  }
+
+  /**
+   * Stages a change (typed errors for overlapping or invalid edits; nothing is written) and
+   * opens its review. A review that fails to open is logged, not thrown: the change is staged.
+   */
+  async stage(request: StageRequest): Promise<StagedEdit> {
+    const edit = this.store.stage(request);
+    this.log.info('staging.stage', `${edit.id} by ${edit.origin} conversation=${edit.conversation}: ${edit.summary} (${edit.files.length} files)`);
+    try {
+      await this.presenter?.open(edit);
+    } catch (error) {
+      this.log.warn('staging.review', `could not open the review of ${edit.id}: ${describeError(error)}`);
+    }
+    return edit;
+  }
+
+  /** `(proposed) 3 replacements in 2 files — … call resolve with edit_id "edit_1" …` */
+  proposedAnswer(edit: StagedEdit): string {
+    return proposedAnswer(edit, (path) => this.display(path));
+  }
+
+  async drift(edit: StagedEdit): Promise<DriftedFile[]> {
+    const texts = new Map<string, string | undefined>();
+    for (const file of edit.files) texts.set(file.path, await currentText(file.path));
+    return driftOf(edit, (path) => texts.get(path));
+  }
+
+  /**
+   * Accepts a pending change: refuses it whole if any file drifted (StaleStagedEdit), else
+   * applies every file in one WorkspaceEdit (one undo step) and saves them.
+   */
+  async accept(id: string, by: Resolver): Promise<AcceptOutcome> {
+    const pending = this.store.requirePending(id);
+    const { edit, written: unsaved } = await this.store.accept(id, by, {
+      currentText,
+      write: (files) => this.write(pending, files),
+    });
+    this.log.info('staging.accept', `${edit.id} accepted by ${by}${unsaved.length ? `; not saved: ${unsaved.join(', ')}` : ''}`);
+    return { edit, unsaved };
+  }
+
+  discard(id: string, by: Resolver): StagedEdit {
+    const edit = this.store.discard(id, by);
+    this.log.info('staging.discard', `${edit.id} discarded by ${by}`);
+    return edit;
+  }
+
+  /** Applies the proposed edits with ranges taken from the captured text; returns the files it could not save. */
+  private async write(edit: StagedEdit, files: readonly StagedFile[]): Promise<string[]> {
+    const documents = await Promise.all(files.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))));
+    // The edit is applied to these documents: they must hold exactly the captured text (disk was checked; this is what the editor holds).
+    const drifted = files.filter((file, index) => documents[index].getText() !== file.original).map((file) => ({ path: file.path, kind: 'changed' as const }));
+    if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
+    const workspaceEdit = new vscode.WorkspaceEdit();
+    files.forEach((file, index) => {
+      const document = documents[index];
+      for (const change of file.edits) {
+        workspaceEdit.replace(document.uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+      }
+    });
+    if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
+      throw new AcceptRefused(edit.id, 'the editor refused to apply the edit (a file may have changed meanwhile)');
+    }
+    const unsaved: string[] = [];
+    for (const [index, document] of documents.entries()) {
+      if (document.getText() !== files[index].proposed) {
+        this.log.warn('staging.accept', `${edit.id}: ${files[index].path} does not read as proposed after the edit`);
+      }
+      if (document.isDirty && !(await document.save())) unsaved.push(files[index].path);
+    }
+    return unsaved;
+  }
+}

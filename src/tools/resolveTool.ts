@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { acceptedAnswer, discardedAnswer, resolveConfirmation } from '../staging/answers';
+import { StagingService } from '../staging/vscode/stagingService';
+import { declarationOf, ResolveInput } from '../registry/catalog';
+import { ToolName } from '../registry/toolNames';
+import { errorText } from './errorText';
+import { LiveTool } from './liveTool';
+
+export function createResolveTool(staging: StagingService): LiveTool<ResolveInput> {
+  const display = (path: string) => staging.display(path);
+  return {
+    declaration: declarationOf(ToolName.resolve),
+
+    invocationMessage: (input) => `${input.action === 'accept' ? 'Accepting' : 'Discarding'} ${input.edit_id}`,
+
+    async confirmation(input) {
+      let edit;
+      try {
+        edit = staging.store.requirePending(input.edit_id);
+      } catch (error) {
+        return {
+          title: `Resolve ${input.edit_id}?`,
+          message: `Nothing will be written: ${errorText(error, { displayPath: display }).replace(/^Error: /, '')}`,
+        };
+      }
+      const drifted = input.action === 'accept' ? await staging.drift(edit) : [];
+      return {
+        title: input.action === 'accept' ? `Accept ${edit.id}?` : `Discard ${edit.id}?`,
+        message: resolveConfirmation(edit, input.action, drifted, display),
+      };
+    },
+
+    async invoke(input, { token }) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      if (input.action === 'discard') return discardedAnswer(staging.discard(input.edit_id, 'agent'));
+      const { edit, unsaved } = await staging.accept(input.edit_id, 'agent');
+      return acceptedAnswer(edit, display, unsaved);
+    },
+  };
+}

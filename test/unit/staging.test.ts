@@ -13,7 +13,7 @@ import {
   UnknownStagedEdit,
 } from '../../src/staging/stagingErrors';
 import { AcceptIo, driftOf, StagingStore } from '../../src/staging/stagingStore';
-import { applyEdits, InvalidEdit, OverlappingEdits, TextEdit } from '../../src/staging/textEdits';
+import { applyEdits, InvalidEdit, OverlappingEdits, TextEdit } from '../../src/edits/textEdits';
 import { errorText } from '../../src/tools/errorText';
 
 /** The edit replacing the `occurrence`-th (1-based) `find` in `text` by `by`. */

@@ -1,9 +1,10 @@
-// Builds the extension bundle (cjs, node, `vscode` external) and copies the tree-sitter runtime and
-// grammar .wasm files beside it; with --tests also the unit and integration suites, the test harness
-// and the scripted-model test extension; with --manifest rewrites the catalog-derived parts of
+// Builds the extension bundle (cjs, node, `vscode` external) and the `live-ast-grep` command line
+// (dist/cli.js), and copies the tree-sitter runtime and grammar .wasm files beside them; with
+// --tests also the unit and integration suites, the test harness (with the benchmarks) and the
+// scripted-model test extension; with --manifest rewrites the catalog-derived parts of
 // package.json and media/plan.agent.md.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -32,6 +33,9 @@ function filesUnder(dir, suffix) {
 async function buildExtension() {
   rmSync('dist', { recursive: true, force: true });
   await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  // The command line (package.json "bin"), for the repository and the benchmark; not in the .vsix.
+  await esbuild.build({ ...node, entryPoints: ['src/cli/astGrepCli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } });
+  chmodSync('dist/cli.js', 0o755);
   copyWasm();
 }
 

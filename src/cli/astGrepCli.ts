@@ -2,16 +2,16 @@
  * `live-ast-grep`: the structural engine on the command line, for users and the benchmark.
  *   live-ast-grep --lang ts --pattern 'foo($A)' [--rewrite 'bar($A)'] [--json] [--max N] PATH...
  * Prints matches (or, with --rewrite, the files' rewritten text as a unified list of
- * replacements; nothing is written). Exit code 0 with matches, 1 without, 2 on error.
+ * replacements; nothing is written), errors on stderr. Exit code 0 with matches, 1 without, 2 on
+ * error.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { listFiles } from '../structural/fileWalker';
 import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
-import { editsFor } from '../structural/rewrite';
-import { checkRewrite } from '../structural/rewrite';
+import { checkRewrite, editsFor } from '../structural/rewrite';
 import { StructuralSearch } from '../structural/search';
-import { SourceCache } from '../structural/sourceCache';
 
 const ALIASES: Readonly<Record<string, string>> = {
   ts: 'typescript', js: 'javascript', jsx: 'javascript', py: 'python', rs: 'rust', 'c++': 'cpp', cs: 'c_sharp',
@@ -39,7 +39,10 @@ function parseArguments(argv: readonly string[]): CliOptions {
     if (argument === '--lang' || argument === '-l') options.language = value();
     else if (argument === '--pattern' || argument === '-p') options.pattern = value();
     else if (argument === '--rewrite' || argument === '-r') options.rewrite = value();
-    else if (argument === '--max') options.max = Number(value());
+    else if (argument === '--max') {
+      options.max = Number(value());
+      if (!Number.isInteger(options.max) || options.max < 1) throw new Error('--max needs a whole number of matches, 1 or more.');
+    }
     else if (argument === '--json') options.json = true;
     else if (argument === '--help' || argument === '-h') throw new Error('help');
     else if (argument.startsWith('-')) throw new Error(`Unknown option ${argument}.`);
@@ -50,14 +53,21 @@ function parseArguments(argv: readonly string[]): CliOptions {
 
 const USAGE = "usage: live-ast-grep [--lang LANG] --pattern PATTERN [--rewrite TEMPLATE] [--json] [--max N] PATH...";
 
-export async function main(argv: readonly string[], grammarDir: string, out: (text: string) => void): Promise<number> {
+/** One run: `out` gets the results, `error` the usage and error messages; resolves to the exit code. */
+export async function main(
+  argv: readonly string[],
+  grammarDir: string,
+  out: (text: string) => void,
+  error: (text: string) => void = out,
+): Promise<number> {
   let options: CliOptions;
   try {
     options = parseArguments(argv);
     if (!options.pattern) throw new Error('--pattern is required.');
-  } catch (error) {
-    const message = (error as Error).message;
-    out(message === 'help' ? USAGE : `${message}\n${USAGE}`);
+  } catch (refused) {
+    const message = (refused as Error).message;
+    if (message === 'help') out(USAGE);
+    else error(`${message}\n${USAGE}`);
     return message === 'help' ? 0 : 2;
   }
   const registry = new LanguageRegistry({
@@ -66,8 +76,8 @@ export async function main(argv: readonly string[], grammarDir: string, out: (te
     runtimeWasm: path.join(grammarDir, '..', 'web-tree-sitter.wasm'),
   });
   const language = options.language ? (ALIASES[options.language] ?? options.language) : undefined;
-  const cache = new SourceCache();
-  const search = new StructuralSearch(registry, (file) => cache.read(file));
+  // One search per process: nothing to gain from keeping file texts.
+  const search = new StructuralSearch(registry, readText);
   try {
     const files: string[] = [];
     for (const start of options.paths.length ? options.paths : ['.']) {
@@ -100,14 +110,25 @@ export async function main(argv: readonly string[], grammarDir: string, out: (te
     }
     if (!options.json) out(`${result.matchCount}${result.truncated ? '+' : ''} matches in ${result.files.length} files (${result.filesParsed} parsed of ${files.length}).`);
     return result.matchCount > 0 ? 0 : 1;
-  } catch (error) {
-    out(`error: ${(error as Error).message}`);
+  } catch (failed) {
+    error(`error: ${(failed as Error).message}`);
     return 2;
   }
 }
 
+/** The file's text; undefined when unreadable or binary (a NUL character). */
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    const text = await fs.readFile(file, 'utf8');
+    return text.includes('\u0000') ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
 if (require.main === module) {
-  void main(process.argv.slice(2), path.join(__dirname, 'grammars'), (text) => process.stdout.write(`${text}\n`)).then((code) => {
+  const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(`${text}\n`);
+  void main(process.argv.slice(2), path.join(__dirname, 'grammars'), write(process.stdout), write(process.stderr)).then((code) => {
     process.exitCode = code;
   });
 }

@@ -3,7 +3,7 @@
  * lines, trimmed match text, captures, the total or "more than N" when the cap stopped it.
  */
 import { Capture, Match } from './matcher';
-import { RewriteResult, SearchResult } from './search';
+import { MAX_SEARCHED_FILE_LENGTH, RewriteResult, SearchResult } from './search';
 
 export const MATCH_TEXT_CAP = 200;
 export const CAPTURE_TEXT_CAP = 80;
@@ -20,7 +20,7 @@ export function searchAnswer(pattern: string, result: SearchResult, display: Dis
       `No matches of \`${pattern}\` in ${plural(scanned, 'file')} (${languages}).`,
       'Matching is structural: the pattern must be a whole node (call, statement, declaration) and literal names must be exact. ' +
         'Use $X for any one node and $$$X for any run of nodes (e.g. arguments), then narrow down.',
-      ...skippedLines(result),
+      ...skippedLines(result, display),
     ].join('\n');
   }
   const heading = result.truncated
@@ -31,7 +31,7 @@ export function searchAnswer(pattern: string, result: SearchResult, display: Dis
     const shown = display(file.file);
     for (const match of file.matches) lines.push(`${shown}:${match.startRow + 1}: ${matchText(match)}${capturesText(match.captures)}`);
   }
-  lines.push(...skippedLines(result));
+  lines.push(...skippedLines(result, display));
   return lines.join('\n');
 }
 
@@ -39,10 +39,18 @@ function languagesLine(result: Pick<SearchResult, 'searched'>): string {
   return result.searched.map((searched) => `${searched.language}, pattern parsed as ${searched.context}`).join('; ');
 }
 
-function skippedLines(result: Pick<SearchResult, 'skippedLanguages'>): string[] {
-  return result.skippedLanguages.map(
+function skippedLines(result: Pick<SearchResult, 'skippedLanguages' | 'skippedLarge'>, display?: DisplayPath): string[] {
+  const lines = result.skippedLanguages.map(
     (skipped) => `Not searched: ${plural(skipped.files, `${skipped.language} file`)} — the pattern does not parse as ${skipped.language}.`,
   );
+  if (result.skippedLarge.length > 0) {
+    const names = result.skippedLarge.slice(0, 5).map((file) => (display ? display(file) : file));
+    lines.push(
+      `Not searched: ${plural(result.skippedLarge.length, 'file')} over ${MAX_SEARCHED_FILE_LENGTH / (1024 * 1024)} M characters ` +
+        `(${names.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}); pass one as \`path\` to search it.`,
+    );
+  }
+  return lines;
 }
 
 /** The match on one line: whitespace collapsed, cut at the cap with the number of lines it spans. */
@@ -79,7 +87,7 @@ export function replacementsList(result: RewriteResult, display: DisplayPath): s
       lines.push(`${display(file.file)}:${match.startRow + 1}: ${oneLine(match.text, 100)} → ${oneLine(edit.text, 100)}`);
     }
   }
-  lines.push(...skippedLines(result));
+  lines.push(...skippedLines(result, display));
   return lines.join('\n');
 }
 

@@ -1,9 +1,12 @@
 /**
  * The matcher: finds every node of a parsed file that a compiled pattern matches, with its
- * metavariable captures. Kinds and leaf texts must be equal; comments are ignored on both
- * sides; unnamed tokens of the file that the pattern does not mention (a trailing comma, an
- * optional semicolon) may be skipped; `$$$` runs are matched lazily with backtracking; a name
- * used twice must capture the same tokens, whatever their layout.
+ * metavariable captures, by ast-grep's rules (its default "smart" strictness) except where noted.
+ * Kinds and leaf texts must be equal; where the pattern has a leaf, unnamed tokens of the file it
+ * does not mention (a trailing comma, an optional semicolon) are skipped; once the pattern's
+ * children are matched, the node's remaining children are ignored; tokens written right after a
+ * `$$$` run are optional. Unlike ast-grep, comments are ignored on both sides wherever they are,
+ * `$$$` runs back off to let the rest match, and a name used twice must capture the same tokens
+ * whatever their layout and comments. test/unit/structuralDifferential.test.ts holds both lists.
  */
 import { Node, Tree } from 'web-tree-sitter';
 import { PatternNode, requiredTextsOf } from './pattern';
@@ -37,7 +40,7 @@ export function findMatches(tree: Tree, source: string, root: PatternNode, limit
   const matches: Match[] = [];
   const anchor = anchorOf(source, root);
   if (anchor === 'absent') return matches;
-  for (const candidate of candidatesOf(tree, root)) {
+  for (const candidate of candidatesOf(tree, root, anchor)) {
     if (anchor && !containsAnchor(candidate, anchor)) continue;
     const env: Environment = [];
     if (matchNode(root, candidate, env)) {
@@ -83,10 +86,43 @@ function containsAnchor(node: Node, anchor: Anchor): boolean {
   return low < anchor.offsets.length && anchor.offsets[low] + anchor.length <= node.endIndex;
 }
 
-function candidatesOf(tree: Tree, root: PatternNode): Iterable<Node> {
-  // One call into the runtime lists every node of the pattern's type, far cheaper than a query.
-  if (root.kind !== 'meta') return tree.rootNode.descendantsOfType(root.type);
-  return namedNodes(tree);
+/**
+ * The nodes of the pattern's type. With few anchors, only those around them, found by descending
+ * from the root towards each (a path of a few dozen steps); otherwise every one, listed by one
+ * call into the runtime, which walks the whole tree.
+ */
+function candidatesOf(tree: Tree, root: PatternNode, anchor: Anchor | undefined): Iterable<Node> {
+  if (root.kind === 'meta') return namedNodes(tree);
+  if (anchor && anchor.offsets.length * DESCENT_COST < tree.rootNode.endIndex) return nodesAround(tree, root.type, anchor);
+  return tree.rootNode.descendantsOfType(root.type);
+}
+
+/** Characters of source per node visited by a full walk, roughly, times the steps of one descent. */
+const DESCENT_COST = 256;
+
+/** The nodes of a type that contain an anchor, in document order, outer before inner. */
+function nodesAround(tree: Tree, type: string, anchor: Anchor): Node[] {
+  const found: Array<{ node: Node; depth: number }> = [];
+  const seen = new Set<number>();
+  const root = tree.rootNode;
+  const cursor = tree.walk();
+  try {
+    for (const offset of anchor.offsets) {
+      cursor.reset(root);
+      let depth = 0;
+      do {
+        if (cursor.nodeType === type && !seen.has(cursor.nodeId)) {
+          seen.add(cursor.nodeId);
+          found.push({ node: cursor.currentNode, depth });
+        }
+        depth++;
+      } while (cursor.gotoFirstChildForIndex(offset) && cursor.startIndex <= offset);
+    }
+  } finally {
+    cursor.delete();
+  }
+  found.sort((a, b) => a.node.startIndex - b.node.startIndex || a.depth - b.depth);
+  return found.map(({ node }) => node);
 }
 
 /** A pattern that is a lone metavariable: every named node. */

@@ -2,7 +2,9 @@
  * The pattern compiler. A pattern is code in the target language with metavariables (`$NAME`
  * one node, `$$$NAME` a run of siblings, `$_` / `$$$` anonymous). Metavariables become plain
  * identifiers, the fragment is parsed in the first scaffold of the language's ladder that
- * accepts it without error, and the fragment's own node is compiled into a `PatternNode` tree.
+ * accepts it without error (a `$$$` run standing where the grammar wants something else, as the
+ * cases of a switch, is let through) and with every character in a token, and the fragment's own
+ * node is compiled into a `PatternNode` tree.
  */
 import { Node } from 'web-tree-sitter';
 import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
@@ -129,17 +131,32 @@ function parseInScaffold(
   const source = template.slice(0, at) + placed + template.slice(at + FRAGMENT_MARKER.length);
   const tree = loaded.parser.parse(source);
   if (!tree) return 'error';
-  if (tree.rootNode.hasError && !onlyMetavariableErrors(tree.rootNode, placeholders)) {
+  if ((tree.rootNode.hasError && !onlyMetavariableErrors(tree.rootNode, placeholders)) || !everyCharacterParsed(tree.rootNode, source)) {
     tree.delete();
     return 'error';
   }
-  let node = nodeSpanning(tree.rootNode, at, at + placed.length);
+  let node = nodeSpanning(tree.rootNode, at, at + placed.length, source);
   if (node && node.id === tree.rootNode.id) node = onlyChild(node);
   if (!node) {
     tree.delete();
     return 'not one node';
   }
   return { node: innermostSingleChild(node), tree };
+}
+
+/**
+ * True when the top-level nodes account for all the text but whitespace. A grammar's scanner may
+ * drop text without an error (tree-sitter-kotlin ends the file at an unterminated string: `x "`
+ * parses as `x`). Deeper down a gap is normal: a C string's characters are in no child.
+ */
+function everyCharacterParsed(root: Node, source: string): boolean {
+  let parsedTo = 0;
+  for (const child of root.children) {
+    if (!child) continue;
+    if (!/^\s*$/.test(source.slice(parsedTo, child.startIndex))) return false;
+    parsedTo = Math.max(parsedTo, child.endIndex);
+  }
+  return /^\s*$/.test(source.slice(parsedTo));
 }
 
 /**
@@ -152,15 +169,27 @@ function onlyMetavariableErrors(node: Node, placeholders: ReadonlyMap<string, Pl
   if (node.isMissing) return false;
   if (node.isError) return placeholders.get(node.text)?.multi === true;
   if (!node.hasError) return true;
-  for (const child of node.children) if (child && !onlyMetavariableErrors(child, placeholders)) return false;
-  return true;
+  // The error must be in a child we can see: web-tree-sitter leaves some zero-width MISSING nodes
+  // out of `children` (html's implicit end tag).
+  let seen = false;
+  for (const child of node.children) {
+    if (!child || !(child.hasError || child.isError || child.isMissing)) continue;
+    if (!onlyMetavariableErrors(child, placeholders)) return false;
+    seen = true;
+  }
+  return seen;
 }
 
-/** The outermost node whose range is exactly [start, end). */
-function nodeSpanning(root: Node, start: number, end: number): Node | undefined {
+/**
+ * The outermost node whose range is exactly [start, end); failing that, the innermost that starts
+ * there and ends with whitespace after `end` (C's `#include` takes its line's newline).
+ */
+function nodeSpanning(root: Node, start: number, end: number, source: string): Node | undefined {
   let node: Node | null = root;
+  let endsInWhitespace: Node | undefined;
   while (node) {
     if (node.startIndex === start && node.endIndex === end) return node;
+    if (node.startIndex === start && node.endIndex > end && /^\s*$/.test(source.slice(end, node.endIndex))) endsInWhitespace = node;
     let next: Node | null = null;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
@@ -171,7 +200,7 @@ function nodeSpanning(root: Node, start: number, end: number): Node | undefined 
     }
     node = next;
   }
-  return undefined;
+  return endsInWhitespace;
 }
 
 /** The one non-comment child of a whole-file node; none when the fragment is several statements. */

@@ -42,7 +42,16 @@ export interface SearchResult {
   /** Languages present among the files for which the pattern did not parse (only when no language was given). */
   readonly skippedLanguages: ReadonlyArray<{ readonly language: string; readonly files: number; readonly reason: string }>;
   readonly filesParsed: number;
+  /** Files not parsed because they exceed the size cap (generated bundles, mostly). */
+  readonly skippedLarge: readonly string[];
 }
+
+/**
+ * Files longer than this (in UTF-16 units) are not parsed when a folder is searched: they are
+ * generated bundles in practice, and the wasm heap grows to fit the largest tree and never
+ * shrinks (a 6 MB bundle alone takes ~200 MB). Searching one such file by path still works.
+ */
+export const MAX_SEARCHED_FILE_LENGTH = 1024 * 1024;
 
 export interface RewriteRequest extends Omit<SearchRequest, 'maxResults'> {
   readonly rewrite: string;
@@ -62,6 +71,7 @@ export interface RewriteResult {
   readonly replacementCount: number;
   readonly searched: SearchResult['searched'];
   readonly skippedLanguages: SearchResult['skippedLanguages'];
+  readonly skippedLarge: SearchResult['skippedLarge'];
 }
 
 export class TooManyReplacements extends Error {
@@ -116,6 +126,8 @@ export class StructuralSearch {
     let matchCount = 0;
     let truncated = false;
     let filesParsed = 0;
+    const skippedLarge: string[] = [];
+    const capSize = request.files.length > 1;
     let sinceYield = 0;
     outer: for (const [language, files] of groups) {
       const pattern = compiled.get(language);
@@ -129,6 +141,10 @@ export class StructuralSearch {
         }
         const source = await this.readText(file);
         if (source === undefined || !containsAll(source, pattern.requiredTexts)) continue;
+        if (capSize && source.length > MAX_SEARCHED_FILE_LENGTH) {
+          skippedLarge.push(file);
+          continue;
+        }
         const tree = parser.parse(source);
         if (!tree) continue;
         filesParsed++;
@@ -159,6 +175,7 @@ export class StructuralSearch {
       })),
       skippedLanguages,
       filesParsed,
+      skippedLarge,
     };
   }
 
@@ -185,7 +202,7 @@ export class StructuralSearch {
       if (changed.length > 0) files.push({ file: file.file, source: file.source, replacements: changed });
     }
     if (found.truncated || replacementCount > request.maxReplacements) throw new TooManyReplacements(request.maxReplacements);
-    return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages };
+    return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages, skippedLarge: found.skippedLarge };
   }
 
   private groupByLanguage(request: Pick<SearchRequest, 'files' | 'language'>): Map<string, string[]> {

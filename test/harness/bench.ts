@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: runs the benchmark suites inside the real editor and prints, per area, our
- * figure beside the peer's from the same run, as a ratio. Timings are noisy on 2 cores: read
- * the ratios, not the absolute numbers.
+ * figure beside the peer's from the same run, as a ratio; then the structural search benchmark
+ * (bench/structural.ts, plain Node, against ast-grep; `--structural-only` runs just that one).
+ * Timings are noisy on 2 cores: read the ratios, not the absolute numbers.
  */
-import { runInEditor } from './editorRun';
+import { structuralBenchmark } from '../../bench/structural';
+import { repoRoot, runInEditor } from './editorRun';
 
 interface Sample {
   area: string;
@@ -26,13 +28,21 @@ function table(rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
-  const result = await runInEditor({ mode: 'bench', fixture: 'ts-project', timeoutMinutes: 20, log: (line) => console.log(line) });
-  if (!result.benchReport || result.failed > 0) {
-    console.log('The benchmark did not complete.');
-    process.exitCode = 1;
-    return;
+  if (!process.argv.includes('--structural-only')) {
+    const result = await runInEditor({ mode: 'bench', fixture: 'ts-project', timeoutMinutes: 20, log: (line) => console.log(line) });
+    if (!result.benchReport || result.failed > 0) {
+      console.log('The benchmark did not complete.');
+      process.exitCode = 1;
+    } else {
+      printEditorReport(result.benchReport);
+    }
   }
-  const report = JSON.parse(result.benchReport) as { activationMs: number; rounds: number; samples: Sample[] };
+  // It needs no editor: it runs whatever became of the editor's.
+  await structuralBenchmark(repoRoot(), (line) => console.log(line));
+}
+
+function printEditorReport(benchReport: string): void {
+  const report = JSON.parse(benchReport) as { activationMs: number; rounds: number; samples: Sample[] };
   const rows = [['area', 'measure', 'ours p50', 'peer p50', 'ratio p50', 'ours p90', 'peer p90', 'peer']];
   for (const sample of report.samples) {
     const ours50 = percentile(sample.ours, 50);

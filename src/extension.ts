@@ -13,11 +13,15 @@ export interface ActivationInfo {
   readonly logUri: vscode.Uri;
 }
 
+/** Stops the language servers we started; VS Code waits for it on deactivate. */
+let stopLanguageServers: () => Promise<void> = () => Promise.resolve();
+
 export function activate(context: vscode.ExtensionContext): ActivationInfo {
   const started = performance.now();
   try {
     const runtime = createRuntime(context);
     const lsp = registerLsp(context, runtime);
+    stopLanguageServers = () => lsp.supervisor.stopAll();
     const staging = registerStaging(context, runtime);
     const structural = registerStructural(context, runtime);
     const tools = createToolList({ lsp, staging, structural });
@@ -33,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
   }
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+export function deactivate(): Promise<void> {
+  // Everything else is disposed through context.subscriptions; server processes are awaited here.
+  return stopLanguageServers();
 }

@@ -168,12 +168,13 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
       'Address a position by `line` (1-based) and `symbol` (the identifier exactly as written on that line; never a column). ' +
         'If the symbol occurs more than once on the line, add `occurrence` (1-based) or write `name#2`.',
       'Actions:',
-      '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" lists what the editor currently knows for all files.',
+      '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" runs the project\'s own checker for every project root (tsc, pyright, go vet, cargo check, dart analyze; can take a while).',
       '- definition, type_definition, implementation, references, hover (file, line, symbol).',
       '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
       `- symbols: with file, the outline of that file (cap ${LSP_DOCUMENT_SYMBOLS_CAP}); with query, a workspace-wide symbol search (cap ${LSP_WORKSPACE_SYMBOLS_CAP}).`,
       '- code_actions (file, line, optional symbol): the quick fixes and refactorings offered there.',
-      '- status: which language servers serve this workspace. reload: restart them.',
+      '- status: for each project root, which language servers serve it (the editor\'s extension, or a server this extension started, with its pid) and, when none does, why.',
+      '- reload (optional file): restart the language servers (of that file\'s language), and say what was done.',
       `Results give workspace-relative paths, 1-based lines and each line's text so you can address it again. ` +
         `Lists are capped (references, callers and callees at ${LSP_REFERENCES_CAP}) and say how many were left out.`,
       'Prefer this to text search for finding where a symbol is defined or used: it understands scopes, imports and overloads.',
@@ -184,7 +185,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         action: { type: 'string', enum: LSP_ACTIONS, description: 'What to ask.' },
         file: {
           ...fileProperty,
-          description: `${fileProperty.description} Needed by every action except symbols with query, status and reload.`,
+          description: `${fileProperty.description} Needed by every action except symbols with query, status and reload (where it picks the language to restart).`,
         },
         line: lineProperty,
         symbol: symbolProperty,

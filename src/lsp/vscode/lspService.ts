@@ -16,6 +16,8 @@ import {
   workspaceFolderPaths,
 } from './documents';
 import { LanguageFeatures } from './languageFeatures';
+import { LanguageServerSupervisor } from './languageServerSupervisor';
+import { Logger } from '../../log/logger';
 
 export interface LspSettings {
   /** Deadline for one request to a language server. */
@@ -93,6 +95,9 @@ export class LspService {
   constructor(
     private readonly diagnostics: DiagnosticsTracker,
     private readonly settings: LspSettings,
+    /** Starts our own server for a document's language and root where that is ours to do. */
+    readonly supervisor: LanguageServerSupervisor,
+    readonly log: Logger,
   ) {}
 
   private features(token: vscode.CancellationToken): LanguageFeatures {
@@ -108,6 +113,8 @@ export class LspService {
   private async open(file: string, token: vscode.CancellationToken): Promise<Omit<OpenedFile, 'indexed'>> {
     const uri = resolveWorkspaceFile(file);
     const document = await openWorkspaceDocument(uri);
+    throwIfCancelled(token);
+    await this.supervisor.ensureFor(document);
     throwIfCancelled(token);
     return { uri, document, path: pathOf(uri) };
   }

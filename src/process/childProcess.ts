@@ -39,6 +39,7 @@ export function stopProcessGroup(child: ChildProcess, graceMs = KILL_GRACE_MS): 
   const pid = child.pid;
   const signal = (name: NodeJS.Signals): void => {
     try {
+      if (!groupLeaders.has(child)) throw new Error('not a group leader');
       process.kill(-pid, name);
     } catch {
       try {
@@ -63,6 +64,8 @@ export function stopProcessGroup(child: ChildProcess, graceMs = KILL_GRACE_MS): 
   });
 }
 
+/** Children started as leaders of their own process group. */
+const groupLeaders = new WeakSet<ChildProcess>();
 /** Groups still running; if the host process exits without stopping them, they are killed then. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -78,15 +81,16 @@ function killLiveGroups(): void {
   liveGroups.clear();
 }
 
-function spawnInGroup(command: string, args: readonly string[], options: ProcessOptions): ChildProcess {
+function spawnInGroup(command: string, args: readonly string[], options: ProcessOptions, ownGroup = true): ChildProcess {
   const child = spawn(command, [...args], {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    detached: true, // its own process group, so a stop reaches its children too
+    detached: ownGroup, // its own process group, so a stop reaches its children too
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const pid = child.pid;
-  if (pid !== undefined) {
+  if (pid !== undefined && ownGroup) {
+    groupLeaders.add(child);
     liveGroups.add(pid);
     child.once('exit', () => liveGroups.delete(pid));
     if (!exitHookInstalled) {
@@ -151,7 +155,11 @@ export function runToCompletion(
   });
 }
 
-/** A long-lived child (a language server): its pipes go to the caller; `stop` ends its group. */
+/**
+ * A long-lived child (a language server): its pipes go to the caller; `stop` ends it (SIGTERM,
+ * then SIGKILL). It stays in our process group, so whoever stops the editor's process group (a
+ * crash, the test harness) takes it along even when deactivate never runs.
+ */
 export interface LongLivedProcess {
   readonly child: ChildProcess;
   readonly pid: number | undefined;
@@ -160,7 +168,7 @@ export interface LongLivedProcess {
 }
 
 export function startLongLived(command: string, args: readonly string[], options: ProcessOptions): LongLivedProcess {
-  const child = spawnInGroup(command, args, options);
+  const child = spawnInGroup(command, args, options, false);
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.once('error', () => resolve(null));

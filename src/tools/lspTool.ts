@@ -104,7 +104,9 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
           return lsp.supervisor.statusAnswer();
         case 'reload': {
           const languageId = input.file ? (await lsp.document(input.file, token)).document.languageId : undefined;
-          return lsp.supervisor.reload(languageId);
+          const answer = await lsp.supervisor.reload(languageId);
+          lsp.forgetProjectLoads();
+          return answer;
         }
       }
     },

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { runToCompletion, startLongLived } from '../../src/process/childProcess';
 import { describeResolution, resolveBinary } from '../../src/lsp/supervisor/binaryResolution';
 import { parseCargoJson, parseCheckerOutput, parseDartMachine, parseGoVet, parsePyrightJson, parseTsc } from '../../src/lsp/supervisor/checkers';
-import { candidateDirs, rootOf, rootsFor } from '../../src/lsp/supervisor/projectRoots';
+import { candidateDirs, rootOf, rootsFor, underOpenedFolder } from '../../src/lsp/supervisor/projectRoots';
 import { effectiveTable, entryForLanguageId, LANGUAGE_TABLE } from '../../src/lsp/supervisor/serverTable';
 import { projectCheckAnswer, supervisorReloadAnswer, supervisorStatusAnswer } from '../../src/lsp/supervisor/supervisorAnswers';
 
@@ -136,6 +136,12 @@ describe('project roots', () => {
     assert.deepEqual(py, [{ dir: path.join(dir, 'py'), markers: ['pyproject.toml', 'setup.py'] }]);
     assert.deepEqual(rootsFor(candidateDirs(path.join(dir, 'svc')), ['go.mod']).length, 1);
     assert.equal(rootsFor(candidateDirs(path.join(dir, 'a'), 3), ['go.mod']).length, 0);
+  });
+
+  it('a real path reported through a symlinked workspace maps back under the opened folder', () => {
+    assert.equal(underOpenedFolder('/real/ws/a.py', '/link/ws', '/real/ws'), '/link/ws/a.py');
+    assert.equal(underOpenedFolder('/real/wsx/a.py', '/link/ws', '/real/ws'), '/real/wsx/a.py');
+    assert.equal(underOpenedFolder('/w/a.py', '/w', '/w'), '/w/a.py');
   });
 
   it('a file belongs to the deepest root containing it', () => {

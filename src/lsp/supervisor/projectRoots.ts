@@ -53,3 +53,21 @@ export function rootOf(roots: readonly ProjectRoot[], file: string): ProjectRoot
     .filter((root) => file === root.dir || file.startsWith(root.dir + path.sep))
     .sort((a, b) => b.dir.length - a.dir.length)[0];
 }
+
+/**
+ * Servers and checkers may report a file by its real path when the workspace is reached through a
+ * symlink (pyright does); such a path is mapped back under the folder the editor opened.
+ */
+export function underOpenedFolder(file: string, folder: string, realFolder: string): string {
+  if (realFolder === folder) return file;
+  if (file === realFolder) return folder;
+  return file.startsWith(realFolder + path.sep) ? folder + file.slice(realFolder.length) : file;
+}
+
+export function realPathOf(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}

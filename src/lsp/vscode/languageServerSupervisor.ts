@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ChildProcessInfo, CloseAction, LanguageClientOptions, ErrorAction, LanguageClient, State } from 'vscode-languageclient/node';
+import { ChildProcessInfo, CloseAction, DocumentDiagnosticRequest, ErrorAction, LanguageClient, LanguageClientOptions, State } from 'vscode-languageclient/node';
 import { describeError, Logger } from '../../log/logger';
 import { LongLivedProcess, startLongLived } from '../../process/childProcess';
 import { Setting } from '../../registry/settings';
 import { BinaryResolution, describeResolution, resolveBinary } from '../supervisor/binaryResolution';
-import { candidateDirs, ProjectRoot, rootOf, rootsFor } from '../supervisor/projectRoots';
+import { candidateDirs, ProjectRoot, realPathOf, rootOf, rootsFor, underOpenedFolder } from '../supervisor/projectRoots';
 import { EditorExtension, EffectiveEntry, effectiveTable, entryForLanguageId, LanguageOverrides } from '../supervisor/serverTable';
 import {
   LanguageWithoutRoot,
@@ -196,7 +196,13 @@ export class LanguageServerSupervisor implements vscode.Disposable {
       warn: (message: string) => log.warn(tag, message),
       error: (message: string | Error) => log.error(tag, String(message)),
     } as unknown as vscode.LogOutputChannel;
+    const realRoot = realPathOf(root);
     const clientOptions: LanguageClientOptions = {
+        middleware: {
+          // pyright publishes real paths when the workspace is reached through a symlink.
+          handleDiagnostics: (uri, diagnostics, next) =>
+            next(uri.scheme === 'file' ? vscode.Uri.file(underOpenedFolder(uri.fsPath, root, realRoot)) : uri, diagnostics),
+        },
         documentSelector: entry.languageIds.map((language) => ({ scheme: 'file', language, pattern: `${root}/**/*` })),
         workspaceFolder: { uri: vscode.Uri.file(root), name: path.basename(root), index: 0 },
         outputChannel: channel,
@@ -249,6 +255,36 @@ export class LanguageServerSupervisor implements vscode.Disposable {
     server.state = 'stopped';
     if (client) await client.stop(2000).catch(() => undefined);
     if (child) await child.stop();
+  }
+
+  /** Our running client for this document, if one of our servers serves it. */
+  private clientFor(document: vscode.TextDocument): LanguageClient | undefined {
+    for (const server of this.servers.values()) {
+      if (server.state !== 'running' || !server.client) continue;
+      if (!server.entry.languageIds.includes(document.languageId)) continue;
+      if (document.uri.fsPath.startsWith(server.root + path.sep)) return server.client;
+    }
+    return undefined;
+  }
+
+  /**
+   * Pulls this document's diagnostics from our server when it offers pull diagnostics (pyright
+   * does, and then publishes nothing for a document that is not shown in a tab: the client pulls
+   * only for visible documents). Undefined when none of our servers can answer that way.
+   */
+  async pullDiagnostics(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.Diagnostic[] | undefined> {
+    const client = this.clientFor(document);
+    if (!client) return undefined;
+    // Servers may register pull diagnostics dynamically (pyright does), so the client's feature says.
+    const registered = client.getFeature(DocumentDiagnosticRequest.method)?.getProvider(document) !== undefined;
+    if (!registered && !client.initializeResult?.capabilities.diagnosticProvider) return undefined;
+    const report = await client.sendRequest(
+      DocumentDiagnosticRequest.type,
+      { textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) } },
+      token,
+    );
+    if (report.kind !== 'full') return undefined;
+    return client.protocol2CodeConverter.asDiagnostics(report.items, token);
   }
 
   /** Restarts what serves `languageId` (or everything when undefined) and says what it did. */

@@ -6,6 +6,7 @@ import { containingFolder } from '../../workspace/paths';
 import { DiagnosticItem } from '../format';
 import { describeResolution } from '../supervisor/binaryResolution';
 import { CheckerOutputUnreadable, parseCheckerOutput } from '../supervisor/checkers';
+import { realPathOf, underOpenedFolder } from '../supervisor/projectRoots';
 import { projectCheckAnswer, RootCheck } from '../supervisor/supervisorAnswers';
 import { LineTexts, workspaceFolderPaths } from './documents';
 import { LanguageServerSupervisor, supervisorSettings } from './languageServerSupervisor';
@@ -68,9 +69,11 @@ export async function projectCheck(supervisor: LanguageServerSupervisor, log: Lo
             continue;
           }
           let count = 0;
+          const realFolder = realPathOf(plan.folder);
           for (const finding of findings) {
-            if (!containingFolder(folders, finding.file)) continue; // e.g. a dependency's file
-            const uri = vscode.Uri.file(finding.file);
+            const file = underOpenedFolder(finding.file, plan.folder, realFolder);
+            if (!containingFolder(folders, file)) continue; // e.g. a dependency's file
+            const uri = vscode.Uri.file(file);
             count++;
             items.push({
               path: pathOf(uri),

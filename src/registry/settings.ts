@@ -3,6 +3,7 @@ export const Setting = {
   lspEnabled: 'liveTools.lsp.enabled',
   lspRequestTimeoutSeconds: 'liveTools.lsp.requestTimeoutSeconds',
   lspDiagnosticsWaitSeconds: 'liveTools.lsp.diagnosticsWaitSeconds',
+  writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

@@ -92,7 +92,7 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof RenameNotSaved) {
     return `Error: the rename was applied, but ${error.path} could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).`;
   }
-  const writes = writeErrorText(error, where);
+  const writes = writeErrorText(error, context.file ? ` in ${context.file}` : '');
   if (writes) return writes;
   const staging = stagingErrorText(error, context.displayPath ?? ((absolutePath) => absolutePath));
   if (staging) return staging;

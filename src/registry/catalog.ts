@@ -106,7 +106,7 @@ export interface EditInput {
   replace_all?: boolean;
 }
 
-export interface ApplyPatchInput {
+export interface PatchInput {
   patch: string;
 }
 
@@ -356,7 +356,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     icon: '$(new-file)',
     userDescription: 'Create or overwrite a file with the given content; reports the problems the write introduced.',
     modelDescription: [
-      'Create a file, or replace the whole content of an existing one. Prefer edit or apply_patch to change part of a file.',
+      'Create a file, or replace the whole content of an existing one. Prefer edit or patch to change part of a file.',
       ...diagnosticsOnWriteLines,
     ].join('\n'),
     inputSchema: {
@@ -397,7 +397,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     },
   },
   {
-    name: ToolName.applyPatch,
+    name: ToolName.patch,
     tier: 'write',
     resource: 'workspace',
     displayName: 'Apply Patch',

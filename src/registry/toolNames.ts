@@ -7,7 +7,7 @@ export const ToolName = {
   resolve: 'resolve',
   write: 'write',
   edit: 'edit',
-  applyPatch: 'apply_patch',
+  patch: 'patch',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

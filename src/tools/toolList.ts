@@ -7,7 +7,7 @@ import { AnyLiveTool } from './liveTool';
 import { createLspRenameTool } from './lspRenameTool';
 import { createLspTool } from './lspTool';
 import { createResolveTool } from './resolveTool';
-import { createApplyPatchTool } from './applyPatchTool';
+import { createPatchTool } from './patchTool';
 import { createEditTool } from './editTool';
 import { createWriteTool } from './writeTool';
 import { WriteService } from '../writes/vscode/writeService';
@@ -29,6 +29,6 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createResolveTool(services.staging),
     createWriteTool(services.writes),
     createEditTool(services.writes),
-    createApplyPatchTool(services.writes),
+    createPatchTool(services.writes),
   ] as AnyLiveTool[];
 }

@@ -1,5 +1,5 @@
 /**
- * The text a model reads after write, edit and apply_patch: what was written, then only the
+ * The text a model reads after write, edit and patch: what was written, then only the
  * diagnostics the write newly introduced (in the file and its importers), how many it fixed,
  * and honestly "pending" when a server did not answer in time.
  */

@@ -6,10 +6,10 @@ import { activateExtension, invokeText, workspaceRoot } from './support/tools';
 
 const write = (input: object) => invokeText('write', input);
 const edit = (input: object) => invokeText('edit', input);
-const applyPatch = (patch: string) => invokeText('apply_patch', { patch });
+const applyPatch = (patch: string) => invokeText('patch', { patch });
 const read = (file: string) => fs.readFileSync(path.join(workspaceRoot(), file), 'utf8');
 
-describe('write, edit, apply_patch: diagnostics on write (TypeScript)', function () {
+describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
   this.timeout(180_000);
 
   before(async () => {
@@ -60,7 +60,7 @@ describe('write, edit, apply_patch: diagnostics on write (TypeScript)', function
     assert.match(lines[3], /^src\/writeUser\.ts:3: error ts 2554: Expected 2 arguments, but got 1\.$/);
   });
 
-  it('apply_patch fixes the importer (counted) and adds and deletes files', async () => {
+  it('patch fixes the importer (counted) and adds and deletes files', async () => {
     const text = await applyPatch(
       [
         '*** Begin Patch',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plural } from '../lsp/format';
-import { ApplyPatchInput, declarationOf } from '../registry/catalog';
+import { PatchInput, declarationOf } from '../registry/catalog';
 import { ToolName } from '../registry/toolNames';
 import { FileNotFound } from '../workspace/paths';
 import { changePreview } from '../writes/answers';
@@ -18,7 +18,7 @@ interface PatchPlan {
   readonly loose: string[];
 }
 
-async function plan(writes: WriteService, input: ApplyPatchInput): Promise<PatchPlan> {
+async function plan(writes: WriteService, input: PatchInput): Promise<PatchPlan> {
   const operations = parsePatch(input.patch);
   const files: PlannedFile[] = [];
   const lines: string[] = [];
@@ -53,9 +53,9 @@ async function plan(writes: WriteService, input: ApplyPatchInput): Promise<Patch
   return { files, lines, loose };
 }
 
-export function createApplyPatchTool(writes: WriteService): LiveTool<ApplyPatchInput> {
+export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
   return {
-    declaration: declarationOf(ToolName.applyPatch),
+    declaration: declarationOf(ToolName.patch),
 
     invocationMessage: () => 'Applying a patch',
 

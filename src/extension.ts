@@ -5,6 +5,7 @@ import { createRuntime } from './runtime';
 import { registerStaging } from './staging/vscode/registerStaging';
 import { registerStructural } from './structural/vscode/registerStructural';
 import { registerTools } from './tools/registerTools';
+import { registerWrites } from './writes/vscode/registerWrites';
 import { createToolList } from './tools/toolList';
 
 /** What the extension exports: the measured activation time and where its log channel writes. */
@@ -24,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     stopLanguageServers = () => lsp.supervisor.stopAll();
     const staging = registerStaging(context, runtime);
     const structural = registerStructural(context, runtime);
-    const tools = createToolList({ lsp, staging, structural });
+    const writes = registerWrites(context, runtime, lsp);
+    const tools = createToolList({ lsp, staging, structural, writes });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;

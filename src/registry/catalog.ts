@@ -94,6 +94,22 @@ export interface AstEditInput {
   language?: string;
 }
 
+export interface WriteInput {
+  path: string;
+  content: string;
+}
+
+export interface EditInput {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+export interface PatchInput {
+  patch: string;
+}
+
 // ---------------------------------------------------------------------------------------
 // Shared schema pieces.
 
@@ -152,6 +168,24 @@ const languageProperty: JsonSchema = {
   enum: STRUCTURAL_LANGUAGES,
   description: 'Grammar to parse the pattern and the files with. Inferred from the file extension when omitted.',
 };
+
+/** Importers whose diagnostics a write also checks (files that import the written file). */
+export const WRITE_IMPORTERS_CAP = 20;
+/** New diagnostics listed in a write's answer; the rest are counted. */
+export const WRITE_DIAGNOSTICS_CAP = 30;
+
+const writePathProperty: JsonSchema = {
+  type: 'string',
+  description: 'Path of the file, relative to the workspace folder (an absolute path inside the workspace also works).',
+};
+
+const diagnosticsOnWriteLines = [
+  'After writing, the file is saved and checked by its language server (as if saved in the editor); the answer lists ' +
+    'only the problems this write newly introduced — in the file and in files that import it — and how many it fixed. ' +
+    'A problem already reported in this conversation is not reported again, even if it moved. "pending" means the ' +
+    'server did not answer in time: ask lsp diagnostics later rather than assuming the file is clean.',
+  'Edits go through the editor (one undo step; unsaved changes of the user are kept). Paths outside the workspace are refused.',
+];
 
 export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   {
@@ -312,6 +346,89 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         action: { type: 'string', enum: RESOLVE_ACTIONS, description: 'accept: write the change; discard: drop it.' },
       },
       required: ['edit_id', 'action'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.write,
+    tier: 'write',
+    resource: 'workspace',
+    displayName: 'Write File',
+    icon: '$(new-file)',
+    userDescription: 'Create or overwrite a file with the given content; reports the problems the write introduced.',
+    modelDescription: [
+      'Create a file, or replace the whole content of an existing one. Prefer edit or patch to change part of a file.',
+      ...diagnosticsOnWriteLines,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: writePathProperty,
+        content: { type: 'string', description: 'The complete new content of the file.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.edit,
+    tier: 'write',
+    resource: 'workspace',
+    displayName: 'Edit File',
+    icon: '$(edit)',
+    userDescription: 'Replace an exact piece of text in a file; reports the problems the edit introduced.',
+    modelDescription: [
+      'Replace `old_string` by `new_string` in one file. `old_string` must occur exactly once (include enough surrounding ' +
+        'lines to make it unique) unless `replace_all` is true. It is matched exactly, whitespace included, against the ' +
+        "editor's current text of the file (unsaved changes count).",
+      'When it is missing the error shows the closest near-match (e.g. the same text with other indentation); when it occurs ' +
+        'several times, the line of each occurrence.',
+      ...diagnosticsOnWriteLines,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: writePathProperty,
+        old_string: { type: 'string', description: 'The exact text to replace.' },
+        new_string: { type: 'string', description: 'The text to put in its place.' },
+        replace_all: { type: 'boolean', description: 'Replace every occurrence instead of exactly one. Default false.' },
+      },
+      required: ['path', 'old_string', 'new_string'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.patch,
+    tier: 'write',
+    resource: 'workspace',
+    displayName: 'Apply Patch',
+    icon: '$(diff)',
+    userDescription: 'Apply a multi-file patch (add, update, move, delete); reports the problems it introduced.',
+    modelDescription: [
+      'Apply a patch in this format (paths relative to the workspace folder):',
+      '*** Begin Patch',
+      '*** Add File: path/new.ts',
+      '+every line of the new file, prefixed with +',
+      '*** Update File: path/old.ts',
+      '*** Move to: path/renamed.ts   (optional)',
+      '@@ a line to find first, e.g. class Foo   (optional)',
+      ' context line (prefixed with a space)',
+      '-removed line',
+      '+added line',
+      '*** End of File   (optional: the hunk ends at the end of the file)',
+      '*** Delete File: path/unused.ts',
+      '*** End Patch',
+      'Hunks of a file apply in order, each after the previous; about 3 lines of context before and after each change. ' +
+        'Context is matched exactly, then ignoring trailing whitespace, then ignoring indentation. A hunk that does not ' +
+        'match fails the whole patch (nothing is written) and the error shows that hunk and the closest line.',
+      ...diagnosticsOnWriteLines,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        patch: { type: 'string', description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' },
+      },
+      required: ['patch'],
       additionalProperties: false,
     },
   },

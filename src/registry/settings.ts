@@ -6,6 +6,7 @@ export const Setting = {
   lspServers: 'liveTools.lsp.servers',
   lspBinDirs: 'liveTools.lsp.binDirs',
   lspCheckTimeoutSeconds: 'liveTools.lsp.checkTimeoutSeconds',
+  writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

@@ -46,6 +46,63 @@ async function compare(
   return sample;
 }
 
+/**
+ * write → diagnostics: our `edit` (plan, one WorkspaceEdit, save, TypeScript diagnostics of the file
+ * and its importers pulled before and after, registry, answer) that introduces an error, against the
+ * raw path an extension would take: the same WorkspaceEdit + save, then waiting for
+ * vscode.languages.onDidChangeDiagnostics to carry the error for that file (the file is shown in a
+ * tab, since the TypeScript extension publishes only for those). Each round introduces then removes
+ * the error; only the introducing half is timed.
+ */
+async function writeThenDiagnostics(uri: (file: string) => vscode.Uri): Promise<Sample> {
+  const file = 'src/benchWrite.ts';
+  const target = uri(file);
+  fs.writeFileSync(target.fsPath, 'export const n: number = 1;\n');
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target), { preview: false, preserveFocus: true });
+  const good = 'export const n: number = 1;';
+  const bad = "export const n: number = 'one';";
+  const raw = async (from: string, to: string, expectError: boolean): Promise<void> => {
+    const document = await vscode.workspace.openTextDocument(target);
+    const published = new Promise<void>((resolve) => {
+      const check = (): boolean => {
+        const hasError = vscode.languages.getDiagnostics(target).some((diagnostic) => diagnostic.message.includes('not assignable'));
+        return hasError === expectError;
+      };
+      const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
+        if (event.uris.some((changed) => changed.toString() === target.toString()) && check()) {
+          subscription.dispose();
+          resolve();
+        }
+      });
+    });
+    const edit = new vscode.WorkspaceEdit();
+    const start = document.getText().indexOf(from);
+    edit.replace(target, new vscode.Range(document.positionAt(start), document.positionAt(start + from.length)), to);
+    await vscode.workspace.applyEdit(edit);
+    await document.save();
+    await published;
+  };
+  const ours = async (): Promise<void> => {
+    const text = await invokeText('edit', { path: file, old_string: good, new_string: bad });
+    if (!text.includes('1 new problem')) throw new Error(`edit did not report the error: ${text}`);
+  };
+  const sample: Sample = { area: 'writes', measure: 'write → diagnostics (edit introducing a TS error)', ours: [], peer: [], peerName: 'WorkspaceEdit + save + onDidChangeDiagnostics' };
+  const rounds = ROUNDS / 2;
+  for (let round = 0; round < rounds; round++) {
+    const oursFirst = round % 2 === 0;
+    for (const which of oursFirst ? ['ours', 'peer'] : ['peer', 'ours']) {
+      if (which === 'ours') {
+        sample.ours.push(await time(ours));
+        await invokeText('edit', { path: file, old_string: bad, new_string: good });
+      } else {
+        sample.peer.push(await time(() => raw(good, bad, true)));
+        await raw(bad, good, false);
+      }
+    }
+  }
+  return sample;
+}
+
 describe('bench', function () {
   this.timeout(600_000);
 
@@ -61,11 +118,12 @@ describe('bench', function () {
 
     const samples: Sample[] = [
       // What any extension tool pays to go through vscode.lm.invokeTool (two RPC round trips to the
-      // workbench): lsp reload does no server call, against a command round trip that does nothing.
+      // workbench): lsp symbols without file or query is refused by our validation, no server call,
+      // against a command round trip that does nothing. (reload restarts servers since issue 4.)
       await compare(
-        'invocation floor (lsp reload: no server call)',
+        'invocation floor (lsp symbols, refused: no server call)',
         "executeCommand('setContext')",
-        () => invokeText('lsp', { action: 'reload' }),
+        () => invokeText('lsp', { action: 'symbols' }),
         () => vscode.commands.executeCommand('setContext', 'liveTools.bench.noop', true),
       ),
       await compare(
@@ -92,6 +150,7 @@ describe('bench', function () {
         () => invokeText('lsp', { action: 'symbols', file: 'src/greeter.ts' }),
         () => vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', uri('src/greeter.ts')),
       ),
+      await writeThenDiagnostics(uri),
     ];
     const file = runParams().benchReportFile;
     if (!file) throw new Error('No bench report file in the run parameters.');

@@ -5,6 +5,7 @@ import { createRuntime } from './runtime';
 import { registerStaging } from './staging/vscode/registerStaging';
 import { registerStructural } from './structural/vscode/registerStructural';
 import { registerTools } from './tools/registerTools';
+import { registerWrites } from './writes/vscode/registerWrites';
 import { createToolList } from './tools/toolList';
 
 /** What the extension exports: the measured activation time and where its log channel writes. */
@@ -13,14 +14,19 @@ export interface ActivationInfo {
   readonly logUri: vscode.Uri;
 }
 
+/** Stops the language servers we started; VS Code waits for it on deactivate. */
+let stopLanguageServers: () => Promise<void> = () => Promise.resolve();
+
 export function activate(context: vscode.ExtensionContext): ActivationInfo {
   const started = performance.now();
   try {
     const runtime = createRuntime(context);
     const lsp = registerLsp(context, runtime);
+    stopLanguageServers = () => lsp.supervisor.stopAll();
     const staging = registerStaging(context, runtime);
     const structural = registerStructural(context, runtime);
-    const tools = createToolList({ lsp, staging, structural });
+    const writes = registerWrites(context, runtime, lsp);
+    const tools = createToolList({ lsp, staging, structural, writes });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;
@@ -33,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
   }
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+export function deactivate(): Promise<void> {
+  // Everything else is disposed through context.subscriptions; server processes are awaited here.
+  return stopLanguageServers();
 }

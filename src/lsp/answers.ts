@@ -176,14 +176,6 @@ export function diagnosticsAnswer(path: string, items: readonly DiagnosticItem[]
   return [`${path}: ${countBySeverity(items)} (${freshnessNote(freshness)}):`, formatDiagnosticList(items)].join('\n');
 }
 
-export function allDiagnosticsAnswer(items: readonly DiagnosticItem[], fileCount: number): string {
-  const note =
-    'not verified: these are the diagnostics the editor holds now, for files its language servers have already ' +
-    'checked; a whole-project check (running the project\'s own checker) is not available in this version.';
-  if (items.length === 0) return `No problems known in any file — ${note}`;
-  return [`${countBySeverity(items)} in ${plural(fileCount, 'file')} — ${note}`, formatDiagnosticList(items)].join('\n');
-}
-
 export interface RenamedFile {
   readonly path: string;
   readonly edits: number;
@@ -199,44 +191,5 @@ export function renameAnswer(symbol: string, newName: string, files: readonly Re
   return [
     `Renamed ${renameSummary(symbol, newName, sorted)}; all saved.`,
     ...sorted.map((file) => `${file.path}: ${plural(file.edits, 'edit')}`),
-  ].join('\n');
-}
-
-export interface LanguageExtensionEntry {
-  readonly id: string;
-  readonly languages: readonly string[];
-  readonly active: boolean;
-}
-
-/**
- * What `status` can honestly say while the editor's own language clients are the only
- * supervisor: who activates for which language, not whether a server process runs.
- */
-export function statusAnswer(
-  extensions: readonly LanguageExtensionEntry[],
-  openLanguages: ReadonlyMap<string, number>,
-): string {
-  const lines = [
-    "Language servers here are the editor's own language extensions; this version does not start or watch server processes itself, so it cannot tell whether a server is running or still indexing (not verified).",
-  ];
-  if (openLanguages.size > 0) {
-    const open = [...openLanguages].map(([language, files]) => `${language} (${plural(files, 'file')})`).join(', ');
-    lines.push(`Open documents: ${open}.`);
-  }
-  if (extensions.length === 0) {
-    lines.push('No installed extension activates on a language, so no language features are served.');
-  } else {
-    lines.push('Extensions that serve languages (activate on them):');
-    for (const extension of extensions) {
-      lines.push(`- ${extension.id}: ${extension.languages.join(', ')} — ${extension.active ? 'active' : 'not activated yet'}`);
-    }
-  }
-  return lines.join('\n');
-}
-
-export function reloadAnswer(): string {
-  return [
-    'Not done: this version does not supervise language servers, so it cannot restart them itself.',
-    'The editor can: for TypeScript and JavaScript run the command "TypeScript: Restart TS Server" (typescript.restartTsServer); other language extensions offer their own restart command.',
   ].join('\n');
 }

@@ -94,6 +94,22 @@ export interface AstEditInput {
   language?: string;
 }
 
+export interface WriteInput {
+  path: string;
+  content: string;
+}
+
+export interface EditInput {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+export interface PatchInput {
+  patch: string;
+}
+
 // ---------------------------------------------------------------------------------------
 // Shared schema pieces.
 
@@ -153,6 +169,24 @@ const languageProperty: JsonSchema = {
   description: 'Grammar to parse the pattern and the files with. Inferred from the file extension when omitted.',
 };
 
+/** Importers whose diagnostics a write also checks (files that import the written file). */
+export const WRITE_IMPORTERS_CAP = 20;
+/** New diagnostics listed in a write's answer; the rest are counted. */
+export const WRITE_DIAGNOSTICS_CAP = 30;
+
+const writePathProperty: JsonSchema = {
+  type: 'string',
+  description: 'Path of the file, relative to the workspace folder (an absolute path inside the workspace also works).',
+};
+
+const diagnosticsOnWriteLines = [
+  'After writing, the file is saved and checked by its language server (as if saved in the editor); the answer lists ' +
+    'only the problems this write newly introduced — in the file and in files that import it — and how many it fixed. ' +
+    'A problem already reported in this conversation is not reported again, even if it moved. "pending" means the ' +
+    'server did not answer in time: ask lsp diagnostics later rather than assuming the file is clean.',
+  'Edits go through the editor (one undo step; unsaved changes of the user are kept). Paths outside the workspace are refused.',
+];
+
 export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   {
     name: ToolName.lsp,
@@ -168,12 +202,13 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
       'Address a position by `line` (1-based) and `symbol` (the identifier exactly as written on that line; never a column). ' +
         'If the symbol occurs more than once on the line, add `occurrence` (1-based) or write `name#2`.',
       'Actions:',
-      '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" lists what the editor currently knows for all files.',
+      '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" runs the project\'s own checker for every project root (tsc, pyright, go vet, cargo check, dart analyze; can take a while).',
       '- definition, type_definition, implementation, references, hover (file, line, symbol).',
       '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
       `- symbols: with file, the outline of that file (cap ${LSP_DOCUMENT_SYMBOLS_CAP}); with query, a workspace-wide symbol search (cap ${LSP_WORKSPACE_SYMBOLS_CAP}).`,
       '- code_actions (file, line, optional symbol): the quick fixes and refactorings offered there.',
-      '- status: which language servers serve this workspace. reload: restart them.',
+      '- status: for each project root, which language servers serve it (the editor\'s extension, or a server this extension started, with its pid) and, when none does, why.',
+      '- reload (optional file): restart the language servers (of that file\'s language), and say what was done.',
       `Results give workspace-relative paths, 1-based lines and each line's text so you can address it again. ` +
         `Lists are capped (references, callers and callees at ${LSP_REFERENCES_CAP}) and say how many were left out.`,
       'Prefer this to text search for finding where a symbol is defined or used: it understands scopes, imports and overloads.',
@@ -184,7 +219,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         action: { type: 'string', enum: LSP_ACTIONS, description: 'What to ask.' },
         file: {
           ...fileProperty,
-          description: `${fileProperty.description} Needed by every action except symbols with query, status and reload.`,
+          description: `${fileProperty.description} Needed by every action except symbols with query, status and reload (where it picks the language to restart).`,
         },
         line: lineProperty,
         symbol: symbolProperty,
@@ -311,6 +346,89 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         action: { type: 'string', enum: RESOLVE_ACTIONS, description: 'accept: write the change; discard: drop it.' },
       },
       required: ['edit_id', 'action'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.write,
+    tier: 'write',
+    resource: 'workspace',
+    displayName: 'Write File',
+    icon: '$(new-file)',
+    userDescription: 'Create or overwrite a file with the given content; reports the problems the write introduced.',
+    modelDescription: [
+      'Create a file, or replace the whole content of an existing one. Prefer edit or patch to change part of a file.',
+      ...diagnosticsOnWriteLines,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: writePathProperty,
+        content: { type: 'string', description: 'The complete new content of the file.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.edit,
+    tier: 'write',
+    resource: 'workspace',
+    displayName: 'Edit File',
+    icon: '$(edit)',
+    userDescription: 'Replace an exact piece of text in a file; reports the problems the edit introduced.',
+    modelDescription: [
+      'Replace `old_string` by `new_string` in one file. `old_string` must occur exactly once (include enough surrounding ' +
+        'lines to make it unique) unless `replace_all` is true. It is matched exactly, whitespace included, against the ' +
+        "editor's current text of the file (unsaved changes count).",
+      'When it is missing the error shows the closest near-match (e.g. the same text with other indentation); when it occurs ' +
+        'several times, the line of each occurrence.',
+      ...diagnosticsOnWriteLines,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: writePathProperty,
+        old_string: { type: 'string', description: 'The exact text to replace.' },
+        new_string: { type: 'string', description: 'The text to put in its place.' },
+        replace_all: { type: 'boolean', description: 'Replace every occurrence instead of exactly one. Default false.' },
+      },
+      required: ['path', 'old_string', 'new_string'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.patch,
+    tier: 'write',
+    resource: 'workspace',
+    displayName: 'Apply Patch',
+    icon: '$(diff)',
+    userDescription: 'Apply a multi-file patch (add, update, move, delete); reports the problems it introduced.',
+    modelDescription: [
+      'Apply a patch in this format (paths relative to the workspace folder):',
+      '*** Begin Patch',
+      '*** Add File: path/new.ts',
+      '+every line of the new file, prefixed with +',
+      '*** Update File: path/old.ts',
+      '*** Move to: path/renamed.ts   (optional)',
+      '@@ a line to find first, e.g. class Foo   (optional)',
+      ' context line (prefixed with a space)',
+      '-removed line',
+      '+added line',
+      '*** End of File   (optional: the hunk ends at the end of the file)',
+      '*** Delete File: path/unused.ts',
+      '*** End Patch',
+      'Hunks of a file apply in order, each after the previous; about 3 lines of context before and after each change. ' +
+        'Context is matched exactly, then ignoring trailing whitespace, then ignoring indentation. A hunk that does not ' +
+        'match fails the whole patch (nothing is written) and the error shows that hunk and the closest line.',
+      ...diagnosticsOnWriteLines,
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        patch: { type: 'string', description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' },
+      },
+      required: ['patch'],
       additionalProperties: false,
     },
   },

@@ -3,7 +3,7 @@
  * offered to a model only while its resource is ready; invoked anyway, it refuses with the
  * reason. The editor glue mirrors every state into a context key the tool's `when` names.
  */
-export type ResourceId = 'lsp' | 'staging' | 'structural';
+export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace';
 
 export interface ResourceDeclaration {
   readonly id: ResourceId;
@@ -15,6 +15,7 @@ export const RESOURCES: readonly ResourceDeclaration[] = [
   { id: 'lsp', title: "the editor's language features" },
   { id: 'staging', title: 'the staged-edit store' },
   { id: 'structural', title: 'the structural search engine (tree-sitter grammars)' },
+  { id: 'workspace', title: 'an open workspace folder to write files in' },
 ];
 
 export type ResourceState = { readonly ready: true } | { readonly ready: false; readonly reason: string };

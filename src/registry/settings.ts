@@ -3,6 +3,10 @@ export const Setting = {
   lspEnabled: 'liveTools.lsp.enabled',
   lspRequestTimeoutSeconds: 'liveTools.lsp.requestTimeoutSeconds',
   lspDiagnosticsWaitSeconds: 'liveTools.lsp.diagnosticsWaitSeconds',
+  lspServers: 'liveTools.lsp.servers',
+  lspBinDirs: 'liveTools.lsp.binDirs',
+  lspCheckTimeoutSeconds: 'liveTools.lsp.checkTimeoutSeconds',
+  writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

@@ -5,6 +5,9 @@ export const ToolName = {
   astGrep: 'ast_grep',
   astEdit: 'ast_edit',
   resolve: 'resolve',
+  write: 'write',
+  edit: 'edit',
+  patch: 'patch',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

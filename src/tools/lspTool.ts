@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import {
-  allDiagnosticsAnswer,
   callsAnswer,
   codeActionsAnswer,
   diagnosticsAnswer,
@@ -11,7 +10,7 @@ import {
   workspaceSymbolsAnswer,
 } from '../lsp/answers';
 import { LspService, Target } from '../lsp/vscode/lspService';
-import { lspReloadAnswer, lspStatusAnswer } from '../lsp/vscode/lspStatus';
+import { projectCheck } from '../lsp/vscode/projectCheck';
 import { declarationOf, LspAction, LspInput } from '../registry/catalog';
 import { InputError } from '../registry/inputValidation';
 import { ToolName } from '../registry/toolNames';
@@ -60,10 +59,7 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
       requireArguments(input);
       switch (input.action) {
         case 'diagnostics': {
-          if (input.file === '*') {
-            const { items, fileCount } = lsp.allDiagnostics();
-            return allDiagnosticsAnswer(items, fileCount);
-          }
+          if (input.file === '*') return projectCheck(lsp.supervisor, lsp.log, token);
           const { path, items, freshness } = await lsp.fileDiagnostics(input.file as string, token);
           return diagnosticsAnswer(path, items, freshness);
         }
@@ -105,9 +101,13 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
           return codeActionsAnswer(where, entries, diagnosticsCurrent, shownInTab);
         }
         case 'status':
-          return lspStatusAnswer();
-        case 'reload':
-          return lspReloadAnswer();
+          return lsp.supervisor.statusAnswer();
+        case 'reload': {
+          const languageId = input.file ? (await lsp.document(input.file, token)).document.languageId : undefined;
+          const answer = await lsp.supervisor.reload(languageId);
+          lsp.forgetProjectLoads();
+          return answer;
+        }
       }
     },
   };

@@ -110,6 +110,7 @@ function workspaceDisplayPath(absolutePath: string): string {
 }
 
 function fileArgument(input: unknown): string | undefined {
-  const file = (input as { file?: unknown } | undefined)?.file;
+  const record = input as { file?: unknown; path?: unknown } | undefined;
+  const file = record?.file ?? record?.path;
   return typeof file === 'string' ? file : undefined;
 }

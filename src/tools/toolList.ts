@@ -7,11 +7,16 @@ import { AnyLiveTool } from './liveTool';
 import { createLspRenameTool } from './lspRenameTool';
 import { createLspTool } from './lspTool';
 import { createResolveTool } from './resolveTool';
+import { createPatchTool } from './patchTool';
+import { createEditTool } from './editTool';
+import { createWriteTool } from './writeTool';
+import { WriteService } from '../writes/vscode/writeService';
 
 export interface ToolServices {
   readonly lsp: LspService;
   readonly staging: StagingService;
   readonly structural: StructuralService;
+  readonly writes: WriteService;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
@@ -22,5 +27,8 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createAstGrepTool(services.structural),
     createAstEditTool(services.structural, services.staging),
     createResolveTool(services.staging),
+    createWriteTool(services.writes),
+    createEditTool(services.writes),
+    createPatchTool(services.writes),
   ] as AnyLiveTool[];
 }

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import {
-  allDiagnosticsAnswer,
   callsAnswer,
   codeActionsAnswer,
   diagnosticsAnswer,
@@ -127,12 +126,6 @@ describe('lsp answers', () => {
         '    let x: string = 1;',
       ].join('\n'),
     );
-  });
-
-  it('all diagnostics are never called verified', () => {
-    assert.match(allDiagnosticsAnswer([], 0), /^No problems known in any file — not verified:/);
-    const item: DiagnosticItem = { path: 'a.ts', line: 1, text: 'x', severity: 'error', message: 'm' };
-    assert.match(allDiagnosticsAnswer([item], 1), /^1 error in 1 file — not verified:/);
   });
 
   it('answers that need a loaded project say so when that is unknown', () => {

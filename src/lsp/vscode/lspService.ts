@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DeadlineExceeded } from '../../async/deadline';
+import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../registry/settings';
 import { containingFolder, displayPath } from '../../workspace/paths';
 import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
@@ -16,6 +16,8 @@ import {
   workspaceFolderPaths,
 } from './documents';
 import { LanguageFeatures } from './languageFeatures';
+import { LanguageServerSupervisor } from './languageServerSupervisor';
+import { Logger } from '../../log/logger';
 
 export interface LspSettings {
   /** Deadline for one request to a language server. */
@@ -93,6 +95,9 @@ export class LspService {
   constructor(
     private readonly diagnostics: DiagnosticsTracker,
     private readonly settings: LspSettings,
+    /** Starts our own server for a document's language and root where that is ours to do. */
+    readonly supervisor: LanguageServerSupervisor,
+    readonly log: Logger,
   ) {}
 
   private features(token: vscode.CancellationToken): LanguageFeatures {
@@ -109,7 +114,14 @@ export class LspService {
     const uri = resolveWorkspaceFile(file);
     const document = await openWorkspaceDocument(uri);
     throwIfCancelled(token);
+    await this.supervisor.ensureFor(document);
+    throwIfCancelled(token);
     return { uri, document, path: pathOf(uri) };
+  }
+
+  /** After a restart of the TypeScript server nothing is known to be loaded any more. */
+  forgetProjectLoads(): void {
+    this.semanticallyLoaded.clear();
   }
 
   /** Whether some project is known to be loaded (workspace-wide answers are whole only then). */
@@ -325,6 +337,16 @@ export class LspService {
         const others = pushed().filter((item) => item.source !== 'ts');
         return { path, items: [...pulled, ...others], freshness: { kind: 'verified' } };
       }
+    }
+    const pulled = await withDeadline(
+      this.supervisor.pullDiagnostics(document, token),
+      this.settings.requestTimeoutSeconds(),
+      `the language server's diagnostics for ${path}`,
+    );
+    throwIfCancelled(token);
+    if (pulled) {
+      const items = pulled.map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
+      return { path, items, freshness: { kind: 'verified' } };
     }
     if (this.diagnostics.isFresh(uri)) return { path, items: pushed(), freshness: { kind: 'verified' } };
     const seconds = this.settings.diagnosticsWaitSeconds();

@@ -3,6 +3,7 @@ import { ResourceState } from '../../registry/resources';
 import { Setting } from '../../registry/settings';
 import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
+import { LanguageServerSupervisor } from './languageServerSupervisor';
 import { workspaceFolderPaths } from './documents';
 import { LspService, readLspSettings } from './lspService';
 
@@ -19,14 +20,18 @@ function lspResourceState(): ResourceState {
 
 export function registerLsp(context: vscode.ExtensionContext, runtime: Runtime): LspService {
   const tracker = new DiagnosticsTracker();
+  const supervisor = new LanguageServerSupervisor(runtime.log);
   const update = (): void => runtime.board.set('lsp', lspResourceState());
   context.subscriptions.push(
     tracker,
+    supervisor,
     vscode.workspace.onDidChangeWorkspaceFolders(update),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(Setting.lspEnabled)) update();
     }),
   );
   update();
-  return new LspService(tracker, readLspSettings());
+  // Documents already open at activation get their server as if opened now.
+  for (const document of vscode.workspace.textDocuments) void supervisor.ensureFor(document).catch(() => undefined);
+  return new LspService(tracker, readLspSettings(), supervisor, runtime.log);
 }

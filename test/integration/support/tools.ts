@@ -46,7 +46,7 @@ export async function setLspEnabled(enabled: boolean | undefined): Promise<void>
   const expectRefusal = enabled === false;
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const refused = (await invokeText('lsp', { action: 'reload' })).startsWith('Refused');
+    const refused = (await invokeText('lsp', { action: 'status' })).startsWith('Refused');
     if (refused === expectRefusal) return;
     if (Date.now() > deadline) throw new Error(`The lsp resource did not become ${enabled === false ? 'unavailable' : 'available'} within 10 s.`);
     await new Promise((resolve) => setTimeout(resolve, 50));

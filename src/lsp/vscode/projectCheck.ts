@@ -1,0 +1,98 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeError, Logger } from '../../log/logger';
+import { ProcessNotStarted, runToCompletion } from '../../process/childProcess';
+import { containingFolder } from '../../workspace/paths';
+import { DiagnosticItem } from '../format';
+import { describeResolution } from '../supervisor/binaryResolution';
+import { CheckerOutputUnreadable, parseCheckerOutput } from '../supervisor/checkers';
+import { realPathOf, underOpenedFolder } from '../supervisor/projectRoots';
+import { projectCheckAnswer, RootCheck } from '../supervisor/supervisorAnswers';
+import { LineTexts, workspaceFolderPaths } from './documents';
+import { LanguageServerSupervisor, supervisorSettings } from './languageServerSupervisor';
+import { pathOf } from './lspService';
+
+/**
+ * `lsp diagnostics "*"`: runs each project root's own checker (chosen by its root markers,
+ * overridable by settings), one after another, with progress in the status bar, cancellation
+ * and a time bound that stops the checker's process group; parses its output into diagnostics.
+ */
+export async function projectCheck(supervisor: LanguageServerSupervisor, log: Logger, token: vscode.CancellationToken): Promise<string> {
+  const { roots } = supervisor.plan();
+  const timeoutSeconds = supervisorSettings().checkTimeoutSeconds;
+  const checks: RootCheck[] = [];
+  const items: DiagnosticItem[] = [];
+  const texts = new LineTexts();
+  const folders = workspaceFolderPaths();
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'Agent Live Tools: checking the project' },
+    async (progress) => {
+      for (const plan of roots) {
+        const relativeRoot = path.relative(plan.folder, plan.root.dir) || '.';
+        const language = plan.entry.name;
+        const checker = plan.entry.checker;
+        if (token.isCancellationRequested) {
+          checks.push({ language, root: relativeRoot, run: { kind: 'not_run', why: 'cancelled before it started' } });
+          continue;
+        }
+        if (!checker) {
+          checks.push({ language, root: relativeRoot, run: { kind: 'not_run', why: `no project checker is known for ${language}` } });
+          continue;
+        }
+        const resolution = supervisor.resolve(checker.command, plan.root.dir, plan.folder);
+        if (!resolution.found) {
+          const short = (dir: string) => path.relative(plan.folder, dir) || '.';
+          checks.push({ language, root: relativeRoot, run: { kind: 'not_run', why: describeResolution(resolution, short) } });
+          continue;
+        }
+        const commandLine = [checker.command, ...checker.args].join(' ');
+        progress.report({ message: `${commandLine} in ${relativeRoot}` });
+        log.info('lsp.check', `${resolution.path} ${checker.args.join(' ')} in ${plan.root.dir}`);
+        try {
+          const result = await runToCompletion(resolution.path, checker.args, {
+            cwd: plan.root.dir,
+            timeoutSeconds,
+            onCancel: (cancel) => token.onCancellationRequested(cancel),
+          });
+          if (result.stoppedBecause === 'timeout') {
+            checks.push({ language, root: relativeRoot, run: { kind: 'timed_out', commandLine, seconds: timeoutSeconds } });
+            continue;
+          }
+          if (result.stoppedBecause === 'cancelled') {
+            checks.push({ language, root: relativeRoot, run: { kind: 'cancelled', commandLine } });
+            continue;
+          }
+          const findings = parseCheckerOutput(checker.format, result.stdout, result.stderr, plan.root.dir);
+          if (findings.length === 0 && result.exitCode !== 0 && checker.format !== 'pyright-json') {
+            const why = `exit ${result.exitCode} without a problem it could read: ${(result.stderr || result.stdout).trim().split('\n').slice(0, 3).join(' / ').slice(0, 300)}`;
+            checks.push({ language, root: relativeRoot, run: { kind: 'failed', commandLine, why } });
+            continue;
+          }
+          let count = 0;
+          const realFolder = realPathOf(plan.folder);
+          for (const finding of findings) {
+            const file = underOpenedFolder(finding.file, plan.folder, realFolder);
+            if (!containingFolder(folders, file)) continue; // e.g. a dependency's file
+            const uri = vscode.Uri.file(file);
+            count++;
+            items.push({
+              path: pathOf(uri),
+              line: finding.line,
+              text: texts.text(uri, finding.line - 1),
+              severity: finding.severity,
+              message: finding.message,
+              source: finding.source,
+              code: finding.code,
+            });
+          }
+          checks.push({ language, root: relativeRoot, run: { kind: 'ran', commandLine, seconds: result.seconds, exitCode: result.exitCode, count } });
+        } catch (error) {
+          const why = error instanceof ProcessNotStarted || error instanceof CheckerOutputUnreadable ? error.message : describeError(error);
+          checks.push({ language, root: relativeRoot, run: { kind: 'failed', commandLine, why } });
+        }
+      }
+    },
+  );
+  if (token.isCancellationRequested) throw new vscode.CancellationError();
+  return projectCheckAnswer(checks, items);
+}

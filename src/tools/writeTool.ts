@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { declarationOf, WriteInput } from '../registry/catalog';
+import { ToolName } from '../registry/toolNames';
+import { changePreview } from '../writes/answers';
+import { WriteService } from '../writes/vscode/writeService';
+import { LiveTool } from './liveTool';
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.replace(/\r?\n$/, '').split(/\r?\n/).length;
+}
+
+export function createWriteTool(writes: WriteService): LiveTool<WriteInput> {
+  return {
+    declaration: declarationOf(ToolName.write),
+
+    invocationMessage: (input) => `Writing ${input.path}`,
+
+    async confirmation(input) {
+      const path = writes.resolve(input.path);
+      const before = await writes.text(path);
+      const shown = writes.display(path);
+      const verb = before === undefined ? `Create \`${shown}\`` : `Overwrite \`${shown}\``;
+      return {
+        title: before === undefined ? 'Create file?' : 'Overwrite file?',
+        message: `${verb} (${lineCount(input.content)} lines) and save it:\n\n\`\`\`diff\n${changePreview(before, input.content)}\n\`\`\``,
+      };
+    },
+
+    async invoke(input, { token, conversation }) {
+      const path = writes.resolve(input.path);
+      const before = await writes.text(path);
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      const shown = writes.display(path);
+      const after = before?.includes('\r\n') ? input.content.replace(/\r?\n/g, '\r\n') : input.content;
+      if (before === after) return `${shown} already has exactly this content; nothing was written.`;
+      const outcome = await writes.apply([{ path, before, after }], conversation, token);
+      const head = `${before === undefined ? 'Created' : 'Wrote'} ${shown} (${lineCount(after)} lines)${outcome.unsaved.length ? ', left unsaved because the user has unsaved changes there' : ', saved'}.`;
+      return `${head}\n${outcome.diagnostics}`;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The text a model reads after write, edit and patch: what was written, then only the
+ * diagnostics the write newly introduced (in the file and its importers), how many it fixed,
+ * and honestly "pending" when a server did not answer in time.
+ */
+import { diagnosticLabel, DiagnosticItem, plural } from '../lsp/format';
+import { WRITE_DIAGNOSTICS_CAP } from '../registry/catalog';
+import { FileVerdict } from './diagnosticRegistry';
+
+export interface FileCheck {
+  readonly verdict: FileVerdict<DiagnosticItem>;
+  /** The file was written by this call (false: an importer). */
+  readonly written: boolean;
+  /** Why it could not be checked at all (no language server for it), if so. */
+  readonly unchecked?: string;
+}
+
+export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: number): string {
+  const checked = checks.filter((check) => !check.unchecked);
+  const pending = checked.filter((check) => check.verdict.pending);
+  const introduced = checked.flatMap((check) => check.verdict.introduced);
+  const fixed = checked.reduce((sum, check) => sum + check.verdict.fixed, 0);
+  const importers = checked.filter((check) => !check.written && !check.verdict.pending).length;
+  const lines: string[] = [];
+  const fixedNote = fixed > 0 ? ` This write fixed ${plural(fixed, 'problem')}.` : '';
+  const scope = importers > 0 ? ` (also checked ${plural(importers, 'importing file')})` : '';
+  if (checked.length === 0) {
+    const reasons = [...new Set(checks.map((check) => check.unchecked))].join('; ');
+    return `Diagnostics: not checked: ${reasons}.`;
+  }
+  if (introduced.length === 0) {
+    lines.push(
+      pending.length === checked.length
+        ? 'Diagnostics: pending.'
+        : `Diagnostics: no new problems${scope}.${fixedNote}`,
+    );
+  } else {
+    const files = new Set(introduced.map((item) => item.path)).size;
+    lines.push(`Diagnostics: ${plural(introduced.length, 'new problem')}${files > 1 ? ` in ${files} files` : ''}${scope}.${fixedNote}`);
+    const brokenImporters = checks.filter((check) => !check.written && check.verdict.introduced.length > 0).map((check) => check.verdict.path);
+    if (brokenImporters.length > 0) lines.push(`This write broke ${plural(brokenImporters.length, 'file')} that import${brokenImporters.length === 1 ? 's' : ''} it: ${brokenImporters.join(', ')}.`);
+    const shown = introduced.slice(0, WRITE_DIAGNOSTICS_CAP);
+    lines.push(...shown.map(diagnosticLabel));
+    if (introduced.length > shown.length) lines.push(`… ${introduced.length - shown.length} more not shown (cap ${WRITE_DIAGNOSTICS_CAP}).`);
+  }
+  if (pending.length > 0) {
+    lines.push(
+      `Pending for ${pending.map((check) => check.verdict.path).join(', ')}: no answer from the language server within ${waitSeconds} s; ` +
+        'not verified — ask lsp diagnostics for those files later (what they report then, new to this conversation, is reported by the next write too).',
+    );
+  }
+  const unchecked = checks.filter((check) => check.unchecked);
+  if (unchecked.length > 0) lines.push(`Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`);
+  return lines.join('\n');
+}
+
+/** A short unified-looking preview of a change for confirmations: removed and added lines, capped. */
+export function changePreview(before: string | undefined, after: string | undefined, maxLines = 40): string {
+  const oldLines = before === undefined ? [] : before.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
+  const newLines = after === undefined ? [] : after.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
+  let head = 0;
+  while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
+  let tail = 0;
+  while (
+    tail < oldLines.length - head &&
+    tail < newLines.length - head &&
+    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
+  ) tail++;
+  const removed = oldLines.slice(head, oldLines.length - tail).map((line) => `-${line}`);
+  const added = newLines.slice(head, newLines.length - tail).map((line) => `+${line}`);
+  const body = [`@@ line ${head + 1}`, ...removed, ...added];
+  const cut = body.length > maxLines ? [...body.slice(0, maxLines), `… ${body.length - maxLines} more lines`] : body;
+  return cut.join('\n');
+}

@@ -1,0 +1,106 @@
+/**
+ * `edit`'s search: where `old_string` occurs in a file's text, as TextEdits replacing it with
+ * `new_string`. Missing or not unique is a typed error that says why: the line of each
+ * occurrence, or where the closest near-match is (e.g. the same text with other indentation).
+ */
+import { TextEdit } from '../edits/textEdits';
+import { closestLine } from './applyPatch';
+
+export class OldStringNotFound extends Error {
+  constructor(
+    /** 1-based line and text of the closest near-match, and how it differs, when one is close. */
+    readonly closest?: { readonly line: number; readonly text: string; readonly how: string },
+  ) {
+    super('old_string was not found in the file');
+    this.name = 'OldStringNotFound';
+  }
+}
+
+export class OldStringNotUnique extends Error {
+  constructor(
+    /** 1-based line where each occurrence starts. */
+    readonly lines: readonly number[],
+  ) {
+    super(`old_string occurs ${lines.length} times`);
+    this.name = 'OldStringNotUnique';
+  }
+}
+
+export class NothingToEdit extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'NothingToEdit';
+  }
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) line++;
+  return line;
+}
+
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length)) found.push(index);
+  return found;
+}
+
+/** Same text with every run of whitespace collapsed, and a map back to offsets in the original. */
+function collapsed(text: string): { text: string; offsets: number[] } {
+  let out = '';
+  const offsets: number[] = [];
+  let inSpace = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (/\s/.test(char)) {
+      if (!inSpace) {
+        out += ' ';
+        offsets.push(index);
+      }
+      inSpace = true;
+    } else {
+      out += char;
+      offsets.push(index);
+      inSpace = false;
+    }
+  }
+  return { text: out, offsets };
+}
+
+/** Where `oldString` almost occurs: with other whitespace or line breaks, else the most similar line. */
+export function nearMatch(text: string, oldString: string): OldStringNotFound['closest'] {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const normalizedOld = oldString.replace(/\r\n/g, '\n');
+  if (normalizedOld !== oldString && text.includes(normalizedOld)) {
+    const line = lineAt(text, text.indexOf(normalizedOld));
+    return { line, text: lines[line - 1], how: 'it matches with LF line breaks instead of CRLF' };
+  }
+  const haystack = collapsed(text);
+  const needle = collapsed(oldString.trim()).text;
+  if (needle.trim() !== '') {
+    const at = haystack.text.indexOf(needle);
+    if (at !== -1) {
+      const line = lineAt(text, haystack.offsets[at]);
+      return { line, text: lines[line - 1], how: 'it matches there if whitespace (indentation or line breaks) is ignored' };
+    }
+  }
+  const wantedLines = oldString.split('\n').filter((line) => line.trim() !== '');
+  for (const wanted of wantedLines) {
+    const index = closestLine(lines, wanted);
+    if (index !== undefined) {
+      const first = wanted === wantedLines[0] ? 'its first line' : `its line ${JSON.stringify(wanted.trim())}`;
+      return { line: index + 1, text: lines[index], how: `the closest line to ${first}` };
+    }
+  }
+  return undefined;
+}
+
+/** The edits that replace `oldString` (every occurrence with `replaceAll`, else exactly one) by `newString`. */
+export function editsFor(text: string, oldString: string, newString: string, replaceAll: boolean): TextEdit[] {
+  if (oldString === '') throw new NothingToEdit('old_string is empty; to create or overwrite a whole file use write');
+  if (oldString === newString) throw new NothingToEdit('old_string and new_string are identical, so nothing would change');
+  const found = occurrences(text, oldString);
+  if (found.length === 0) throw new OldStringNotFound(nearMatch(text, oldString));
+  if (found.length > 1 && !replaceAll) throw new OldStringNotUnique(found.map((offset) => lineAt(text, offset)));
+  return found.map((start) => ({ start, end: start + oldString.length, text: newString }));
+}

@@ -1,0 +1,20 @@
+import * as vscode from 'vscode';
+import { LspService } from '../../lsp/vscode/lspService';
+import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { ResourceState } from '../../registry/resources';
+import { Runtime } from '../../runtime';
+import { WriteService } from './writeService';
+
+/** The workspace resource: files can be written once a folder is open (paths are relative to it). */
+function workspaceState(): ResourceState {
+  return workspaceFolderPaths().length > 0
+    ? { ready: true }
+    : { ready: false, reason: 'no folder is open, and files are written inside the workspace folder only' };
+}
+
+export function registerWrites(context: vscode.ExtensionContext, runtime: Runtime, lsp: LspService): WriteService {
+  const update = (): void => runtime.board.set('workspace', workspaceState());
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(update));
+  update();
+  return new WriteService(lsp, runtime.log);
+}

@@ -20,6 +20,7 @@ import { LanguageRegistry } from '../src/structural/languages';
 import { StructuralSearch } from '../src/structural/search';
 import { SourceCache } from '../src/structural/sourceCache';
 import { astGrepBinary } from '../test/unit/support/astGrep';
+import { filesUnder } from '../test/support/filesUnder';
 
 const PATTERNS: ReadonlyArray<{ readonly pattern: string; readonly kind: string }> = [
   { pattern: 'console.log($$$A)', kind: 'selective' },
@@ -124,14 +125,6 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function filesUnder(dir: string, suffix: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
 }
 
 function table(rows: string[][]): string {

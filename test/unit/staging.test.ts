@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { seededRandom } from '../support/seededRandom';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -323,18 +324,6 @@ describe('staging answers', () => {
   });
 });
 
-/** mulberry32: a small seeded PRNG, so a failing trial can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('randomized drift trial: accept writes every file as proposed, or changes none', () => {
   const SEED = 20261202;
   const TRIALS = 250;
@@ -349,7 +338,7 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
   });
 
   it(`${TRIALS} trials from seed ${SEED}`, async () => {
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     const int = (below: number) => Math.floor(random() * below);
     const pick = <T>(items: readonly T[]): T => items[int(items.length)];
     const randomText = (length: number) => Array.from({ length }, () => pick(alphabet)).join('');

@@ -13,6 +13,7 @@ import { findMatches } from '../../src/structural/matcher';
 import { compilePattern } from '../../src/structural/pattern';
 import { astGrepBinary, astGrepMatches, astGrepMatchesOfEach } from './support/astGrep';
 import { matchTexts, registry, repoRoot } from './support/structuralEngine';
+import { filesUnder } from '../support/filesUnder';
 
 interface Corpus {
   readonly name: string;
@@ -37,14 +38,6 @@ function packageFiles(packages: readonly string[], suffix: string): string[] {
   return packages
     .flatMap((name) => filesUnder(path.join(repoRoot, 'node_modules', name), suffix))
     .filter((file) => !path.relative(path.join(repoRoot, 'node_modules'), file).split(path.sep).slice(1).includes('node_modules'))
-    .sort();
-}
-
-function filesUnder(dir: string, suffix: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
-    .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
 }
 

@@ -12,22 +12,11 @@ import { findMatches } from '../../src/structural/matcher';
 import { FRAGMENT_MARKER, LoadedLanguage } from '../../src/structural/languages';
 import { CompiledPattern, compilePattern, PatternError } from '../../src/structural/pattern';
 import { editsFor } from '../../src/structural/rewrite';
+import { seededRandom } from '../support/seededRandom';
 import { registry, repoRoot } from './support/structuralEngine';
 
 const SEED = 0x5eed;
 const SAMPLES = path.join(repoRoot, 'test', 'fixtures', 'grammar-samples');
-
-/** mulberry32: small, fast, and the same sequence everywhere for a seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function samples(): Array<{ language: string; source: string }> {
   return fs.readdirSync(SAMPLES).map((name) => {
@@ -45,7 +34,7 @@ class Generator {
   private readonly next: () => number;
 
   constructor(seed: number) {
-    this.next = random(seed);
+    this.next = seededRandom(seed);
   }
 
   int(below: number): number {

@@ -21,6 +21,7 @@ import { StructuralSearch } from '../src/structural/search';
 import { SourceCache } from '../src/structural/sourceCache';
 import { astGrepBinary } from '../test/unit/support/astGrep';
 import { filesUnder } from '../test/support/filesUnder';
+import { onLines } from '../test/support/jsonLines';
 
 const PATTERNS: ReadonlyArray<{ readonly pattern: string; readonly kind: string }> = [
   { pattern: 'console.log($$$A)', kind: 'selective' },
@@ -88,17 +89,9 @@ function countsByFile(command: string, args: readonly string[], cwd: string): Pr
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
     const counts = new Map<string, number>();
-    let pending = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      let from = 0;
-      for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', from)) {
-        const line = pending + chunk.slice(from, newline);
-        pending = '';
-        from = newline + 1;
-        const file = path.resolve(cwd, (JSON.parse(line) as { file: string }).file);
-        counts.set(file, (counts.get(file) ?? 0) + 1);
-      }
-      pending += chunk.slice(from);
+    onLines(child.stdout, (line) => {
+      const file = path.resolve(cwd, (JSON.parse(line) as { file: string }).file);
+      counts.set(file, (counts.get(file) ?? 0) + 1);
     });
     child.on('error', reject);
     child.on('close', () => resolve(counts));

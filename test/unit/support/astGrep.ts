@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { onLines } from '../../support/jsonLines';
 
 /**
  * The native binary: npm installs the platform package (an optionalDependency of @ast-grep/cli)
@@ -72,23 +73,12 @@ function astGrepJson(binary: string, args: readonly string[]): Promise<AstGrepMa
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const matches: AstGrepMatch[] = [];
-    let pending = '';
     let stderr = '';
     // One JSON object per line; matches of a bundled file can be megabytes each, so parse as they come.
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      let from = 0;
-      for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', from)) {
-        const line = pending + chunk.slice(from, newline);
-        pending = '';
-        from = newline + 1;
-        if (line) matches.push(toMatch(line));
-      }
-      pending += chunk.slice(from);
-    });
+    onLines(child.stdout, (line) => matches.push(toMatch(line)));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (pending) matches.push(toMatch(pending));
       // Exit code 1 means "no match".
       if (code === 0 || code === 1) resolve(matches);
       else reject(new Error(`ast-grep exited with ${code}: ${stderr}`));

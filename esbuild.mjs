@@ -36,6 +36,8 @@ async function buildExtension() {
   // The command line (package.json "bin"), for the repository and the benchmark; not in the .vsix.
   await esbuild.build({ ...node, entryPoints: ['src/cli/astGrepCli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } });
   chmodSync('dist/cli.js', 0o755);
+  // The structural engine's parsing threads (src/structural/workerPool.ts), for both.
+  await esbuild.build({ ...node, entryPoints: ['src/structural/parseWorker.ts'], outfile: 'dist/parseWorker.js' });
   copyWasm();
 }
 

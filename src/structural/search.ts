@@ -1,11 +1,14 @@
 /**
  * Structural search over files: groups files by grammar, compiles the pattern once per
- * language, skips files that lack a text every match must contain, parses the rest, and
- * collects matches up to a cap. Trees are deleted as soon as a file is done (wasm memory is
- * not garbage collected). Used by `ast_grep`, `ast_edit`, the command line and the benchmark.
+ * language, skips files that lack a text every match must contain, has the rest parsed and
+ * matched (on worker threads when a pool is given and there is more than one file, several files
+ * in flight, results taken in file order), and collects matches up to a cap. A file whose text
+ * is unchanged since the same pattern last searched it is answered from a small match cache.
+ * Used by `ast_grep`, `ast_edit`, the command line and the benchmark.
  */
+import { FileMatcher, InlineMatcher } from './fileMatcher';
 import { LanguageRegistry } from './languages';
-import { findMatches, Match } from './matcher';
+import { Match } from './matcher';
 import { CompiledPattern, compilePattern, PatternError } from './pattern';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
@@ -23,6 +26,11 @@ export interface SearchRequest {
   /** Stop after this many matches (the answer then says "more than"). */
   readonly maxResults: number;
   readonly token?: Cancellation;
+  /**
+   * Called with each file's matches in file order as soon as they are known; the result's
+   * `files` is then left empty (nothing kept: the command line prints as it goes).
+   */
+  readonly onFile?: (file: FileMatches) => void;
 }
 
 export interface FileMatches {
@@ -91,11 +99,42 @@ export class SearchCancelled extends Error {
   }
 }
 
+export interface StructuralSearchOptions {
+  /** Where files are matched when a search has more than one; this thread when absent. */
+  readonly pool?: FileMatcher;
+  /** Keep the matches of the last few patterns per file text (the extension; not a one-shot command line). */
+  readonly cacheMatches?: boolean;
+}
+
+/** A file with matches, or without (kept to answer a repeated query). */
+interface CachedMatches {
+  readonly source: string;
+  readonly matches: readonly Match[];
+}
+
+/** Files handed to the threads ahead of the one whose matches are awaited, per thread, and their text in all. */
+const FILES_AHEAD_PER_THREAD = 16;
+const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
+
+/** Patterns whose matches are kept, most recent last. */
+const CACHED_PATTERNS = 4;
+
 export class StructuralSearch {
+  private readonly inline: InlineMatcher;
+  private readonly matchCache = new Map<string, Map<string, CachedMatches>>();
+
   constructor(
     private readonly registry: LanguageRegistry,
     private readonly readText: ReadText,
-  ) {}
+    private readonly options: StructuralSearchOptions = {},
+  ) {
+    this.inline = new InlineMatcher(registry);
+  }
+
+  /** Drops the cached matches (the benchmark's "new query" measure; tests). */
+  forgetMatches(): void {
+    this.matchCache.clear();
+  }
 
   async compile(language: string, pattern: string): Promise<CompiledPattern> {
     return compilePattern(await this.registry.load(language), pattern);
@@ -128,41 +167,68 @@ export class StructuralSearch {
     let filesParsed = 0;
     const skippedLarge: string[] = [];
     const capSize = request.files.length > 1;
-    let sinceYield = 0;
-    outer: for (const [language, files] of groups) {
-      const pattern = compiled.get(language);
-      if (!pattern) continue;
-      const { parser } = await this.registry.load(language);
-      for (const file of files) {
-        if (request.token?.isCancellationRequested) throw new SearchCancelled();
-        if (++sinceYield >= 20) {
-          sinceYield = 0;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        const source = await this.readText(file);
-        if (source === undefined || !containsAll(source, pattern.requiredTexts)) continue;
-        if (capSize && source.length > MAX_SEARCHED_FILE_LENGTH) {
-          skippedLarge.push(file);
-          continue;
-        }
-        const tree = parser.parse(source);
-        if (!tree) continue;
-        filesParsed++;
-        let matches: Match[];
-        try {
-          matches = findMatches(tree, source, pattern.root, request.maxResults - matchCount + 1);
-        } finally {
-          tree.delete();
-        }
-        if (matches.length === 0) continue;
-        if (matchCount + matches.length > request.maxResults) {
-          matches = matches.slice(0, request.maxResults - matchCount);
-          truncated = true;
-        }
-        matchCount += matches.length;
-        if (matches.length > 0) results.push({ file, language, source, matches });
-        if (truncated) break outer;
+    const matcher = request.files.length > 1 && this.options.pool ? this.options.pool : this.inline;
+    // Files in flight, in file order: each one's matches are taken only after those of the files before it.
+    const queue: Array<{ file: string; language: string; source: string; matches: Promise<readonly Match[]> }> = [];
+    // Enough files ahead that a large one at the head does not leave the other threads idle; bounded in text held.
+    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * FILES_AHEAD_PER_THREAD;
+    let queuedLength = 0;
+    const takeOne = async (): Promise<boolean> => {
+      const head = queue.shift() as (typeof queue)[number];
+      queuedLength -= head.source.length;
+      let matches = await head.matches;
+      if (request.token?.isCancellationRequested) throw new SearchCancelled();
+      if (matches.length === 0) return false;
+      if (matchCount + matches.length > request.maxResults) {
+        matches = matches.slice(0, request.maxResults - matchCount);
+        truncated = true;
       }
+      matchCount += matches.length;
+      if (matches.length > 0) {
+        const found = { file: head.file, language: head.language, source: head.source, matches };
+        if (request.onFile) request.onFile(found);
+        else results.push(found);
+      }
+      return truncated;
+    };
+    let sinceYield = 0;
+    try {
+      outer: for (const [language, files] of groups) {
+        const pattern = compiled.get(language);
+        if (!pattern) continue;
+        const cache = this.cacheFor(language, request.pattern);
+        for (const file of files) {
+          if (request.token?.isCancellationRequested) throw new SearchCancelled();
+          if (++sinceYield >= 20) {
+            sinceYield = 0;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          const source = await this.readText(file);
+          if (source === undefined || !containsAll(source, pattern.requiredTexts)) continue;
+          if (capSize && source.length > MAX_SEARCHED_FILE_LENGTH) {
+            skippedLarge.push(file);
+            continue;
+          }
+          const cached = cache?.get(file);
+          let matches: Promise<readonly Match[]>;
+          if (cached && cached.source === source) {
+            matches = Promise.resolve(cached.matches);
+          } else {
+            const limit = request.maxResults - matchCount + 1;
+            matches = matcher.match({ language, pattern: request.pattern, text: source, limit });
+            // Complete answers only: a file cut at the limit may have more matches.
+            if (cache) void matches.then((found) => found.length < limit && cache.set(file, { source, matches: found }), () => undefined);
+            filesParsed++;
+          }
+          queue.push({ file, language, source, matches });
+          queuedLength += source.length;
+          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH)) if (await takeOne()) break outer;
+        }
+      }
+      while (queue.length > 0 && !truncated) await takeOne();
+    } finally {
+      // What is still in flight after a cap, a cancellation or an error is not wanted.
+      for (const abandoned of queue.splice(0)) abandoned.matches.catch(() => undefined);
     }
     return {
       files: results,
@@ -203,6 +269,17 @@ export class StructuralSearch {
     }
     if (found.truncated || replacementCount > request.maxReplacements) throw new TooManyReplacements(request.maxReplacements);
     return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages, skippedLarge: found.skippedLarge };
+  }
+
+  /** The cached matches of this pattern, the least recently used pattern giving way. */
+  private cacheFor(language: string, pattern: string): Map<string, CachedMatches> | undefined {
+    if (!this.options.cacheMatches) return undefined;
+    const key = `${language}\u0000${pattern}`;
+    const cache = this.matchCache.get(key) ?? new Map<string, CachedMatches>();
+    this.matchCache.delete(key);
+    this.matchCache.set(key, cache);
+    if (this.matchCache.size > CACHED_PATTERNS) this.matchCache.delete(this.matchCache.keys().next().value as string);
+    return cache;
   }
 
   private groupByLanguage(request: Pick<SearchRequest, 'files' | 'language'>): Map<string, string[]> {

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
@@ -9,6 +10,7 @@ import { GRAMMARS } from '../grammarManifest';
 import { LanguageRegistry } from '../languages';
 import { Cancellation, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
 import { SourceCache } from '../sourceCache';
+import { WorkerPool } from '../workerPool';
 
 export interface SearchScope {
   readonly files: string[];
@@ -20,10 +22,11 @@ export interface SearchScope {
  * The structural engine bound to this window: grammars from the extension's dist/grammars,
  * files from the workspace (open editors' unsaved text first), excludes from the settings.
  */
-export class StructuralService {
+export class StructuralService implements vscode.Disposable {
   readonly registry: LanguageRegistry;
   private readonly search: StructuralSearch;
   private readonly cache = new SourceCache();
+  private readonly pool: WorkerPool;
 
   constructor(extensionPath: string, private readonly log: Logger) {
     this.registry = new LanguageRegistry({
@@ -31,7 +34,13 @@ export class StructuralService {
       locateWasm: (entry) => path.join(extensionPath, 'dist', 'grammars', `${entry.id}.wasm`),
       runtimeWasm: path.join(extensionPath, 'dist', 'web-tree-sitter.wasm'),
     });
-    this.search = new StructuralSearch(this.registry, (file) => this.readText(file));
+    // Folder searches parse on worker threads (one per core, at most four; they stop after a minute idle).
+    this.pool = new WorkerPool({ script: path.join(extensionPath, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
+    this.search = new StructuralSearch(this.registry, (file) => this.readText(file), { pool: this.pool, cacheMatches: true });
+  }
+
+  dispose(): void {
+    this.pool.dispose();
   }
 
   display(file: string): string {

@@ -1,0 +1,136 @@
+/**
+ * Parsing on worker threads (src/structural/workerPool.ts) and the match cache of
+ * src/structural/search.ts: the same answers as this thread, in file order, caps honoured, a
+ * dying thread reported and replaced, idle threads stopped, cached matches only for unchanged text.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { StructuralSearch } from '../../src/structural/search';
+import { SourceCache } from '../../src/structural/sourceCache';
+import { ParsingThreadFailed, WorkerPool } from '../../src/structural/workerPool';
+import { registry, repoRoot } from './support/structuralEngine';
+
+const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
+
+const readFile = async (file: string): Promise<string | undefined> => fs.promises.readFile(file, 'utf8');
+
+function summary(result: Awaited<ReturnType<StructuralSearch['search']>>): string[] {
+  return result.files.flatMap((file) => file.matches.map((match) => `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`));
+}
+
+describe('structural search on worker threads', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let files: string[];
+  let pool: WorkerPool;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-pool-'));
+    files = [];
+    for (let i = 0; i < 24; i++) {
+      const extension = ['ts', 'py', 'go'][i % 3];
+      const body =
+        extension === 'py' ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n` :
+        extension === 'go' ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n` :
+        `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
+      const file = path.join(dir, `file${String(i).padStart(2, '0')}.${extension}`);
+      fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
+      files.push(file);
+    }
+  });
+
+  beforeEach(() => (pool = new WorkerPool({ script: SCRIPT, size: 2 })));
+  afterEach(() => pool.dispose());
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('answers exactly as this thread does, in file order, in every language', async () => {
+    const request = { pattern: 'log($A)', files, maxResults: Number.POSITIVE_INFINITY };
+    const inline = summary(await new StructuralSearch(registry, readFile).search(request));
+    const pooled = summary(await new StructuralSearch(registry, readFile, { pool }).search(request));
+    assert.equal(inline.length, 20);
+    assert.deepEqual(pooled, inline);
+    assert.ok(pooled.includes('file00.ts:3 log(x0) A=x0') && pooled.includes('file01.py:3 log(x1) A=x1') && pooled.includes('file02.go:4 log(x2) A=x2'));
+  });
+
+  it('stops at the cap with the first matches in file order (files grouped by language)', async () => {
+    const result = await new StructuralSearch(registry, readFile, { pool }).search({ pattern: 'log($$$A)', files, maxResults: 5 });
+    assert.equal(result.truncated, true);
+    assert.deepEqual(summary(result), [
+      "file00.ts:2 log(0, 'a') A=0, 'a'",
+      'file00.ts:3 log(x0) A=x0',
+      "file03.ts:2 log(3, 'a') A=3, 'a'",
+      'file03.ts:3 log(x3) A=x3',
+      "file06.ts:2 log(6, 'a') A=6, 'a'",
+    ]);
+  });
+
+  it('streams each file to onFile and keeps nothing', async () => {
+    const seen: string[] = [];
+    const result = await new StructuralSearch(registry, readFile, { pool }).search({
+      pattern: 'log($A, $B)',
+      files,
+      maxResults: Number.POSITIVE_INFINITY,
+      onFile: (file) => seen.push(`${path.basename(file.file)} ${file.matches.length}`),
+    });
+    assert.deepEqual(result.files, []);
+    assert.equal(result.matchCount, 20);
+    assert.deepEqual(seen.slice(0, 3), ['file00.ts 1', 'file03.ts 1', 'file06.ts 1']);
+  });
+
+  it('reports an error raised in a thread with its type and message', async () => {
+    await assert.rejects(pool.match({ language: 'javascript', pattern: 'foo(', text: 'foo(1)', limit: 10 }), { name: 'PatternError' });
+  });
+
+  it('reports a thread that dies, and the next job gets a fresh thread', async () => {
+    // A fault only a stand-in can produce on demand: a thread that exits on its first job.
+    const dying = path.join(dir, 'dying.js');
+    fs.writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(7));\n");
+    const faulty = new WorkerPool({ script: dying, size: 1 });
+    try {
+      const job = { language: 'javascript', pattern: 'f()', text: 'f()', limit: 10 };
+      await assert.rejects(faulty.match(job), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 7/.test(error.message));
+      assert.equal(faulty.threads, 0);
+      await assert.rejects(faulty.match(job), ParsingThreadFailed);
+    } finally {
+      faulty.dispose();
+    }
+  });
+
+  it('stops its threads after the idle period', async () => {
+    const quick = new WorkerPool({ script: SCRIPT, size: 2, idleMs: 100 });
+    try {
+      await Promise.all([1, 2, 3].map((n) => quick.match({ language: 'python', pattern: 'f($A)', text: `f(${n})`, limit: 10 })));
+      assert.equal(quick.threads, 2);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(quick.threads, 0);
+      assert.deepEqual((await quick.match({ language: 'python', pattern: 'f($A)', text: 'f(9)', limit: 10 })).map((match) => match.text), ['f(9)']);
+    } finally {
+      quick.dispose();
+    }
+  });
+
+  it('answers a repeated query from the match cache, and parses again a file that changed', async () => {
+    const cache = new SourceCache();
+    const engine = new StructuralSearch(registry, (file) => cache.read(file), { pool, cacheMatches: true });
+    const request = { pattern: 'log($A)', files, maxResults: Number.POSITIVE_INFINITY };
+    const first = await engine.search(request);
+    assert.equal(first.filesParsed, 20);
+    const repeat = await engine.search(request);
+    assert.equal(repeat.filesParsed, 0);
+    assert.deepEqual(summary(repeat), summary(first));
+
+    const changed = files[0];
+    fs.writeFileSync(changed, "function g() {\n  log(changed);\n}\n");
+    fs.utimesSync(changed, new Date(), new Date(Date.now() + 5_000));
+    const after = await engine.search(request);
+    assert.equal(after.filesParsed, 1);
+    assert.deepEqual(summary(after).filter((line) => line.startsWith('file00.ts')), ['file00.ts:2 log(changed) A=changed']);
+
+    // A capped search caches nothing it did not finish: the next full search still finds everything.
+    engine.forgetMatches();
+    await engine.search({ ...request, maxResults: 1 });
+    assert.equal((await engine.search(request)).matchCount, first.matchCount);
+  });
+});

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerDebug } from './debug/vscode/registerDebug';
 import { registerLsp } from './lsp/vscode/registerLsp';
 import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
@@ -14,7 +15,7 @@ export interface ActivationInfo {
   readonly logUri: vscode.Uri;
 }
 
-/** Stops the language servers we started; VS Code waits for it on deactivate. */
+/** Stops the language servers and debug sessions we started; VS Code waits for it on deactivate. */
 let stopLanguageServers: () => Promise<void> = () => Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): ActivationInfo {
@@ -22,11 +23,14 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
   try {
     const runtime = createRuntime(context);
     const lsp = registerLsp(context, runtime);
-    stopLanguageServers = () => lsp.supervisor.stopAll();
     const staging = registerStaging(context, runtime);
     const structural = registerStructural(context, runtime);
     const writes = registerWrites(context, runtime, lsp);
-    const tools = createToolList({ lsp, staging, structural, writes });
+    const debug = registerDebug(context, runtime);
+    stopLanguageServers = async () => {
+      await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll()]);
+    };
+    const tools = createToolList({ lsp, staging, structural, writes, debug });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;

@@ -3,7 +3,7 @@
  * offered to a model only while its resource is ready; invoked anyway, it refuses with the
  * reason. The editor glue mirrors every state into a context key the tool's `when` names.
  */
-export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace';
+export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace' | 'debug';
 
 export interface ResourceDeclaration {
   readonly id: ResourceId;
@@ -16,6 +16,7 @@ export const RESOURCES: readonly ResourceDeclaration[] = [
   { id: 'staging', title: 'the staged-edit store' },
   { id: 'structural', title: 'the structural search engine (tree-sitter grammars)' },
   { id: 'workspace', title: 'an open workspace folder to write files in' },
+  { id: 'debug', title: "the editor's debugger with a workspace folder open" },
 ];
 
 export type ResourceState = { readonly ready: true } | { readonly ready: false; readonly reason: string };

@@ -7,6 +7,8 @@ export const Setting = {
   lspBinDirs: 'liveTools.lsp.binDirs',
   lspCheckTimeoutSeconds: 'liveTools.lsp.checkTimeoutSeconds',
   writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
+  debugPython: 'liveTools.debug.python',
+  debugSessionMinutes: 'liveTools.debug.sessionMinutes',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

@@ -8,6 +8,7 @@ export const ToolName = {
   write: 'write',
   edit: 'edit',
   patch: 'patch',
+  debug: 'debug',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

@@ -11,12 +11,15 @@ import { createPatchTool } from './patchTool';
 import { createEditTool } from './editTool';
 import { createWriteTool } from './writeTool';
 import { WriteService } from '../writes/vscode/writeService';
+import { DebugController } from '../debug/debugController';
+import { createDebugTool } from './debugTool';
 
 export interface ToolServices {
   readonly lsp: LspService;
   readonly staging: StagingService;
   readonly structural: StructuralService;
   readonly writes: WriteService;
+  readonly debug: DebugController;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
@@ -30,5 +33,6 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createWriteTool(services.writes),
     createEditTool(services.writes),
     createPatchTool(services.writes),
+    createDebugTool(services.debug),
   ] as AnyLiveTool[];
 }

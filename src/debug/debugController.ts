@@ -1,0 +1,470 @@
+/**
+ * The `debug` tool's engine: one session per conversation (a second launch is refused, naming the
+ * running one), every call on a session serialised, a strict time to live, and answers a model
+ * reads: where the program stopped and why (file, 1-based line, the line's text), capped stacks and
+ * variables, the program's output since the last look. The editor side (starting sessions, placing
+ * breakpoints where the human sees them) comes in through `DebugHost`.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AdapterContext, AdapterId, AdapterResolution, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
+import { DebugConnection, DebugSessionState } from './debugSession';
+import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
+
+export const STACK_CAP = 30;
+/** Project roots listed per adapter by `adapters`. */
+const ROOTS_SHOWN = 3;
+export const VARIABLES_CAP = 50;
+export const VALUE_CAP = 400;
+export const SESSION_TTL_MS = 30 * 60 * 1000;
+export const DEFAULT_STOP_TIMEOUT_S = 20;
+/** Launching may build the program first (delve: ~12 s for a first Go build). */
+export const DEFAULT_LAUNCH_TIMEOUT_S = 60;
+
+export interface BreakpointSpec {
+  readonly line: number;
+  readonly condition?: string;
+  readonly log_message?: string;
+}
+
+export interface LaunchPlan {
+  readonly resolution: Extract<AdapterResolution, { ok: true }>;
+  readonly configuration: Record<string, unknown>;
+  /** The workspace folder the session belongs to. */
+  readonly folder: string;
+}
+
+export interface DebugHost {
+  launch(plan: LaunchPlan): Promise<DebugConnection>;
+  /** Places the file's breakpoints in the editor (replacing its earlier ones); empty clears them. */
+  setBreakpoints(file: string, breakpoints: readonly BreakpointSpec[]): Promise<void>;
+  /** The workspace folder and adapter context for a program (or the first folder). */
+  contextFor(file: string | undefined): { folder: string; adapter: AdapterContext };
+  /** An absolute path from what the model wrote (relative to the workspace folder). */
+  resolvePath(file: string): string;
+  display(file: string): string;
+  /** A configuration of the folder's launch.json, by name. */
+  namedConfiguration(name: string): Record<string, unknown> | undefined;
+}
+
+export class DebugRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DebugRefusal';
+  }
+}
+
+export interface DebugRequest {
+  readonly op: string;
+  readonly file?: string;
+  readonly lines?: readonly BreakpointSpec[];
+  readonly exceptions?: readonly string[];
+  readonly program?: string;
+  readonly args?: readonly string[];
+  readonly adapter?: AdapterId;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly configuration?: string;
+  readonly port?: number;
+  readonly pid?: number;
+  readonly thread_id?: number;
+  readonly frame_id?: number;
+  readonly reference?: number;
+  readonly expression?: string;
+  readonly timeout_seconds?: number;
+}
+
+interface Conversation {
+  session: DebugSessionState | undefined;
+  queue: Promise<unknown>;
+  ttl: NodeJS.Timeout | undefined;
+  expiredNote: string | undefined;
+  exceptions: readonly string[];
+}
+
+export class DebugController {
+  private readonly conversations = new Map<string, Conversation>();
+  /** Breakpoints as the agent set them, per file, so `status` can list them. */
+  private readonly breakpoints = new Map<string, readonly BreakpointSpec[]>();
+
+  constructor(
+    private readonly host: DebugHost,
+    /** Read at each launch (a setting). */
+    private readonly ttlMs: () => number = () => SESSION_TTL_MS,
+  ) {}
+
+  /** Runs one call, after the conversation's earlier calls have finished. */
+  run(conversationId: string, request: DebugRequest): Promise<string> {
+    const conversation = this.conversation(conversationId);
+    const result = conversation.queue.then(() => this.dispatch(conversation, request));
+    conversation.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Ends every session (the window is closing, or the tests are done). */
+  async disposeAll(): Promise<void> {
+    await Promise.all([...this.conversations.values()].map((conversation) => this.end(conversation)));
+    this.conversations.clear();
+  }
+
+  private conversation(id: string): Conversation {
+    let conversation = this.conversations.get(id);
+    if (!conversation) {
+      conversation = { session: undefined, queue: Promise.resolve(), ttl: undefined, expiredNote: undefined, exceptions: [] };
+      this.conversations.set(id, conversation);
+    }
+    return conversation;
+  }
+
+  private async dispatch(conversation: Conversation, request: DebugRequest): Promise<string> {
+    switch (request.op) {
+      case 'adapters':
+        return this.adapters();
+      case 'status':
+        return this.status(conversation);
+      case 'breakpoints':
+        return this.setBreakpoints(conversation, request);
+      case 'launch':
+      case 'attach':
+        return this.start(conversation, request);
+      case 'output':
+        return this.output(this.live(conversation, request.op));
+      case 'terminate':
+        return this.terminate(conversation);
+      default:
+        return this.drive(conversation, request);
+    }
+  }
+
+  private async adapters(): Promise<string> {
+    const { folder, adapter } = this.host.contextFor(undefined);
+    const dirs = candidateDirs(folder);
+    const lines = await Promise.all(
+      ADAPTERS.map(async (spec) => {
+        // Where the project roots of this adapter's language are (debugpy's Python depends on the root's venv).
+        const roots = rootsFor(dirs, spec.markers).slice(0, ROOTS_SHOWN).map((root) => root.dir);
+        const answers = await Promise.all(
+          (roots.length > 0 ? roots : [folder]).map(async (root) => {
+            const resolution = await resolveAdapter(spec, { ...adapter, root });
+            const where = root === folder ? '' : ` for ${this.host.display(root)}/`;
+            return resolution.ok ? `can start${where} — ${resolution.detail}` : `cannot start${where} — ${resolution.reason}`;
+          }),
+        );
+        return `- ${spec.id}: ${answers.join('; ')}`;
+      }),
+    );
+    return `Debug adapters (${ADAPTERS.map((spec) => spec.id).join(', ')}; the program's extension picks one, or pass \`adapter\`):\n${lines.join('\n')}`;
+  }
+
+  private status(conversation: Conversation): string {
+    const lines: string[] = [];
+    const session = conversation.session;
+    if (!session) lines.push(takeExpiredNote(conversation) ?? 'No debug session in this conversation. Start one with op "launch" (or "attach").');
+    else lines.push(`Session "${session.connection.name}" (${session.adapter}), ${this.describeState(session)}; ends by itself ${this.remaining(session)}.`);
+    const files = [...this.breakpoints].filter(([, specs]) => specs.length > 0);
+    lines.push(files.length === 0 ? 'Breakpoints: none.' : `Breakpoints: ${files.map(([file, specs]) => `${this.host.display(file)}: ${specs.map((spec) => spec.line).join(', ')}`).join('; ')}.`);
+    if (conversation.exceptions.length > 0) lines.push(`Exception breakpoints: ${conversation.exceptions.join(', ')}.`);
+    return lines.join('\n');
+  }
+
+  private async setBreakpoints(conversation: Conversation, request: DebugRequest): Promise<string> {
+    const answers: string[] = [];
+    if (request.exceptions) {
+      conversation.exceptions = request.exceptions;
+      const session = conversation.session;
+      if (session && session.state.kind !== 'ended') await session.connection.request('setExceptionBreakpoints', { filters: request.exceptions });
+      answers.push(request.exceptions.length === 0 ? 'Exception breakpoints cleared.' : `Exception breakpoints: ${request.exceptions.join(', ')}${session ? '' : ' (applied at launch)'}.`);
+    }
+    if (request.file !== undefined) {
+      const file = this.host.resolvePath(request.file);
+      if (!fs.existsSync(file)) throw new DebugRefusal(`${request.file} does not exist. Give the path of a source file relative to the workspace folder.`);
+      const specs = request.lines ?? [];
+      const lineCount = fs.readFileSync(file, 'utf8').split('\n').length;
+      const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
+      if (outside.length > 0) throw new DebugRefusal(`${this.host.display(file)} has ${lineCount} lines; line ${outside.map((spec) => spec.line).join(', ')} is outside it. Nothing was changed.`);
+      await this.host.setBreakpoints(file, specs);
+      this.breakpoints.set(file, specs);
+      answers.push(
+        specs.length === 0
+          ? `Breakpoints in ${this.host.display(file)} cleared.`
+          : `Breakpoints in ${this.host.display(file)}:\n${specs.map((spec) => `- line ${spec.line}: \`${lineText(file, spec.line)}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.log_message ? ` logs ${JSON.stringify(spec.log_message)}` : ''}`).join('\n')}` +
+              (conversation.session ? '' : '\nThey apply when you launch.'),
+      );
+    }
+    if (answers.length === 0) throw new DebugRefusal('op "breakpoints" needs `file` with `lines` (an empty list clears the file), or `exceptions`.');
+    return answers.join('\n');
+  }
+
+  private async start(conversation: Conversation, request: DebugRequest): Promise<string> {
+    const running = conversation.session;
+    if (running && running.state.kind !== 'ended') {
+      throw new DebugRefusal(`A session is already running in this conversation: "${running.connection.name}" (${running.adapter}, ${this.describeState(running)}). Call op "terminate" first, or keep using it.`);
+    }
+    this.endSession(conversation);
+    const plan = await this.plan(request);
+    const connection = await this.host.launch(plan);
+    const session = new DebugSessionState(connection, plan.resolution.spec.id, String(plan.configuration.program ?? plan.configuration.name ?? ''), Date.now());
+    conversation.session = session;
+    conversation.expiredNote = undefined;
+    const ttl = this.ttlMs();
+    session.endsAt = Date.now() + ttl;
+    conversation.ttl = setTimeout(() => {
+      conversation.expiredNote = `The session "${connection.name}" reached its time limit (${formatMinutes(ttl)}) and was ended. Launch again if you need it.`;
+      void this.run(conversationIdOf(this.conversations, conversation), { op: 'terminate' });
+    }, ttl);
+    conversation.ttl.unref?.();
+    if (conversation.exceptions.length > 0) await connection.request('setExceptionBreakpoints', { filters: conversation.exceptions }).catch(() => undefined);
+    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.resolution.spec.id} (${plan.resolution.detail}); session "${connection.name}".`;
+    const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
+    return `${started}\n${await this.afterWait(session, 0, timeout)}`;
+  }
+
+  private async plan(request: DebugRequest): Promise<LaunchPlan> {
+    if (request.configuration) {
+      const configuration = this.host.namedConfiguration(request.configuration);
+      if (!configuration) throw new DebugRefusal(`No configuration named "${request.configuration}" in .vscode/launch.json.`);
+      const spec = ADAPTERS.find((candidate) => candidate.debugType === configuration.type || (candidate.id === 'js' && ['node', 'pwa-node'].includes(String(configuration.type))));
+      const program = typeof configuration.program === 'string' ? configuration.program : undefined;
+      const { folder, adapter } = this.host.contextFor(program);
+      const resolution = spec ? await resolveAdapter(spec, adapter) : undefined;
+      if (resolution && !resolution.ok) throw new DebugRefusal(`The ${spec?.id} adapter cannot start: ${resolution.reason}`);
+      return { resolution: resolution ?? { ok: true, spec: ADAPTERS[0], detail: `type ${String(configuration.type)}` }, configuration, folder };
+    }
+    if (request.op === 'launch' && !request.program) throw new DebugRefusal('op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).');
+    if (request.op === 'attach' && request.port === undefined && request.pid === undefined) throw new DebugRefusal('op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.');
+    const program = request.program ? this.host.resolvePath(request.program) : undefined;
+    if (program && !fs.existsSync(program)) throw new DebugRefusal(`${request.program} does not exist. Give the path relative to the workspace folder.`);
+    const spec = request.adapter ? adapterSpec(request.adapter) : program ? adapterForProgram(program) : undefined;
+    if (!spec) throw new DebugRefusal(`Which adapter? Pass \`adapter\` (${ADAPTERS.map((candidate) => candidate.id).join(', ')}); ${program ? `${this.host.display(program)} has no extension one is known for` : 'attach needs it'}.`);
+    const { folder, adapter } = this.host.contextFor(program);
+    const resolution = await resolveAdapter(spec, adapter);
+    if (!resolution.ok) throw new DebugRefusal(`The ${spec.id} adapter cannot start: ${resolution.reason}`);
+    const cwd = request.cwd ? this.host.resolvePath(request.cwd) : program ? path.dirname(program) : folder;
+    const env = request.env ?? {};
+    const base = { type: spec.debugType, name: `Agent: ${program ? path.basename(program) : `${spec.id} attach`}`, request: request.op };
+    let configuration: Record<string, unknown>;
+    if (request.op === 'attach') {
+      configuration =
+        spec.id === 'debugpy' ? { ...base, connect: { host: '127.0.0.1', port: request.port } } :
+        spec.id === 'js' ? { ...base, type: 'node', port: request.port } :
+        spec.id === 'delve' ? { ...base, mode: 'local', processId: request.pid } :
+        { ...base, pid: request.pid };
+    } else {
+      const args = request.args ?? [];
+      configuration =
+        spec.id === 'debugpy' ? { ...base, program, args, cwd, env, python: resolution.python, console: 'internalConsole', justMyCode: true } :
+        spec.id === 'js' ? { ...base, type: 'node', program, args, cwd, env, console: 'internalConsole', outputCapture: 'std' } :
+        spec.id === 'delve' ? { ...base, mode: program?.endsWith('.go') ? 'debug' : 'exec', program, args, cwd, env } :
+        spec.id === 'lldb' ? { ...base, program, args, cwd, env: Object.entries(env).map(([key, value]) => `${key}=${value}`) } :
+        { ...base, program, args, cwd, env };
+    }
+    return { resolution, configuration, folder };
+  }
+
+  /** continue, pause, steps, threads, stack, scopes, variables, evaluate. */
+  private async drive(conversation: Conversation, request: DebugRequest): Promise<string> {
+    const session = this.live(conversation, request.op);
+    const connection = session.connection;
+    const timeout = request.timeout_seconds ?? DEFAULT_STOP_TIMEOUT_S;
+    switch (request.op) {
+      case 'continue':
+      case 'step_over':
+      case 'step_in':
+      case 'step_out': {
+        const threadId = this.stoppedThread(session, request);
+        const command = { continue: 'continue', step_over: 'next', step_in: 'stepIn', step_out: 'stepOut' }[request.op];
+        const mark = session.changeCount;
+        session.state = { kind: 'running' };
+        await connection.request(command, { threadId });
+        return this.afterWait(session, mark, timeout);
+      }
+      case 'pause': {
+        if (session.state.kind === 'stopped') return `Already stopped. ${await this.describeStop(session)}`;
+        const mark = session.changeCount;
+        const threads = await connection.request<{ threads: Array<{ id: number }> }>('threads');
+        await connection.request('pause', { threadId: request.thread_id ?? threads.threads[0]?.id ?? 1 });
+        return this.afterWait(session, mark, timeout);
+      }
+      case 'threads': {
+        const { threads } = await connection.request<{ threads: Array<{ id: number; name: string }> }>('threads');
+        return `${threads.length} thread${threads.length === 1 ? '' : 's'}:\n${threads.map((thread) => `- ${thread.id}: ${thread.name}`).join('\n')}`;
+      }
+      case 'stack':
+        return this.stack(session, this.stoppedThread(session, request));
+      case 'scopes': {
+        const frameId = request.frame_id ?? (await this.topFrame(session, this.stoppedThread(session, request))).id;
+        const { scopes } = await connection.request<{ scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }> }>('scopes', { frameId });
+        return `Scopes of frame ${frameId}:\n${scopes.map((scope) => `- ${scope.name}: reference ${scope.variablesReference}${scope.expensive ? ' (expensive)' : ''}`).join('\n')}\nNext: op "variables" with a reference.`;
+      }
+      case 'variables': {
+        if (request.reference === undefined) throw new DebugRefusal('op "variables" needs `reference` (from "scopes", or a variable with children).');
+        this.stoppedThread(session, request);
+        const { variables } = await connection.request<{ variables: Array<{ name: string; value: string; type?: string; variablesReference: number }> }>('variables', { variablesReference: request.reference });
+        const shown = variables.slice(0, VARIABLES_CAP).map((variable) => {
+          const value = capValue(variable.value);
+          return `- ${variable.name}${variable.type ? ` (${variable.type})` : ''} = ${value}${variable.variablesReference > 0 ? ` [reference ${variable.variablesReference}]` : ''}`;
+        });
+        const more = variables.length > VARIABLES_CAP ? `\n(${variables.length - VARIABLES_CAP} more not shown: the cap is ${VARIABLES_CAP}; evaluate an expression for a specific one.)` : '';
+        return `${variables.length} variable${variables.length === 1 ? '' : 's'}:\n${shown.join('\n')}${more}`;
+      }
+      case 'evaluate': {
+        if (!request.expression) throw new DebugRefusal('op "evaluate" needs `expression`.');
+        let frameId = request.frame_id;
+        if (frameId === undefined && session.state.kind === 'stopped') frameId = (await this.topFrame(session, this.stoppedThread(session, request))).id;
+        const result = await connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', { expression: request.expression, frameId, context: 'repl' });
+        return `${request.expression} = ${capValue(result.result)}${result.type ? ` (${result.type})` : ''}${result.variablesReference ? ` [reference ${result.variablesReference}]` : ''}`;
+      }
+      default:
+        throw new DebugRefusal(`Unknown op "${request.op}".`);
+    }
+  }
+
+  private async stack(session: DebugSessionState, threadId: number): Promise<string> {
+    const { stackFrames, totalFrames } = await session.connection.request<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
+    const frames = stackFrames.slice(0, STACK_CAP);
+    const total = totalFrames ?? stackFrames.length;
+    const lines = frames.map((frame) => `- #${frame.id} ${frame.name} at ${this.where(frame)}`);
+    const more = total > frames.length ? `\n(${total - frames.length} more frames not shown: the cap is ${STACK_CAP}.)` : '';
+    return `Stack of thread ${threadId} (${frames.length}${total > frames.length ? ` of ${total}` : ''} frames, innermost first; #N is the frame_id):\n${lines.join('\n')}${more}`;
+  }
+
+  private output(session: DebugSessionState): string {
+    const { text, dropped } = session.takeOutput();
+    if (!text) return `No new output. The program is ${this.describeState(session)}.`;
+    return `${dropped > 0 ? `(${dropped} earlier characters dropped: only the last ${text.length} are kept between calls.)\n` : ''}${text}`;
+  }
+
+  private async terminate(conversation: Conversation): Promise<string> {
+    const session = conversation.session;
+    if (!session) return takeExpiredNote(conversation) ?? 'No debug session to terminate.';
+    const output = session.takeOutput().text;
+    await this.end(conversation);
+    return `Session "${session.connection.name}" ended; the adapter and the program are stopped.${output ? `\nLast output:\n${output}` : ''}`;
+  }
+
+  private async end(conversation: Conversation): Promise<void> {
+    const session = conversation.session;
+    if (conversation.ttl) clearTimeout(conversation.ttl);
+    conversation.ttl = undefined;
+    if (!session) return;
+    if (session.state.kind !== 'ended') await session.connection.terminate().catch(() => undefined);
+    this.endSession(conversation);
+  }
+
+  private endSession(conversation: Conversation): void {
+    conversation.session?.dispose();
+    conversation.session = undefined;
+  }
+
+  private live(conversation: Conversation, op: string): DebugSessionState {
+    const session = conversation.session;
+    if (!session) throw new DebugRefusal(takeExpiredNote(conversation) ?? `No debug session for op "${op}". Start one with op "launch".`);
+    if (session.state.kind === 'ended' && op !== 'output') {
+      const ended = this.describeState(session);
+      throw new DebugRefusal(`The session "${session.connection.name}" has ended (${ended}). Launch again; "output" still returns what it printed.`);
+    }
+    return session;
+  }
+
+  private stoppedThread(session: DebugSessionState, request: DebugRequest): number {
+    if (request.thread_id !== undefined) return request.thread_id;
+    if (session.state.kind !== 'stopped') throw new DebugRefusal(`The program is ${this.describeState(session)}, not stopped. Use op "pause" first, or wait with "continue".`);
+    return session.state.threadId ?? 1;
+  }
+
+  private async topFrame(session: DebugSessionState, threadId: number): Promise<Frame> {
+    const { stackFrames } = await session.connection.request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 });
+    if (stackFrames.length === 0) throw new DebugRefusal(`Thread ${threadId} has no frames.`);
+    return stackFrames[0];
+  }
+
+  /** Waits for a stop or the end after `mark`, then says what happened. */
+  private async afterWait(session: DebugSessionState, mark: number, timeoutSeconds: number): Promise<string> {
+    const changed = await session.waitForChange(mark, timeoutSeconds * 1000);
+    if (!changed) return `Still running after ${timeoutSeconds} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
+    if (session.state.kind === 'ended') {
+      const output = session.takeOutput();
+      return `The program ended${session.state.exitCode !== undefined ? ` with exit code ${session.state.exitCode}` : ''} without stopping${session.state.reason ? ` (${session.state.reason})` : ''}.${output.text ? `\nOutput:\n${output.text.slice(-4000)}` : ''}`;
+    }
+    return this.describeStop(session);
+  }
+
+  private async describeStop(session: DebugSessionState): Promise<string> {
+    if (session.state.kind !== 'stopped') return `The program is ${this.describeState(session)}.`;
+    const { reason, threadId, description } = session.state;
+    let where = '';
+    try {
+      const frame = await this.topFrame(session, threadId ?? 1);
+      where = ` at ${this.where(frame)} in ${frame.name}`;
+    } catch {
+      where = '';
+    }
+    const output = session.hasOutput ? ' It printed output: op "output".' : '';
+    return `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}\nNext: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".`;
+  }
+
+  private where(frame: Frame): string {
+    const file = fileOf(frame.source?.path);
+    if (!file) return `${frame.source?.name ?? '(no source)'}:${frame.line}`;
+    const text = lineText(file, frame.line);
+    return `${this.host.display(file)}:${frame.line}${text ? ` — \`${text}\`` : ''}`;
+  }
+
+  private describeState(session: DebugSessionState): string {
+    const state = session.state;
+    if (state.kind === 'running') return 'running';
+    if (state.kind === 'stopped') return `stopped (${state.reason})`;
+    return `ended${state.exitCode !== undefined ? ` with exit code ${state.exitCode}` : ''}${state.reason ? `: ${state.reason}` : ''}`;
+  }
+
+  private remaining(session: DebugSessionState): string {
+    return `in ${formatMinutes(Math.max(0, session.endsAt - Date.now()))}`;
+  }
+}
+
+interface Frame {
+  readonly id: number;
+  readonly name: string;
+  readonly line: number;
+  readonly source?: { readonly path?: string; readonly name?: string };
+}
+
+/**
+ * A frame's source as a file path. In a remote window (code-server) the editor hands paths back
+ * as URIs (`vscode-remote://host/abs/path`); the path part is the file on this machine.
+ */
+export function fileOf(sourcePath: string | undefined): string | undefined {
+  if (!sourcePath || !/^[a-z][\w+.-]*:\/\//i.test(sourcePath)) return sourcePath;
+  try {
+    return decodeURIComponent(new URL(sourcePath).pathname);
+  } catch {
+    return sourcePath;
+  }
+}
+
+/** The note that the time to live ended the session: said once, by the next call that looks for it. */
+function takeExpiredNote(conversation: Conversation): string | undefined {
+  const note = conversation.expiredNote;
+  conversation.expiredNote = undefined;
+  return note;
+}
+
+function formatMinutes(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
+
+function conversationIdOf(conversations: ReadonlyMap<string, Conversation>, conversation: Conversation): string {
+  return [...conversations].find(([, candidate]) => candidate === conversation)?.[0] ?? '';
+}
+
+function capValue(value: string): string {
+  return value.length > VALUE_CAP ? `${value.slice(0, VALUE_CAP)}… (${value.length} characters, cut at ${VALUE_CAP})` : value;
+}
+
+function lineText(file: string, line: number): string {
+  try {
+    return (fs.readFileSync(file, 'utf8').split('\n')[line - 1] ?? '').trim().slice(0, 200);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * One debug session as the agent drives it: the connection to the adapter (through the editor),
+ * what the program last did (running, stopped where and why, ended with what code), and its output
+ * since the agent last asked, bounded. Events are read from the start of the session, so a stop
+ * that happens before anyone waits for it is not missed.
+ */
+export interface DapEvent {
+  readonly event: string;
+  readonly body?: Record<string, unknown>;
+}
+
+export interface DebugConnection {
+  /** As the Debug view shows it. */
+  readonly name: string;
+  request<T = Record<string, unknown>>(command: string, args?: Record<string, unknown>): Promise<T>;
+  /** Every event of the session, those already received first. */
+  onEvent(listener: (event: DapEvent) => void): { dispose(): void };
+  /** Settles when the session is over, for whatever reason, with the adapter's last output when it died. */
+  readonly ended: Promise<{ readonly reason?: string }>;
+  terminate(): Promise<void>;
+}
+
+export type ProgramState =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'stopped'; readonly reason: string; readonly threadId: number | undefined; readonly description?: string }
+  | { readonly kind: 'ended'; readonly exitCode?: number; readonly reason?: string };
+
+/** Output kept between two `output` calls; the oldest is dropped past this. */
+export const OUTPUT_KEEP_CHARS = 16_000;
+
+export class DebugSessionState {
+  state: ProgramState = { kind: 'running' };
+  /** When the time to live ends it (set at launch). */
+  endsAt = Number.POSITIVE_INFINITY;
+  /** Bumped on every stop or end: a waiter wants one later than what it saw. */
+  private changes = 0;
+  private output = '';
+  private droppedOutput = 0;
+  private readonly waiters = new Set<() => void>();
+  private exitCode: number | undefined;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    readonly connection: DebugConnection,
+    readonly adapter: string,
+    readonly program: string,
+    readonly startedAt: number,
+  ) {
+    this.subscription = connection.onEvent((event) => this.onEvent(event));
+    void connection.ended.then(({ reason }) => this.end(reason));
+  }
+
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  /** Resolves at the first stop or end after `since`, or after `timeoutMs` (then false). */
+  waitForChange(since: number, timeoutMs: number): Promise<boolean> {
+    if (this.changes > since) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (changed: boolean): void => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve(changed);
+      };
+      const wake = (): void => {
+        if (this.changes > since) done(true);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.waiters.add(wake);
+    });
+  }
+
+  /** Output since the last call, with how much was dropped when it overflowed. */
+  takeOutput(): { text: string; dropped: number } {
+    const taken = { text: this.output, dropped: this.droppedOutput };
+    this.output = '';
+    this.droppedOutput = 0;
+    return taken;
+  }
+
+  get hasOutput(): boolean {
+    return this.output.length > 0;
+  }
+
+  addOutput(text: string): void {
+    this.output += text;
+    if (this.output.length > OUTPUT_KEEP_CHARS) {
+      const cut = this.output.length - OUTPUT_KEEP_CHARS;
+      this.droppedOutput += cut;
+      this.output = this.output.slice(cut);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  private onEvent(event: DapEvent): void {
+    const body = event.body ?? {};
+    switch (event.event) {
+      case 'stopped':
+        this.state = {
+          kind: 'stopped',
+          reason: String(body.reason ?? 'unknown'),
+          threadId: typeof body.threadId === 'number' ? body.threadId : undefined,
+          description: typeof body.text === 'string' ? body.text : typeof body.description === 'string' ? body.description : undefined,
+        };
+        this.changed();
+        break;
+      case 'continued':
+        if (this.state.kind === 'stopped') this.state = { kind: 'running' };
+        break;
+      case 'output': {
+        const category = String(body.category ?? 'console');
+        // The adapter's own chatter (telemetry, "important" banners) is not the program's output.
+        if (category === 'telemetry') break;
+        if (typeof body.output === 'string') this.addOutput(body.output);
+        break;
+      }
+      case 'exited':
+        if (typeof body.exitCode === 'number') this.exitCode = body.exitCode;
+        break;
+      case 'terminated':
+        this.end();
+        break;
+    }
+  }
+
+  private end(reason?: string): void {
+    if (this.state.kind === 'ended') return;
+    this.state = { kind: 'ended', exitCode: this.exitCode, reason };
+    this.changed();
+  }
+
+  private changed(): void {
+    this.changes++;
+    for (const wake of [...this.waiters]) wake();
+  }
+}

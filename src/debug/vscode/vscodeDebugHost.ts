@@ -1,0 +1,222 @@
+/**
+ * The debug engine's view of the editor: sessions are ordinary VS Code debug sessions
+ * (`startDebugging`), requests go through `customRequest`, events are read by a tracker on every
+ * session (a JavaScript session's child sessions — where js-debug runs the program — feed the same
+ * stream), breakpoints are the editor's own, so the human sees and can take over everything.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { Setting } from '../../registry/settings';
+import { displayPath, resolveFileArgument } from '../../workspace/paths';
+import { AdapterContext, ADAPTERS } from '../adapters';
+import { BreakpointSpec, DebugHost, DebugRefusal, LaunchPlan } from '../debugController';
+import { DapEvent, DebugConnection } from '../debugSession';
+
+/** Marks the configurations we start, so their session is recognised when it starts. */
+export const LAUNCH_ID_FIELD = '__liveToolsLaunchId';
+/** How our own debug types start their adapter (filled in from the resolution at launch). */
+export const ADAPTER_FIELD = '__liveToolsAdapter';
+
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** The events of one session family (a root session and its children), kept from the start. */
+class EventStream {
+  readonly events: DapEvent[] = [];
+  private readonly listeners = new Set<(event: DapEvent) => void>();
+  /** The adapter's last words when it failed or exited. */
+  failure: string | undefined;
+
+  push(event: DapEvent): void {
+    this.events.push(event);
+    if (this.events.length > 2000) this.events.splice(0, 1000);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  onEvent(listener: (event: DapEvent) => void): { dispose(): void } {
+    for (const event of this.events) listener(event);
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+}
+
+function rootOf(session: vscode.DebugSession): vscode.DebugSession {
+  let root = session;
+  while (root.parentSession) root = root.parentSession;
+  return root;
+}
+
+export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFactory {
+  private readonly streams = new Map<string, EventStream>();
+  /** The newest live session of each family: requests go there (js-debug runs the program in a child). */
+  private readonly targets = new Map<string, vscode.DebugSession>();
+  private launches = 0;
+
+  createDebugAdapterTracker(session: vscode.DebugSession): vscode.DebugAdapterTracker {
+    const root = rootOf(session);
+    const stream = this.streamOf(root.id);
+    return {
+      onDidSendMessage: (message: { type?: string; event?: string; body?: Record<string, unknown> }) => {
+        if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
+      },
+      onError: (error) => {
+        stream.failure = `the adapter failed: ${error.message}`;
+      },
+      onExit: (code, signal) => {
+        if (code || signal) stream.failure = `the adapter exited${code ? ` with code ${code}` : ''}${signal ? ` on ${signal}` : ''}`;
+      },
+    };
+  }
+
+  /** Called for every session start: a child of one of ours becomes where requests go. */
+  sessionStarted(session: vscode.DebugSession): void {
+    const root = rootOf(session);
+    if (this.streams.has(root.id)) this.targets.set(root.id, session);
+  }
+
+  sessionEnded(session: vscode.DebugSession): void {
+    const root = rootOf(session);
+    if (this.targets.get(root.id) === session && session !== root) this.targets.set(root.id, root);
+  }
+
+  async launch(plan: LaunchPlan): Promise<DebugConnection> {
+    const id = `live-${++this.launches}-${Date.now()}`;
+    const { resolution } = plan;
+    const configuration: vscode.DebugConfiguration = {
+      ...(plan.configuration as vscode.DebugConfiguration),
+      [LAUNCH_ID_FIELD]: id,
+      ...(resolution.command ? { [ADAPTER_FIELD]: { command: resolution.command, args: resolution.args ?? [] } } : {}),
+    };
+    const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.fsPath === plan.folder);
+    let subscription: vscode.Disposable | undefined;
+    const started = new Promise<vscode.DebugSession>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new DebugRefusal(`The ${resolution.spec.id} session did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+      subscription = vscode.debug.onDidStartDebugSession((session) => {
+        if (session.configuration[LAUNCH_ID_FIELD] !== id) return;
+        clearTimeout(timer);
+        resolve(session);
+      });
+    });
+    let ok: boolean;
+    try {
+      ok = await vscode.debug.startDebugging(folder, configuration, { suppressSaveBeforeStart: true });
+    } catch (error) {
+      subscription?.dispose();
+      throw new DebugRefusal(`The editor could not start the ${resolution.spec.id} session: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!ok) {
+      subscription?.dispose();
+      throw new DebugRefusal(`The editor could not start the ${resolution.spec.id} session (${resolution.detail}). Check op "adapters", and the Debug Console for the adapter's message.`);
+    }
+    const session = await started.finally(() => subscription?.dispose());
+    return this.connectionOf(session);
+  }
+
+  async setBreakpoints(file: string, specs: readonly BreakpointSpec[]): Promise<void> {
+    const existing = vscode.debug.breakpoints.filter((breakpoint) => breakpoint instanceof vscode.SourceBreakpoint && breakpoint.location.uri.fsPath === file);
+    if (existing.length > 0) vscode.debug.removeBreakpoints(existing);
+    const uri = vscode.Uri.file(file);
+    if (specs.length > 0) {
+      vscode.debug.addBreakpoints(
+        specs.map((spec) => new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(spec.line - 1, 0)), true, spec.condition, undefined, spec.log_message)),
+      );
+    }
+  }
+
+  contextFor(file: string | undefined): { folder: string; adapter: AdapterContext } {
+    const folders = workspaceFolderPaths();
+    if (folders.length === 0) throw new DebugRefusal('No workspace folder is open.');
+    const folder = (file && folders.find((candidate) => file.startsWith(candidate.path + path.sep))?.path) || folders[0].path;
+    const markers = new Set(ADAPTERS.flatMap((spec) => spec.markers));
+    let root = folder;
+    for (let dir = file ? path.dirname(file) : folder; dir.startsWith(folder); dir = path.dirname(dir)) {
+      const entries = safeList(dir);
+      if (entries.some((entry) => markers.has(entry) || entry === '.venv' || entry === 'venv')) {
+        root = dir;
+        break;
+      }
+      if (dir === folder) break;
+    }
+    const pythonSetting = vscode.workspace.getConfiguration(undefined, vscode.Uri.file(folder)).get<string>(Setting.debugPython) || undefined;
+    return {
+      folder,
+      adapter: {
+        root,
+        workspaceFolder: folder,
+        pathVariable: process.env.PATH ?? '',
+        pythonSetting,
+        hasJsDebug: vscode.extensions.getExtension('ms-vscode.js-debug') !== undefined,
+      },
+    };
+  }
+
+  resolvePath(file: string): string {
+    return resolveFileArgument(workspaceFolderPaths(), file, () => true);
+  }
+
+  display(file: string): string {
+    return displayPath(workspaceFolderPaths(), file);
+  }
+
+  namedConfiguration(name: string): Record<string, unknown> | undefined {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const configurations = vscode.workspace.getConfiguration('launch', folder.uri).get<Array<Record<string, unknown>>>('configurations') ?? [];
+      const found = configurations.find((configuration) => configuration.name === name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private streamOf(rootId: string): EventStream {
+    let stream = this.streams.get(rootId);
+    if (!stream) {
+      stream = new EventStream();
+      this.streams.set(rootId, stream);
+    }
+    return stream;
+  }
+
+  private connectionOf(root: vscode.DebugSession): DebugConnection {
+    const stream = this.streamOf(root.id);
+    if (!this.targets.has(root.id)) this.targets.set(root.id, root);
+    const ended = new Promise<{ reason?: string }>((resolve) => {
+      const subscription = vscode.debug.onDidTerminateDebugSession((session) => {
+        if (session.id !== root.id) return;
+        subscription.dispose();
+        this.targets.delete(root.id);
+        // Let the tracker's exit report arrive first.
+        setTimeout(() => {
+          this.streams.delete(root.id);
+          resolve({ reason: stream.failure });
+        }, 50);
+      });
+    });
+    return {
+      name: root.name,
+      request: async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
+        const target = this.targets.get(root.id) ?? root;
+        try {
+          return (await target.customRequest(command, args)) as T;
+        } catch (error) {
+          throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${stream.failure ? ` (${stream.failure})` : ''}`);
+        }
+      },
+      onEvent: (listener) => stream.onEvent(listener),
+      ended,
+      terminate: async () => {
+        await vscode.debug.stopDebugging(root);
+        await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))]);
+      },
+    };
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The `debug` tool in the real editor against real adapters: debugpy (a project venv made with
+ * --system-site-packages), js-debug (built in), delve, lldb-vscode-16 on a C and a Rust program;
+ * Dart's precise "why not"; one session per conversation; the time to live; and no adapter or
+ * debuggee left running afterwards.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
+
+const debug = (input: object) => invokeText('debug', input);
+
+/** Processes whose command line mentions one of the debug fixtures or adapters. */
+function debugProcesses(): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) continue;
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (/debugpy|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|__debug_bin/.test(command)) found.push(`${pid}: ${command}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+async function noDebugProcesses(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (debugProcesses().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.deepEqual(debugProcesses(), []);
+}
+
+interface Case {
+  readonly name: string;
+  readonly program: string;
+  readonly source: string;
+  readonly sum: string;
+  /** A local the first scope lists. */
+  readonly local: string;
+  readonly frame: string;
+  readonly build?: () => void;
+}
+
+describe('debug tool', function () {
+  this.timeout(180_000);
+  let root: string;
+
+  before(() => {
+    root = workspaceRoot();
+    const venv = path.join(root, 'debug', 'python', '.venv');
+    if (!fs.existsSync(path.join(venv, 'bin', 'python'))) execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+  });
+
+  afterEach(async () => {
+    await debug({ op: 'terminate' });
+    for (const file of ['debug/python/app.py', 'debug/js/app.js', 'debug/go/main.go', 'debug/c/main.c', 'debug/rust/main.rs']) await debug({ op: 'breakpoints', file, lines: [] });
+  });
+
+  after(async () => {
+    await setSetting('liveTools.debug.sessionMinutes', undefined);
+    await noDebugProcesses();
+  });
+
+  it('adapters: each one that can start here, and exactly why Dart cannot', async () => {
+    const text = await debug({ op: 'adapters' });
+    for (const id of ['lldb', 'delve', 'js']) assert.match(text, new RegExp(`- ${id}: can start`), text);
+    assert.match(text, /- lldb: .*can start for debug\/c\/ — \/usr\/bin\/lldb-vscode-16 \(on PATH\)/, text);
+    assert.match(text, /- dart: cannot start for [\w/]*dart\/ — `dart` not found \(looked in .*PATH: .*\): install the Dart or Flutter SDK/, text);
+    // debugpy is judged per project: this one's venv (made with --system-site-packages) sees Debian's debugpy.
+    assert.match(text, /- debugpy: .*can start for debug\/python\/ — \S*debug\/python\/\.venv\/bin\/python \(the project's \.venv\)/, text);
+  });
+
+  const cases: Case[] = [
+    { name: 'Python (debugpy, the project venv)', program: 'debug/python/app.py', source: 'debug/python/app.py', sum: 'sum_', local: 'prices', frame: 'total' },
+    { name: 'JavaScript (js-debug)', program: 'debug/js/app.js', source: 'debug/js/app.js', sum: 'sum', local: 'prices', frame: 'total' },
+    { name: 'Go (delve)', program: 'debug/go/main.go', source: 'debug/go/main.go', sum: 'sum', local: 'sum', frame: 'main.total' },
+    {
+      name: 'C (lldb)',
+      program: 'debug/c/main',
+      source: 'debug/c/main.c',
+      sum: 'sum',
+      local: 'sum',
+      frame: 'total',
+      build: () => execFileSync('gcc', ['-g', '-O0', '-o', path.join(root, 'debug/c/main'), path.join(root, 'debug/c/main.c')]),
+    },
+    {
+      name: 'Rust (lldb)',
+      program: 'debug/rust/main',
+      source: 'debug/rust/main.rs',
+      sum: 'sum',
+      local: 'sum',
+      frame: 'main::total',
+      build: () => execFileSync('rustc', ['-g', '-C', 'opt-level=0', '-o', path.join(root, 'debug/rust/main'), path.join(root, 'debug/rust/main.rs')]),
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: breakpoint, launch, stop, stack, scopes, variables, evaluate, step, continue, output, terminate`, async () => {
+      c.build?.();
+      const line = lineOf(c.source, 'BREAK');
+      const set = await debug({ op: 'breakpoints', file: c.source, lines: [{ line }] });
+      assert.match(set, new RegExp(`line ${line}: \`.*BREAK`), set);
+
+      const launched = await debug({ op: 'launch', program: c.program, timeout_seconds: 90 });
+      assert.match(launched, new RegExp(`Stopped \\(breakpoint.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*BREAK.*\` in ${c.frame}`), launched);
+
+      const stack = await debug({ op: 'stack' });
+      assert.match(stack, new RegExp(`#\\d+ ${c.frame}\\S* at ${c.source.replace(/\./g, '\\.')}:${line}`), stack);
+      assert.match(stack, /main/, stack);
+
+      // The local is in one of the top frame's scopes (js-debug lists the loop's block scope first).
+      const scopes = await debug({ op: 'scopes' });
+      const variables: string[] = [];
+      for (const [, reference] of scopes.matchAll(/reference (\d+)/g)) variables.push(await debug({ op: 'variables', reference: Number(reference) }));
+      assert.match(variables.join('\n'), new RegExp(`- ${c.local}\\b`), variables.join('\n'));
+
+      assert.match(await debug({ op: 'evaluate', expression: c.sum }), new RegExp(`^${c.sum} = 0\\b`));
+      const stepped = await debug({ op: 'step_over' });
+      assert.match(stepped, /Stopped \(step/, stepped);
+
+      // Back round the loop to the breakpoint: the sum has grown by the first price.
+      let again = await debug({ op: 'continue' });
+      assert.match(again, new RegExp(`Stopped \\(breakpoint.*:${line} `), again);
+      assert.match(await debug({ op: 'evaluate', expression: c.sum }), new RegExp(`^${c.sum} = 3\\b`));
+
+      const second = await debug({ op: 'launch', program: c.program });
+      assert.match(second, /already running in this conversation: "Agent: .*Call op "terminate" first/, second);
+
+      await debug({ op: 'breakpoints', file: c.source, lines: [] });
+      again = await debug({ op: 'continue' });
+      assert.match(again, /The program ended/, again);
+      const output = again + (await debug({ op: 'output' }));
+      assert.match(output, /total 15/, output);
+
+      assert.match(await debug({ op: 'terminate' }), /No debug session|ended/);
+      assert.match(await debug({ op: 'status' }), /No debug session in this conversation/);
+    });
+  }
+
+  it('Dart: launch refuses with the reason, nothing starts', async () => {
+    const text = await debug({ op: 'launch', program: 'debug/dart/bin/main.dart' });
+    assert.match(text, /The dart adapter cannot start: `dart` not found .*install the Dart or Flutter SDK/, text);
+    assert.match(await debug({ op: 'status' }), /No debug session/);
+  });
+
+  it('a session ends at its time to live, and the next call says so', async () => {
+    await setSetting('liveTools.debug.sessionMinutes', 0.05);
+    const source = 'debug/python/app.py';
+    await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'BREAK') }] });
+    assert.match(await debug({ op: 'launch', program: source }), /Stopped \(breakpoint/);
+    assert.match(await debug({ op: 'status' }), /ends by itself in \d+ s/);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const status = await debug({ op: 'status' });
+    assert.match(status, /reached its time limit \(3 s\) and was ended/, status);
+    assert.match(await debug({ op: 'stack' }), /No debug session for op "stack"/);
+    await noDebugProcesses();
+  });
+
+  it('bad input is refused with what to do, and nothing starts', async () => {
+    assert.match(await debug({ op: 'stack' }), /No debug session for op "stack". Start one with op "launch"/);
+    assert.match(await debug({ op: 'launch' }), /needs `program`/);
+    assert.match(await debug({ op: 'launch', program: 'debug/nope.py' }), /does not exist/);
+    assert.match(await debug({ op: 'breakpoints', file: 'debug/python/app.py', lines: [{ line: 999 }] }), /has \d+ lines; line 999 is outside it/);
+    assert.match(await debug({ op: 'launch', program: 'debug/README.md' }), /Which adapter\?/);
+  });
+});

@@ -345,6 +345,19 @@ function repoRoot(): string {
   return dir;
 }
 
+/** The initialize request as VS Code sends it (@vscode/debugadapter refuses one without pathFormat "path"). */
+export async function initialize(adapter: StartedAdapter): Promise<DebugProtocol.Capabilities> {
+  const capabilities = await adapter.client.request<DebugProtocol.Capabilities | undefined>('initialize', {
+    clientID: 'agent-live-tools-tests',
+    adapterID: adapter.adapterID,
+    linesStartAt1: true,
+    columnsStartAt1: true,
+    pathFormat: 'path',
+    supportsVariableType: true,
+  });
+  return capabilities ?? {};
+}
+
 export interface FirstStop {
   readonly threadId: number;
   readonly stopped: DebugProtocol.StoppedEvent['body'];
@@ -368,14 +381,7 @@ export async function launchToFirstStop(
   const { client } = adapter;
   const started = Date.now();
   const since = (): number => Date.now() - started;
-  const capabilities = (await client.request<DebugProtocol.Capabilities>('initialize', {
-    clientID: 'agent-live-tools-tests',
-    adapterID: adapter.adapterID,
-    linesStartAt1: true,
-    columnsStartAt1: true,
-    pathFormat: 'path',
-    supportsVariableType: true,
-  })) ?? {};
+  const capabilities = await initialize(adapter);
   const initialized = client.waitForEvent('initialized', undefined, timeoutMs);
   const stopped = client.waitForEvent<DebugProtocol.StoppedEvent['body']>('stopped', undefined, timeoutMs);
   const timings = { initialized: 0, configurationDone: 0, launched: 0, stopped: 0 };

@@ -381,12 +381,13 @@ export async function launchToFirstStop(
   const { client } = adapter;
   const started = Date.now();
   const since = (): number => Date.now() - started;
-  const capabilities = await initialize(adapter);
+  // Listen before initialize: an adapter may send `initialized` in the same chunk as its reply,
+  // dispatched before an `await` on that reply could resume.
   const initialized = client.waitForEvent('initialized', undefined, timeoutMs);
   const stopped = client.waitForEvent<DebugProtocol.StoppedEvent['body']>('stopped', undefined, timeoutMs);
-  const timings = { initialized: 0, configurationDone: 0, launched: 0, stopped: 0 };
-  // Awaited below, perhaps after they settle: mark them handled so an early failure is not "unhandled".
   for (const promise of [initialized, stopped]) promise.catch(() => undefined);
+  const capabilities = await initialize(adapter);
+  const timings = { initialized: 0, configurationDone: 0, launched: 0, stopped: 0 };
   const launched = client.request('launch', launchArgs, timeoutMs).then(() => (timings.launched = since()));
   launched.catch(() => undefined);
   // A launch that fails early fails instead of `initialized` arriving; its reason is often only

@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { isAlive, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
+import { DapClient, DapRequestError, isAlive, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
 
 // These drive the real adapters .ci/run installs; a missing one fails here, it is never skipped.
 const debugDir = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'ts-project', 'debug');
@@ -76,6 +77,65 @@ const cases: Case[] = [
   },
 ];
 
+function frame(message: object): Buffer {
+  const json = Buffer.from(JSON.stringify(message), 'utf8');
+  return Buffer.concat([Buffer.from(`Content-Length: ${json.length}\r\n\r\n`), json]);
+}
+
+describe('DAP client framing', () => {
+  function connected(): { client: DapClient; fromAdapter: PassThrough; sent: () => any[] } {
+    const fromAdapter = new PassThrough();
+    const toAdapter = new PassThrough();
+    const chunks: Buffer[] = [];
+    toAdapter.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const sent = (): any[] =>
+      Buffer.concat(chunks)
+        .toString('utf8')
+        .split(/Content-Length: \d+\r\n\r\n/)
+        .filter(Boolean)
+        .map((json) => JSON.parse(json));
+    return { client: new DapClient(fromAdapter, toAdapter), fromAdapter, sent };
+  }
+
+  it('reads messages split anywhere, even inside a multi-byte character, and several in one chunk', async () => {
+    const { client, fromAdapter } = connected();
+    const reply = client.request('evaluate', { expression: 'x' });
+    const stopped = client.waitForEvent('stopped');
+    const bytes = Buffer.concat([
+      frame({ seq: 1, type: 'response', request_seq: 1, command: 'evaluate', success: true, body: { result: 'café 😀' } }),
+      frame({ seq: 2, type: 'event', event: 'stopped', body: { reason: 'step', threadId: 7 } }),
+    ]);
+    const cut = bytes.indexOf('😀') + 2;
+    fromAdapter.write(bytes.subarray(0, 10));
+    fromAdapter.write(bytes.subarray(10, cut));
+    fromAdapter.write(bytes.subarray(cut));
+    assert.deepEqual(await reply, { result: 'café 😀' });
+    assert.deepEqual(await stopped, { reason: 'step', threadId: 7 });
+  });
+
+  it("rejects with the adapter's message on success: false, and pending requests when the connection closes", async () => {
+    const { client, fromAdapter } = connected();
+    const failing = client.request('launch', {});
+    const pending = client.request('threads');
+    fromAdapter.write(frame({ seq: 1, type: 'response', request_seq: 1, command: 'launch', success: false, message: 'no program' }));
+    await assert.rejects(failing, (error: unknown) => error instanceof DapRequestError && error.message === 'launch failed: no program');
+    fromAdapter.end();
+    await assert.rejects(pending, /threads: the adapter connection closed/);
+    await assert.rejects(client.request('threads'), /the adapter connection is closed/);
+  });
+
+  it('refuses reverse requests and times out waiting for an event', async () => {
+    const { client, fromAdapter, sent } = connected();
+    fromAdapter.write(frame({ seq: 1, type: 'request', command: 'runInTerminal', arguments: { args: ['x'] } }));
+    await assert.rejects(client.waitForEvent('stopped', undefined, 50), /no stopped event in 50 ms/);
+    const [answer] = sent();
+    assert.deepEqual(
+      [answer.type, answer.request_seq, answer.command, answer.success],
+      ['response', 1, 'runInTerminal', false],
+    );
+  });
+});
+
 describe('DAP client against the real adapters', () => {
   for (const testCase of cases) {
     it(`${testCase.name}: stops at BREAK, inspects, steps, runs to the end and leaves no process`, async function () {
@@ -119,7 +179,6 @@ describe('DAP client against the real adapters', () => {
         await adapter.dispose();
         const left = pids.filter(isAlive);
         assert.deepEqual(left, [], `processes left behind: ${left.join(', ')}`);
-        console.log(`      ${testCase.name}: launch→first stop ${first.timings.stopped} ms (initialized ${first.timings.initialized} ms)`);
       } finally {
         await adapter?.dispose();
         fs.rmSync(tmp, { recursive: true, force: true });

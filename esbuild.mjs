@@ -85,6 +85,8 @@ async function buildTests() {
       'test/harness/bench.ts',
       'test/electron/runElectron.ts',
       ...filesUnder('bench', '.bench.ts'),
+      // A stdio debug adapter for the debug tests: `node out/test/fixtures/faultAdapter.js`.
+      { in: 'test/fixtures/faultAdapter/faultAdapter.ts', out: 'test/fixtures/faultAdapter' },
     ],
     outdir: 'out',
     outbase: '.',

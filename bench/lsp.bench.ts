@@ -6,18 +6,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { runParams } from '../test/integration/support/params';
+import { addToReport, Sample } from './benchReport';
 import { activateExtension, invokeText, lineOf, workspaceRoot } from '../test/integration/support/tools';
 
 const ROUNDS = 40;
 
-interface Sample {
-  readonly area: string;
-  readonly measure: string;
-  readonly ours: number[];
-  readonly peer: number[];
-  readonly peerName: string;
-}
 
 async function time(work: () => Thenable<unknown>): Promise<number> {
   const started = performance.now();
@@ -152,8 +145,6 @@ describe('bench', function () {
       ),
       await writeThenDiagnostics(uri),
     ];
-    const file = runParams().benchReportFile;
-    if (!file) throw new Error('No bench report file in the run parameters.');
-    fs.writeFileSync(file, JSON.stringify({ activationMs, rounds: ROUNDS, samples }, null, 1));
+    addToReport(samples, { activationMs, rounds: ROUNDS });
   });
 });

@@ -126,6 +126,10 @@ async function resolveDebugpy(spec: AdapterSpec, context: AdapterContext): Promi
     if (!onPath.found) return { ok: false, spec, reason: `no Python: no .venv/bin/python or venv/bin/python in the project, ${Setting.debugPython} is not set, and python3 is not on PATH` };
     chosen = { python: onPath.path, via: `PATH (no project venv; set ${Setting.debugPython} to choose another)` };
   }
+  const version = interpreterVersion(chosen.python);
+  if (version !== undefined && probedInterpreters.get(chosen.python) === version) {
+    return { ok: true, spec, command: chosen.python, args: ['-m', 'debugpy.adapter'], python: chosen.python, detail: `${chosen.python} (${chosen.via})` };
+  }
   const probe = await runToCompletion(
     chosen.python,
     ['-c', 'import json, importlib.util as u; d = u.find_spec("debugpy"); print(json.dumps({"debugpy": d.origin if d else None, "bytecode": u.find_spec("bytecode") is not None}))'],
@@ -141,5 +145,32 @@ async function resolveDebugpy(spec: AdapterSpec, context: AdapterContext): Promi
   if (found.debugpy.startsWith('/usr/lib/python3/dist-packages/') && !found.bytecode) {
     return { ok: false, spec, reason: `${chosen.python} (${chosen.via}) has Debian's debugpy but cannot import \`bytecode\`, which it needs (the program would only time out): apt install python3-bytecode` };
   }
+  if (version !== undefined) probedInterpreters.set(chosen.python, version);
   return { ok: true, spec, command: chosen.python, args: ['-m', 'debugpy.adapter'], python: chosen.python, detail: `${chosen.python} (${chosen.via})` };
+}
+
+/**
+ * Interpreters that passed the probe, with the modification time of their site-packages then: asking
+ * Python costs a process start per launch, and only an install or removal changes the answer.
+ */
+const probedInterpreters = new Map<string, string>();
+
+function interpreterVersion(python: string): string | undefined {
+  try {
+    const prefix = path.dirname(path.dirname(fs.realpathSync(python)));
+    const venvConfig = path.join(path.dirname(path.dirname(python)), 'pyvenv.cfg');
+    const parts = [fs.statSync(python).mtimeMs, fs.existsSync(venvConfig) ? fs.statSync(venvConfig).mtimeMs : 0];
+    for (const lib of ['lib', 'local/lib']) {
+      const dir = path.join(lib === 'lib' ? path.dirname(path.dirname(python)) : prefix, lib);
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+        for (const packages of ['site-packages', 'dist-packages']) {
+          const full = path.join(dir, entry, packages);
+          if (fs.existsSync(full)) parts.push(fs.statSync(full).mtimeMs);
+        }
+      }
+    }
+    return parts.join(':');
+  } catch {
+    return undefined;
+  }
 }

@@ -101,7 +101,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     });
     let ok: boolean;
     try {
-      ok = await vscode.debug.startDebugging(folder, configuration, { suppressSaveBeforeStart: true });
+      // The session shows in the Debug view and the status bar; it does not pull the human's view
+      // away to it (or open the Debug Console) each time the agent launches.
+      ok = await vscode.debug.startDebugging(folder, { internalConsoleOptions: 'neverOpen', ...configuration }, { suppressSaveBeforeStart: true, suppressDebugView: true });
     } catch (error) {
       subscription?.dispose();
       throw new DebugRefusal(`The editor could not start the ${resolution.spec.id} session: ${error instanceof Error ? error.message : String(error)}`);

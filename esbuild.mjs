@@ -101,6 +101,8 @@ async function buildTests() {
     external: ['vscode'],
   });
   copyFileSync('test/scripted-model/package.json', 'out/test/scripted-model/package.json');
+  // It runs the fault adapter for its debugger type; the extension is copied into the profile, so it carries its own copy.
+  copyFileSync('out/test/fixtures/faultAdapter.js', 'out/test/scripted-model/faultAdapter.js');
 }
 
 async function writeManifest() {

@@ -20,6 +20,8 @@ export const SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_STOP_TIMEOUT_S = 20;
 /** Launching may build the program first (delve: ~12 s for a first Go build). */
 export const DEFAULT_LAUNCH_TIMEOUT_S = 60;
+/** How long a failed resume waits to learn whether the adapter died (its exit is reported a moment later). */
+const ADAPTER_EXIT_GRACE_MS = 2000;
 
 export interface BreakpointSpec {
   readonly line: number;
@@ -28,7 +30,12 @@ export interface BreakpointSpec {
 }
 
 export interface LaunchPlan {
-  readonly resolution: Extract<AdapterResolution, { ok: true }>;
+  /** What the answers call the adapter: one of ours, or the launch.json configuration's type. */
+  readonly adapter: string;
+  /** How it starts; absent for a launch.json type that is none of ours (its own extension starts it). */
+  readonly resolution?: Extract<AdapterResolution, { ok: true }>;
+  /** Where the adapter comes from, in a few words. */
+  readonly detail: string;
   readonly configuration: Record<string, unknown>;
   /** The workspace folder the session belongs to. */
   readonly folder: string;
@@ -203,7 +210,7 @@ export class DebugController {
     this.endSession(conversation);
     const plan = await this.plan(request);
     const connection = await this.host.launch(plan);
-    const session = new DebugSessionState(connection, plan.resolution.spec.id, String(plan.configuration.program ?? plan.configuration.name ?? ''), Date.now());
+    const session = new DebugSessionState(connection, plan.adapter, String(plan.configuration.program ?? plan.configuration.name ?? ''), Date.now());
     conversation.session = session;
     conversation.expiredNote = undefined;
     const ttl = this.ttlMs();
@@ -214,7 +221,7 @@ export class DebugController {
     }, ttl);
     conversation.ttl.unref?.();
     if (conversation.exceptions.length > 0) await connection.request('setExceptionBreakpoints', { filters: conversation.exceptions }).catch(() => undefined);
-    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.resolution.spec.id} (${plan.resolution.detail}); session "${connection.name}".`;
+    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${plan.detail}); session "${connection.name}".`;
     const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
     return `${started}\n${await this.afterWait(session, 0, timeout)}`;
   }
@@ -228,7 +235,8 @@ export class DebugController {
       const { folder, adapter } = this.host.contextFor(program);
       const resolution = spec ? await resolveAdapter(spec, adapter) : undefined;
       if (resolution && !resolution.ok) throw new DebugRefusal(`The ${spec?.id} adapter cannot start: ${resolution.reason}`);
-      return { resolution: resolution ?? { ok: true, spec: ADAPTERS[0], detail: `type ${String(configuration.type)}` }, configuration, folder };
+      if (resolution) return { adapter: resolution.spec.id, resolution, detail: resolution.detail, configuration, folder };
+      return { adapter: String(configuration.type), detail: `launch.json configuration "${request.configuration}"`, configuration, folder };
     }
     if (request.op === 'launch' && !request.program) throw new DebugRefusal('op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).');
     if (request.op === 'attach' && request.port === undefined && request.pid === undefined) throw new DebugRefusal('op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.');
@@ -258,7 +266,7 @@ export class DebugController {
         spec.id === 'lldb' ? { ...base, program, args, cwd, env: Object.entries(env).map(([key, value]) => `${key}=${value}`) } :
         { ...base, program, args, cwd, env };
     }
-    return { resolution, configuration, folder };
+    return { adapter: spec.id, resolution, detail: resolution.detail, configuration, folder };
   }
 
   /** continue, pause, steps, threads, stack, scopes, variables, evaluate. */
@@ -275,7 +283,11 @@ export class DebugController {
         const command = { continue: 'continue', step_over: 'next', step_in: 'stepIn', step_out: 'stepOut' }[request.op];
         const mark = session.changeCount;
         session.state = { kind: 'running' };
-        await connection.request(command, { threadId });
+        await connection.request(command, { threadId }).catch(async (error: unknown) => {
+          // An adapter that dies on the resume never answers it: its end is the answer.
+          if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) && session.state.kind === 'ended') return;
+          throw error;
+        });
         return this.afterWait(session, mark, timeout);
       }
       case 'pause': {

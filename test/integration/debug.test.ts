@@ -167,3 +167,78 @@ describe('debug tool', function () {
     assert.match(await debug({ op: 'launch', program: 'debug/README.md' }), /Which adapter\?/);
   });
 });
+
+/** Fault adapter processes (test/fixtures/faultAdapter, run by the test extension's `live-fault-test` type). */
+function faultAdapters(): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) continue;
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (command.includes('faultAdapter.js')) found.push(`${pid}: ${command}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+describe('debug tool against a misbehaving adapter', function () {
+  this.timeout(120_000);
+
+  afterEach(async () => {
+    await debug({ op: 'terminate' });
+  });
+
+  after(async () => {
+    const deadline = Date.now() + 10_000;
+    while (faultAdapters().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(faultAdapters(), []);
+  });
+
+  it('a launch.json configuration of a type that is not ours is named by its type', async () => {
+    const launched = await debug({ op: 'launch', configuration: 'Fault: huge' });
+    assert.match(launched, /with live-fault-test \(launch\.json configuration "Fault: huge"\)/, launched);
+    assert.doesNotMatch(launched, /debugpy/, launched);
+  });
+
+  it('the adapter crashes mid-session: continue says the session ended and how the adapter exited; stack refuses', async () => {
+    const launched = await debug({ op: 'launch', configuration: 'Fault: crash' });
+    assert.match(launched, /Stopped \(entry\)/, launched);
+    const continued = await debug({ op: 'continue' });
+    assert.match(continued, /^The program ended without stopping \(the adapter exited with code 3\)/, continued);
+    const stack = await debug({ op: 'stack' });
+    assert.match(stack, /has ended \(.*the adapter exited with code 3.*\)\. Launch again/, stack);
+  });
+
+  it('the program never stops: launch and continue say it is still running; pause stops it', async () => {
+    const launched = await debug({ op: 'launch', configuration: 'Fault: never_stop', timeout_seconds: 2 });
+    assert.match(launched, /Still running after 2 s/, launched);
+    const continued = await debug({ op: 'continue', thread_id: 1, timeout_seconds: 2 });
+    assert.match(continued, /Still running after 2 s/, continued);
+    const paused = await debug({ op: 'pause' });
+    assert.match(paused, /Stopped \(pause/, paused);
+  });
+
+  it('huge stacks, scopes and values are capped, and the answer says what was left out', async () => {
+    const launched = await debug({ op: 'launch', configuration: 'Fault: huge' });
+    assert.match(launched, /Stopped \(entry\)/, launched);
+
+    const stack = await debug({ op: 'stack' });
+    assert.equal(stack.split('\n').filter((line) => line.startsWith('- #')).length, 30, stack);
+    assert.match(stack, /\(30 of 100 frames/, stack);
+    assert.match(stack, /\(70 more frames not shown: the cap is 30\.\)/, stack);
+
+    const scopes = await debug({ op: 'scopes' });
+    const reference = Number(/reference (\d+)/.exec(scopes)?.[1]);
+    const variables = await debug({ op: 'variables', reference });
+    assert.equal(variables.split('\n').filter((line) => line.startsWith('- ')).length, 50, variables.slice(0, 2000));
+    assert.match(variables, /^500 variables:/, variables.slice(0, 200));
+    assert.match(variables, /\(450 more not shown: the cap is 50/, variables.slice(-300));
+    const long = variables.split('\n').find((line) => line.startsWith('- long'));
+    assert.ok(long, variables.slice(0, 2000));
+    assert.match(long, new RegExp(`= ${'x'.repeat(400)}… \\(100000 characters, cut at 400\\)`), long.slice(0, 200));
+    assert.doesNotMatch(long, new RegExp('x'.repeat(401)));
+    assert.ok(variables.length < 20_000, `${variables.length} characters`);
+  });
+});

@@ -2,12 +2,16 @@
  * Test-only extension: a language model chat provider ("scripted") that answers with turns a
  * test scripts and records every request chat sends it — the tools offered, the messages,
  * tool results included. It stands in for a real model; everything else in the chat is real.
+ * It also contributes the debugger type `live-fault-test`, whose adapter is the fault-injection
+ * one (esbuild.mjs copies out/test/fixtures/faultAdapter.js in beside us), so the debug tool's tests can launch it from launch.json.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RecordedMessage, RecordedPart, RecordedRequest, ScriptedModelApi, ScriptedTurn } from './api';
 
 const VENDOR = 'scripted';
 const MODEL_ID = 'scripted-1';
+const FAULT_DEBUG_TYPE = 'live-fault-test';
 
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -95,5 +99,12 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
     provideTokenCount: async (_model, text) => Math.ceil((typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4),
   };
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
+  // The test profile gets a copy of this directory, so the adapter is looked for in it, not in out/.
+  const faultAdapter = path.join(context.extensionPath, 'faultAdapter.js');
+  context.subscriptions.push(
+    vscode.debug.registerDebugAdapterDescriptorFactory(FAULT_DEBUG_TYPE, {
+      createDebugAdapterDescriptor: () => new vscode.DebugAdapterExecutable(process.execPath, [faultAdapter]),
+    }),
+  );
   return api;
 }

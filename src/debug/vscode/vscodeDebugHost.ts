@@ -87,12 +87,12 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     const configuration: vscode.DebugConfiguration = {
       ...(plan.configuration as vscode.DebugConfiguration),
       [LAUNCH_ID_FIELD]: id,
-      ...(resolution.command ? { [ADAPTER_FIELD]: { command: resolution.command, args: resolution.args ?? [] } } : {}),
+      ...(resolution?.command ? { [ADAPTER_FIELD]: { command: resolution.command, args: resolution.args ?? [] } } : {}),
     };
     const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.fsPath === plan.folder);
     let subscription: vscode.Disposable | undefined;
     const started = new Promise<vscode.DebugSession>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new DebugRefusal(`The ${resolution.spec.id} session did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+      const timer = setTimeout(() => reject(new DebugRefusal(`The ${plan.adapter} session did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
       subscription = vscode.debug.onDidStartDebugSession((session) => {
         if (session.configuration[LAUNCH_ID_FIELD] !== id) return;
         clearTimeout(timer);
@@ -106,11 +106,11 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       ok = await vscode.debug.startDebugging(folder, { internalConsoleOptions: 'neverOpen', ...configuration }, { suppressSaveBeforeStart: true, suppressDebugView: true });
     } catch (error) {
       subscription?.dispose();
-      throw new DebugRefusal(`The editor could not start the ${resolution.spec.id} session: ${error instanceof Error ? error.message : String(error)}`);
+      throw new DebugRefusal(`The editor could not start the ${plan.adapter} session: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!ok) {
       subscription?.dispose();
-      throw new DebugRefusal(`The editor could not start the ${resolution.spec.id} session (${resolution.detail}). Check op "adapters", and the Debug Console for the adapter's message.`);
+      throw new DebugRefusal(`The editor could not start the ${plan.adapter} session (${plan.detail}). Check op "adapters", and the Debug Console for the adapter's message.`);
     }
     const session = await started.finally(() => subscription?.dispose());
     return this.connectionOf(session);

@@ -103,8 +103,9 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
         case 'status':
           return lsp.supervisor.statusAnswer();
         case 'reload': {
-          const languageId = input.file ? (await lsp.document(input.file, token)).document.languageId : undefined;
-          const answer = await lsp.supervisor.reload(languageId);
+          const document = input.file ? (await lsp.document(input.file, token)).document : undefined;
+          // With a file: what serves that file (its language, and our server of its project root only).
+          const answer = await lsp.supervisor.reload(document?.languageId, document?.uri.fsPath);
           lsp.forgetProjectLoads();
           return answer;
         }

@@ -14,7 +14,8 @@ function repoBinDir(): string {
 /** The status line of one language's root. */
 async function statusLine(language: string): Promise<string> {
   const text = await lsp({ action: 'status' });
-  const line = text.split('\n').find((item) => item.startsWith(`- ${language} at `));
+  // The fixture workspace has other roots too (the debug fixtures): these tests are about langs/.
+  const line = text.split('\n').find((item) => item.startsWith(`- ${language} at langs/`));
   assert.ok(line, `no status line for ${language}:\n${text}`);
   return line;
 }
@@ -132,6 +133,16 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       const reload = await lsp({ action: 'reload', file: 'langs/go/main.go' });
       assert.match(reload, /^Reload:\n- Go at langs\/go: restarted our server \(pid \d+ stopped, pid \d+, running\)$/);
       assert.ok(await gone(before));
+    });
+
+    it('two project roots of one language run side by side (their servers announce the same command names)', async () => {
+      const other = await lsp({ action: 'definition', file: 'debug/go/main.go', line: lineOf('debug/go/main.go', 'total(b)'), symbol: 'total#2' });
+      assert.match(other, /debug\/go\/main\.go:\d+: func total\(b basket\) int \{/, other);
+      const text = await lsp({ action: 'definition', file: 'langs/go/main.go', line: lineOf('langs/go/main.go', 'area(3)'), symbol: 'area' });
+      assert.match(text, /langs\/go\/main\.go:\d+: func area/, text);
+      const status = await lsp({ action: 'status' });
+      assert.match(status, /^- Go at debug\/go \(go\.mod\): our server `gopls` .*: running, pid \d+$/m, status);
+      assert.match(status, /^- Go at langs\/go \(go\.mod\): our server `gopls` .*: running, pid \d+$/m, status);
     });
   });
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ChildProcessInfo, CloseAction, DocumentDiagnosticRequest, ErrorAction, LanguageClient, LanguageClientOptions, State } from 'vscode-languageclient/node';
+import { ChildProcessInfo, CloseAction, DocumentDiagnosticRequest, ErrorAction, ExecuteCommandRequest, LanguageClient, LanguageClientOptions, State } from 'vscode-languageclient/node';
 import { describeError, Logger } from '../../log/logger';
 import { LongLivedProcess, startLongLived } from '../../process/childProcess';
 import { Setting } from '../../registry/settings';
@@ -232,6 +232,7 @@ export class LanguageServerSupervisor implements vscode.Disposable {
       clientOptions,
     );
     server.client = client;
+    shareServerCommands(client);
     try {
       await Promise.race([
         client.start(),
@@ -253,7 +254,10 @@ export class LanguageServerSupervisor implements vscode.Disposable {
     server.client = undefined;
     const child = server.process;
     server.state = 'stopped';
-    if (client) await client.stop(2000).catch(() => undefined);
+    if (client) {
+      for (const [command, owner] of claimedCommands) if (owner === client) claimedCommands.delete(command);
+      await client.stop(2000).catch(() => undefined);
+    }
     if (child) await child.stop();
   }
 
@@ -287,8 +291,11 @@ export class LanguageServerSupervisor implements vscode.Disposable {
     return client.protocol2CodeConverter.asDiagnostics(report.items, token);
   }
 
-  /** Restarts what serves `languageId` (or everything when undefined) and says what it did. */
-  async reload(languageId: string | undefined): Promise<string> {
+  /**
+   * Restarts what serves `languageId` (or everything when undefined) and says what it did; with
+   * `file`, only our server of the project root that holds it.
+   */
+  async reload(languageId: string | undefined, file?: string): Promise<string> {
     const outcomes: ReloadOutcome[] = [];
     const { roots } = this.plan();
     const commands = new Set(await vscode.commands.getCommands(true));
@@ -296,7 +303,11 @@ export class LanguageServerSupervisor implements vscode.Disposable {
     const wanted = languageId ? table.filter((entry) => entry.languageIds.includes(languageId)) : table;
     for (const entry of wanted) {
       const editor = editorServerOf(entry);
-      const entryRoots = roots.filter((plan) => plan.entry.id === entry.id);
+      let entryRoots = roots.filter((plan) => plan.entry.id === entry.id);
+      if (file) {
+        const holding = rootOf(entryRoots.map((plan) => plan.root), file);
+        if (holding) entryRoots = entryRoots.filter((plan) => plan.root === holding);
+      }
       if (editor) {
         if (!languageId && entryRoots.length === 0 && !editor.active) continue;
         if (!editor.restartCommand) {
@@ -356,4 +367,24 @@ export class LanguageServerSupervisor implements vscode.Disposable {
 
 function keyOf(entry: EffectiveEntry, root: string): string {
   return `${entry.id}\u0000${root}`;
+}
+
+/**
+ * Commands a server announces (`executeCommandProvider`) are registered in the editor by name, and
+ * a name registered twice fails the second client's start ("command 'gopls.add_dependency' already
+ * exists"): two project roots of one language run two servers with the same names. The first
+ * server to claim a name keeps it; the others start without it.
+ */
+const claimedCommands = new Map<string, LanguageClient>();
+
+function shareServerCommands(client: LanguageClient): void {
+  const feature = client.getFeature(ExecuteCommandRequest.method) as unknown as {
+    register(data: { registerOptions: { commands?: string[] } }): void;
+  };
+  const register = feature.register.bind(feature);
+  feature.register = (data) => {
+    const commands = (data.registerOptions.commands ?? []).filter((command) => (claimedCommands.get(command) ?? client) === client);
+    for (const command of commands) claimedCommands.set(command, client);
+    register({ ...data, registerOptions: { ...data.registerOptions, commands } });
+  };
 }

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { AdapterContext, AdapterId, AdapterResolution, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
 import { DebugConnection, DebugSessionState } from './debugSession';
 import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
+import { Logger, nullLogger } from '../log/logger';
 
 export const STACK_CAP = 30;
 /** Project roots listed per adapter by `adapters`. */
@@ -98,6 +99,7 @@ export class DebugController {
     private readonly host: DebugHost,
     /** Read at each launch (a setting). */
     private readonly ttlMs: () => number = () => SESSION_TTL_MS,
+    private readonly log: Logger = nullLogger,
   ) {}
 
   /** Runs one call, after the conversation's earlier calls have finished. */
@@ -208,8 +210,11 @@ export class DebugController {
       throw new DebugRefusal(`A session is already running in this conversation: "${running.connection.name}" (${running.adapter}, ${this.describeState(running)}). Call op "terminate" first, or keep using it.`);
     }
     this.endSession(conversation);
+    const began = performance.now();
     const plan = await this.plan(request);
+    const planned = performance.now();
     const connection = await this.host.launch(plan);
+    const launched = performance.now();
     const session = new DebugSessionState(connection, plan.adapter, String(plan.configuration.program ?? plan.configuration.name ?? ''), Date.now());
     conversation.session = session;
     conversation.expiredNote = undefined;
@@ -223,7 +228,11 @@ export class DebugController {
     if (conversation.exceptions.length > 0) await connection.request('setExceptionBreakpoints', { filters: conversation.exceptions }).catch(() => undefined);
     const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${plan.detail}); session "${connection.name}".`;
     const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
-    return `${started}\n${await this.afterWait(session, 0, timeout)}`;
+    const outcome = await this.afterWait(session, 0, timeout, (stopped) => {
+      this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
+    });
+    this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call`);
+    return `${started}\n${outcome}`;
   }
 
   private async plan(request: DebugRequest): Promise<LaunchPlan> {
@@ -244,10 +253,12 @@ export class DebugController {
     if (program && !fs.existsSync(program)) throw new DebugRefusal(`${request.program} does not exist. Give the path relative to the workspace folder.`);
     const spec = request.adapter ? adapterSpec(request.adapter) : program ? adapterForProgram(program) : undefined;
     if (!spec) throw new DebugRefusal(`Which adapter? Pass \`adapter\` (${ADAPTERS.map((candidate) => candidate.id).join(', ')}); ${program ? `${this.host.display(program)} has no extension one is known for` : 'attach needs it'}.`);
-    const { folder, adapter } = this.host.contextFor(program);
+    // The project the adapter is chosen for: the program's, else (attach) the one `cwd` names.
+    const given = request.cwd ? this.host.resolvePath(request.cwd) : undefined;
+    const { folder, adapter } = this.host.contextFor(program ?? (given ? path.join(given, 'attach') : undefined));
     const resolution = await resolveAdapter(spec, adapter);
-    if (!resolution.ok) throw new DebugRefusal(`The ${spec.id} adapter cannot start: ${resolution.reason}`);
-    const cwd = request.cwd ? this.host.resolvePath(request.cwd) : program ? path.dirname(program) : folder;
+    if (!resolution.ok) throw new DebugRefusal(`The ${spec.id} adapter cannot start: ${resolution.reason}${program ? '' : ' (for attach, `cwd` says which project it is: its .venv is used)'}`);
+    const cwd = given ?? (program ? path.dirname(program) : folder);
     const env = request.env ?? {};
     const base = { type: spec.debugType, name: `Agent: ${program ? path.basename(program) : `${spec.id} attach`}`, request: request.op };
     let configuration: Record<string, unknown>;
@@ -391,8 +402,9 @@ export class DebugController {
   }
 
   /** Waits for a stop or the end after `mark`, then says what happened. */
-  private async afterWait(session: DebugSessionState, mark: number, timeoutSeconds: number): Promise<string> {
+  private async afterWait(session: DebugSessionState, mark: number, timeoutSeconds: number, onChange?: (at: number) => void): Promise<string> {
     const changed = await session.waitForChange(mark, timeoutSeconds * 1000);
+    onChange?.(performance.now());
     if (!changed) return `Still running after ${timeoutSeconds} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
     if (session.state.kind === 'ended') {
       const output = session.takeOutput();
@@ -459,6 +471,10 @@ function takeExpiredNote(conversation: Conversation): string | undefined {
   const note = conversation.expiredNote;
   conversation.expiredNote = undefined;
   return note;
+}
+
+function ms(milliseconds: number): string {
+  return `${milliseconds.toFixed(0)} ms`;
 }
 
 function formatMinutes(ms: number): string {

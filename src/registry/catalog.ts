@@ -505,7 +505,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         program: { type: 'string', description: 'launch: the program (source file or executable), relative to the workspace folder.' },
         args: { type: 'array', items: { type: 'string' }, description: "launch: the program's arguments." },
         adapter: { type: 'string', enum: DEBUG_ADAPTERS, description: "launch/attach: the debugger, when the program's extension does not say." },
-        cwd: { type: 'string', description: "launch: working directory (default: the program's folder)." },
+        cwd: { type: 'string', description: "launch: working directory (default: the program's folder); attach: the project folder (debugpy runs from its .venv)." },
         env: { type: 'object', description: 'launch: extra environment variables, as {"NAME": "value"}.' },
         configuration: { type: 'string', description: 'launch: the name of a configuration in .vscode/launch.json, instead of program.' },
         port: { type: 'integer', minimum: 1, description: 'attach: the debug port to connect to.' },

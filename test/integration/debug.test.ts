@@ -5,8 +5,9 @@
  * debuggee left running afterwards.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 
@@ -19,7 +20,7 @@ function debugProcesses(): string[] {
     try {
       if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) continue;
       const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (/debugpy|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|__debug_bin/.test(command)) found.push(`${pid}: ${command}`);
+      if (/-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|__debug_bin/.test(command)) found.push(`${pid}: ${command}`);
     } catch {
       // gone meanwhile
     }
@@ -31,6 +32,27 @@ async function noDebugProcesses(): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (debugProcesses().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
   assert.deepEqual(debugProcesses(), []);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until something listens on the port, read from /proc/net/tcp (a probe connection would be taken as the debugger). */
+async function waitForPort(port: number): Promise<void> {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const deadline = Date.now() + 20_000;
+  while (!fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').some((row) => row.trim().split(/\s+/)[1] === local && row.trim().split(/\s+/)[3] === '0A')) {
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 interface Case {
@@ -139,6 +161,24 @@ describe('debug tool', function () {
       assert.match(await debug({ op: 'status' }), /No debug session in this conversation/);
     });
   }
+
+  it('attach: debugpy to a program waiting on a port stops at the breakpoint; detaching leaves the program to its owner', async () => {
+    const source = 'debug/python/app.py';
+    const line = lineOf(source, 'BREAK');
+    const port = await freePort();
+    const python = path.join(root, 'debug', 'python', '.venv', 'bin', 'python');
+    const program = spawn(python, ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, '--wait-for-client', path.join(root, source)], { stdio: 'ignore' });
+    try {
+      await waitForPort(port);
+      await debug({ op: 'breakpoints', file: source, lines: [{ line }] });
+      const attached = await debug({ op: 'attach', adapter: 'debugpy', port, cwd: 'debug/python', timeout_seconds: 30 });
+      assert.match(attached, new RegExp(`Attached to port ${port} with debugpy[\\s\\S]*Stopped \\(breakpoint.*debug/python/app\\.py:${line} `), attached);
+      assert.match(await debug({ op: 'evaluate', expression: 'sum_' }), /^sum_ = 0\b/);
+      assert.match(await debug({ op: 'terminate' }), /ended/);
+    } finally {
+      program.kill('SIGKILL');
+    }
+  });
 
   it('Dart: launch refuses with the reason, nothing starts', async () => {
     const text = await debug({ op: 'launch', program: 'debug/dart/bin/main.dart' });

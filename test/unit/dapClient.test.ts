@@ -173,6 +173,9 @@ describe('DAP client against the real adapters', () => {
         const terminated = client.waitForEvent('terminated', undefined, testCase.timeoutMs);
         await client.request('continue', { threadId: first.threadId });
         await terminated;
+        // delve's program output comes on dlv's stdout, a pipe apart from the DAP socket: it may trail `terminated`.
+        const deadline = Date.now() + 5000;
+        while (!/total 15/.test(adapter.programOutput()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
         assert.match(adapter.programOutput(), /total 15/);
 
         await client.request('disconnect', { terminateDebuggee: true }).catch(() => undefined); // some adapters close at once

@@ -29,6 +29,9 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
       vscode.debug.registerDebugAdapterDescriptorFactory(spec.debugType, {
         createDebugAdapterDescriptor: async (session) => {
           const configuration = session.configuration;
+          // `python -m debugpy --listen` runs debugpy's own adapter on that port: attaching is connecting to it.
+          const connect = configuration.connect as { host?: string; port?: number } | undefined;
+          if (spec.id === 'debugpy' && configuration.request === 'attach' && connect?.port) return new vscode.DebugAdapterServer(connect.port, connect.host ?? '127.0.0.1');
           let adapter = configuration[ADAPTER_FIELD] as { command: string; args: string[] } | undefined;
           const program = typeof configuration.program === 'string' ? configuration.program : undefined;
           const { adapter: adapterContext } = host.contextFor(program);
@@ -46,7 +49,7 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
       }),
     );
   }
-  const controller = new DebugController(host, () => 60_000 * (vscode.workspace.getConfiguration().get<number>(Setting.debugSessionMinutes) ?? 30));
+  const controller = new DebugController(host, () => 60_000 * (vscode.workspace.getConfiguration().get<number>(Setting.debugSessionMinutes) ?? 30), runtime.log);
   context.subscriptions.push({ dispose: () => void controller.disposeAll() });
   return controller;
 }

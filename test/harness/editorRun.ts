@@ -165,7 +165,7 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
   const summary = readJson<{ passed: number; failed: number }>(params.summaryFile) ?? { passed: 0, failed: 0 };
   const benchReport = options.mode === 'bench' && fs.existsSync(params.benchReportFile!) ? fs.readFileSync(params.benchReportFile!, 'utf8') : undefined;
   const failed = exitCode !== 0 || summary.failed > 0 || (summary.passed === 0 && options.mode === 'integration');
-  if (failed) {
+  if (failed || process.env.LIVE_TOOLS_KEEP_LOGS) {
     options.log(`Logs kept in ${runDir} (code-server.log, browser-console.log, bridge.log, user-data/logs).`);
   } else {
     fs.rmSync(runDir, { recursive: true, force: true });

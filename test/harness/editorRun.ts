@@ -167,6 +167,8 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
   const failed = exitCode !== 0 || summary.failed > 0 || (summary.passed === 0 && options.mode === 'integration');
   if (failed || process.env.LIVE_TOOLS_KEEP_LOGS) {
     options.log(`Logs kept in ${runDir} (code-server.log, browser-console.log, bridge.log, user-data/logs).`);
+    // Where only the printed output survives (CI), the extension's last log lines say what it was doing.
+    if (failed) for (const line of extensionLogTail(runDir, 40)) options.log(`  | ${line}`);
   } else {
     fs.rmSync(runDir, { recursive: true, force: true });
   }
@@ -185,4 +187,23 @@ function readJson<T>(file: string): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The last lines of the extension's own log in a run's user data, each cut to 300 characters. */
+function extensionLogTail(runDir: string, count: number): string[] {
+  const found: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (entry.name === 'Agent Live Tools.log') found.push(full);
+    }
+  };
+  try {
+    visit(path.join(runDir, 'user-data', 'logs'));
+  } catch {
+    return [];
+  }
+  const lines = found.flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean));
+  return lines.slice(-count).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
 }

@@ -111,6 +111,7 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     const userEdit = new vscode.WorkspaceEdit();
     userEdit.insert(uri, new vscode.Position(0, 0), '// the user typing\n');
     assert.ok(await vscode.workspace.applyEdit(userEdit));
+    assert.ok(document.isDirty, 'the user edit left the buffer unsaved');
     const text = await edit({ path: 'src/writeUser.ts', old_string: 'double(2, 0)', new_string: 'double(2, 2)' });
     assert.match(text, /^Edited src\/writeUser\.ts: 1 replacement at line 4, left unsaved because the user has unsaved changes there\./);
     assert.ok(document.isDirty);

@@ -21,6 +21,10 @@ export const ADAPTER_FIELD = '__liveToolsAdapter';
 
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** A DAP request's answer (stack, variables, evaluate…); steps and continues answer at once. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** How long an adapter's exit report is awaited after it failed, so the answer can give its exit code. */
+const EXIT_GRACE_MS = 2_000;
 
 /** The events of one session family (a root session and its children), kept from the start. */
 class EventStream {
@@ -28,6 +32,27 @@ class EventStream {
   private readonly listeners = new Set<(event: DapEvent) => void>();
   /** The adapter's last words when it failed or exited. */
   failure: string | undefined;
+  /** Set when the adapter's process exit was reported; a failure without it may be followed by it. */
+  exited = false;
+  private exitWaiters: Array<() => void> = [];
+
+  exit(description: string | undefined): void {
+    if (description) this.failure = description;
+    this.exited = true;
+    for (const wake of this.exitWaiters.splice(0)) wake();
+  }
+
+  /** After a read/write failure, the exit (with its code) usually follows within moments. */
+  async settled(graceMs: number): Promise<void> {
+    if (this.exited || this.failure === undefined) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      this.exitWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 
   push(event: DapEvent): void {
     this.events.push(event);
@@ -62,10 +87,10 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
       },
       onError: (error) => {
-        stream.failure = `the adapter failed: ${error.message}`;
+        if (!stream.exited) stream.failure = `the adapter failed: ${error.message}`;
       },
       onExit: (code, signal) => {
-        if (code || signal) stream.failure = `the adapter exited${code ? ` with code ${code}` : ''}${signal ? ` on ${signal}` : ''}`;
+        stream.exit(code || signal ? `the adapter exited${code ? ` with code ${code}` : ''}${signal ? ` on ${signal}` : ''}` : undefined);
       },
     };
   }
@@ -91,28 +116,34 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     };
     const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.fsPath === plan.folder);
     let subscription: vscode.Disposable | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const started = new Promise<vscode.DebugSession>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new DebugRefusal(`The ${plan.adapter} session did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+      timer = setTimeout(() => reject(new DebugRefusal(`The ${plan.adapter} session did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
       subscription = vscode.debug.onDidStartDebugSession((session) => {
         if (session.configuration[LAUNCH_ID_FIELD] !== id) return;
         clearTimeout(timer);
         resolve(session);
       });
     });
-    let ok: boolean;
-    try {
-      // The session shows in the Debug view and the status bar; it does not pull the human's view
-      // away to it (or open the Debug Console) each time the agent launches.
-      ok = await vscode.debug.startDebugging(folder, { internalConsoleOptions: 'neverOpen', ...configuration }, { suppressSaveBeforeStart: true, suppressDebugView: true });
-    } catch (error) {
+    // The session is ours once it starts; `startDebugging` itself may settle much later (js-debug
+    // answers it when the program has been launched), or never when the editor is stuck on
+    // something, so it is not waited for past that point: only its refusal before the start counts.
+    const starting = Promise.resolve(
+      vscode.debug.startDebugging(folder, { internalConsoleOptions: 'neverOpen', ...configuration }, { suppressSaveBeforeStart: true, suppressDebugView: true }),
+    ).then(
+      (ok) => {
+        if (!ok) throw new DebugRefusal(`The editor could not start the ${plan.adapter} session (${plan.detail}). Check op "adapters", and the Debug Console for the adapter's message.`);
+        return undefined;
+      },
+      (error: unknown) => {
+        throw new DebugRefusal(`The editor could not start the ${plan.adapter} session: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    starting.catch(() => undefined);
+    const session = await Promise.race([started, starting.then(() => started)]).finally(() => {
+      clearTimeout(timer);
       subscription?.dispose();
-      throw new DebugRefusal(`The editor could not start the ${plan.adapter} session: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (!ok) {
-      subscription?.dispose();
-      throw new DebugRefusal(`The editor could not start the ${plan.adapter} session (${plan.detail}). Check op "adapters", and the Debug Console for the adapter's message.`);
-    }
-    const session = await started.finally(() => subscription?.dispose());
+    });
     return this.connectionOf(session);
   }
 
@@ -190,8 +221,10 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         this.targets.delete(root.id);
         // Let the tracker's exit report arrive first.
         setTimeout(() => {
-          this.streams.delete(root.id);
-          resolve({ reason: stream.failure });
+          void stream.settled(EXIT_GRACE_MS).then(() => {
+            this.streams.delete(root.id);
+            resolve({ reason: stream.failure });
+          });
         }, 50);
       });
     });
@@ -199,17 +232,27 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       name: root.name,
       request: async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
         const target = this.targets.get(root.id) ?? root;
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new DebugRefusal(`The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_MS / 1000} s${stream.failure ? ` (${stream.failure})` : ''}. Terminate the session and launch again.`)), REQUEST_TIMEOUT_MS);
+        });
         try {
-          return (await target.customRequest(command, args)) as T;
+          return (await Promise.race([Promise.resolve(target.customRequest(command, args)), late])) as T;
         } catch (error) {
+          if (error instanceof DebugRefusal) throw error;
           throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${stream.failure ? ` (${stream.failure})` : ''}`);
+        } finally {
+          clearTimeout(timer);
         }
       },
       onEvent: (listener) => stream.onEvent(listener),
       ended,
       terminate: async () => {
-        await vscode.debug.stopDebugging(root);
-        await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))]);
+        // Bounded: an adapter that ignores the disconnect must not hold up the next launch.
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)));
+        await Promise.race([Promise.resolve(vscode.debug.stopDebugging(root)).then(() => ended), late]);
+        clearTimeout(timer);
       },
     };
   }

@@ -18,7 +18,7 @@ export interface AcceptOutcome {
   readonly unsaved: readonly string[];
 }
 
-function documentAt(path: string): vscode.TextDocument | undefined {
+export function documentAt(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path);
 }
 

@@ -8,7 +8,7 @@ import { languageExtensionsReady, LineTexts, workspaceFolderPaths } from '../../
 import { LspService } from '../../lsp/vscode/lspService';
 import { WRITE_IMPORTERS_CAP } from '../../registry/catalog';
 import { Setting } from '../../registry/settings';
-import { currentText } from '../../staging/vscode/stagingService';
+import { currentText, documentAt } from '../../staging/vscode/stagingService';
 import { displayPath } from '../../workspace/paths';
 import { diagnosticsSection, FileCheck } from '../answers';
 import { DiagnosticRegistry } from '../diagnosticRegistry';
@@ -108,6 +108,8 @@ class PublicationWatch implements vscode.Disposable {
  */
 export class WriteService {
   readonly registry = new DiagnosticRegistry();
+  /** Texts read from a buffer with unsaved changes, by path, until the write that used them. */
+  private readonly readUnsaved = new Map<string, string>();
 
   constructor(
     private readonly lsp: LspService,
@@ -127,9 +129,15 @@ export class WriteService {
     return resolveWritePath(workspaceFolderPaths(), input, exists);
   }
 
-  /** The file's text as the editor sees it (unsaved edits included); undefined when it does not exist. */
-  text(absolutePath: string): Promise<string | undefined> {
-    return currentText(absolutePath);
+  /**
+   * The file's text as the editor sees it (unsaved edits included); undefined when it does not
+   * exist. A text read from unsaved changes is remembered: the write leaves that file unsaved even
+   * if the buffer was saved meanwhile, as the user had not chosen to save what the plan was made on.
+   */
+  async text(absolutePath: string): Promise<string | undefined> {
+    const text = await currentText(absolutePath);
+    if (text !== undefined && documentAt(absolutePath)?.isDirty) this.readUnsaved.set(absolutePath, text);
+    return text;
   }
 
   /** The edit of one file, given as data, planned on its current text (line breaks follow the file's). */
@@ -188,7 +196,8 @@ export class WriteService {
       if (document.getText() !== file.before) {
         throw new WriteRefused(this.display(file.path), 'the file changed while the write was prepared; nothing was written, try again');
       }
-      if (document.isDirty) keepUnsaved.add(file.moveTo ?? file.path);
+      if (document.isDirty || this.readUnsaved.get(file.path) === file.before) keepUnsaved.add(file.moveTo ?? file.path);
+      this.readUnsaved.delete(file.path);
       if (file.after !== undefined) {
         const edits = file.edits ?? [minimalEdit(file.before, file.after)];
         for (const change of edits) {

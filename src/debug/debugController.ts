@@ -40,6 +40,8 @@ export interface LaunchPlan {
   readonly configuration: Record<string, unknown>;
   /** The workspace folder the session belongs to. */
   readonly folder: string;
+  /** Exception filters set before the launch: they apply when the adapter is configured. */
+  readonly exceptions: readonly string[];
 }
 
 export interface DebugHost {
@@ -181,8 +183,13 @@ export class DebugController {
     if (request.exceptions) {
       conversation.exceptions = request.exceptions;
       const session = conversation.session;
-      if (session && session.state.kind !== 'ended') await session.connection.request('setExceptionBreakpoints', { filters: request.exceptions });
-      answers.push(request.exceptions.length === 0 ? 'Exception breakpoints cleared.' : `Exception breakpoints: ${request.exceptions.join(', ')}${session ? '' : ' (applied at launch)'}.`);
+      const live = session && session.state.kind !== 'ended' ? session : undefined;
+      if (live) await live.connection.setExceptionFilters(request.exceptions);
+      answers.push(
+        request.exceptions.length === 0
+          ? 'Exception breakpoints cleared.'
+          : `Exception breakpoints: ${request.exceptions.join(', ')}${live ? '' : ' (applied at launch)'}.${live ? unknownFilters(request.exceptions, live.connection) : ''}`,
+      );
     }
     if (request.file !== undefined) {
       const file = this.host.resolvePath(request.file);
@@ -211,7 +218,7 @@ export class DebugController {
     }
     this.endSession(conversation);
     const began = performance.now();
-    const plan = await this.plan(request);
+    const plan = await this.plan(request, conversation.exceptions);
     const planned = performance.now();
     const connection = await this.host.launch(plan);
     const launched = performance.now();
@@ -225,17 +232,16 @@ export class DebugController {
       void this.run(conversationIdOf(this.conversations, conversation), { op: 'terminate' });
     }, ttl);
     conversation.ttl.unref?.();
-    if (conversation.exceptions.length > 0) await connection.request('setExceptionBreakpoints', { filters: conversation.exceptions }).catch(() => undefined);
-    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${plan.detail}); session "${connection.name}".`;
+    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${plan.detail.split(plan.folder + path.sep).join('')}); session "${connection.name}".`;
     const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
     const outcome = await this.afterWait(session, 0, timeout, (stopped) => {
       this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
     });
     this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call`);
-    return `${started}\n${outcome}`;
+    return `${started}${unknownFilters(plan.exceptions, connection)}\n${outcome}`;
   }
 
-  private async plan(request: DebugRequest): Promise<LaunchPlan> {
+  private async plan(request: DebugRequest, exceptions: readonly string[]): Promise<LaunchPlan> {
     if (request.configuration) {
       const configuration = this.host.namedConfiguration(request.configuration);
       if (!configuration) throw new DebugRefusal(`No configuration named "${request.configuration}" in .vscode/launch.json.`);
@@ -244,8 +250,8 @@ export class DebugController {
       const { folder, adapter } = this.host.contextFor(program);
       const resolution = spec ? await resolveAdapter(spec, adapter) : undefined;
       if (resolution && !resolution.ok) throw new DebugRefusal(`The ${spec?.id} adapter cannot start: ${resolution.reason}`);
-      if (resolution) return { adapter: resolution.spec.id, resolution, detail: resolution.detail, configuration, folder };
-      return { adapter: String(configuration.type), detail: `launch.json configuration "${request.configuration}"`, configuration, folder };
+      if (resolution) return { adapter: resolution.spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
+      return { adapter: String(configuration.type), detail: `launch.json configuration "${request.configuration}"`, configuration, folder, exceptions };
     }
     if (request.op === 'launch' && !request.program) throw new DebugRefusal('op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).');
     if (request.op === 'attach' && request.port === undefined && request.pid === undefined) throw new DebugRefusal('op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.');
@@ -277,7 +283,7 @@ export class DebugController {
         spec.id === 'lldb' ? { ...base, program, args, cwd, env: Object.entries(env).map(([key, value]) => `${key}=${value}`) } :
         { ...base, program, args, cwd, env };
     }
-    return { adapter: spec.id, resolution, detail: resolution.detail, configuration, folder };
+    return { adapter: spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
   }
 
   /** continue, pause, steps, threads, stack, scopes, variables, evaluate. */
@@ -495,4 +501,13 @@ function lineText(file: string, line: number): string {
   } catch {
     return '';
   }
+}
+
+/** A note on requested exception filters the adapter does not offer (none when it offers them all, or has not said). */
+function unknownFilters(filters: readonly string[], connection: DebugConnection): string {
+  const offered = connection.offeredExceptionFilters();
+  if (!offered) return '';
+  const unknown = filters.filter((filter) => !offered.includes(filter));
+  if (unknown.length === 0) return '';
+  return ` Note: this adapter has no exception filter ${unknown.map((filter) => `"${filter}"`).join(', ')}; it offers ${offered.length ? offered.map((filter) => `"${filter}"`).join(', ') : 'none'}.`;
 }

@@ -18,6 +18,13 @@ export interface DebugConnection {
   /** Settles when the session is over, for whatever reason, with the adapter's last output when it died. */
   readonly ended: Promise<{ readonly reason?: string }>;
   terminate(): Promise<void>;
+  /**
+   * The exception filters the agent wants, from now on: added to every `setExceptionBreakpoints`
+   * the session is sent (the editor sends its own at configuration), and sent now if it runs.
+   */
+  setExceptionFilters(filters: readonly string[]): Promise<void>;
+  /** The exception filters the adapter offers (its `initialize` answer); undefined before that. */
+  offeredExceptionFilters(): readonly string[] | undefined;
 }
 
 export type ProgramState =

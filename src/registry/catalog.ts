@@ -501,7 +501,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
             required: ['line'],
           },
         },
-        exceptions: { type: 'array', items: { type: 'string' }, description: 'breakpoints: exception filters of the adapter (debugpy: raised, uncaught; js: all, uncaught); empty clears.' },
+        exceptions: { type: 'array', items: { type: 'string' }, description: 'breakpoints: exception filters of the adapter (debugpy: raised, uncaught, userUnhandled; js: all, uncaught); set before launch they apply from the start; empty clears.' },
         program: { type: 'string', description: 'launch: the program (source file or executable), relative to the workspace folder.' },
         args: { type: 'array', items: { type: 'string' }, description: "launch: the program's arguments." },
         adapter: { type: 'string', enum: DEBUG_ADAPTERS, description: "launch/attach: the debugger, when the program's extension does not say." },

@@ -78,6 +78,7 @@ describe('debug tool', function () {
 
   afterEach(async () => {
     await debug({ op: 'terminate' });
+    await debug({ op: 'breakpoints', exceptions: [] });
     for (const file of ['debug/python/app.py', 'debug/js/app.js', 'debug/go/main.go', 'debug/c/main.c', 'debug/rust/main.rs']) await debug({ op: 'breakpoints', file, lines: [] });
   });
 
@@ -179,6 +180,71 @@ describe('debug tool', function () {
       program.kill('SIGKILL');
     }
   });
+
+  const byPid = [
+    {
+      adapter: 'lldb',
+      source: 'debug/c/wait.c',
+      cwd: 'debug/c',
+      build: () => {
+        execFileSync('gcc', ['-g', '-O0', '-o', path.join(root, 'debug/c/wait'), path.join(root, 'debug/c/wait.c')]);
+        return path.join(root, 'debug/c/wait');
+      },
+    },
+    {
+      adapter: 'delve',
+      source: 'debug/go/wait/main.go',
+      cwd: 'debug/go',
+      build: () => {
+        execFileSync('go', ['build', '-gcflags=all=-N -l', '-o', 'wait/wait', './wait'], { cwd: path.join(root, 'debug/go') });
+        return path.join(root, 'debug/go/wait/wait');
+      },
+    },
+  ];
+  for (const c of byPid) {
+    it(`attach: ${c.adapter} to a running process by pid stops at the breakpoint; detaching leaves the process running`, async () => {
+      const program = spawn(c.build(), [], { stdio: 'ignore' });
+      try {
+        const line = lineOf(c.source, 'BREAK');
+        await debug({ op: 'breakpoints', file: c.source, lines: [{ line }] });
+        const attached = await debug({ op: 'attach', adapter: c.adapter, pid: program.pid, cwd: c.cwd, timeout_seconds: 60 });
+        assert.match(attached, new RegExp(`^Attached to pid ${program.pid} with ${c.adapter}[\\s\\S]*Stopped \\(breakpoint.*${c.source.replace(/\./g, '\\.')}:${line} `), attached);
+        assert.match(await debug({ op: 'evaluate', expression: 'ticks' }), /^ticks = [1-9]\d*\b/);
+        assert.match(await debug({ op: 'terminate' }), /ended/);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(program.exitCode, null, 'the process still runs after the detach');
+        assert.equal(program.signalCode, null, 'the process still runs after the detach');
+      } finally {
+        program.kill('SIGKILL');
+      }
+    });
+  }
+
+  const raising = [
+    { name: 'Python (debugpy)', source: 'debug/python/fails.py', filter: 'raised' },
+    { name: 'JavaScript (js-debug)', source: 'debug/js/fails.js', filter: 'all' },
+  ];
+  for (const c of raising) {
+    it(`${c.name}: an exception breakpoint set before launch stops where a handled exception is raised; without it the program runs through`, async () => {
+      const line = lineOf(c.source, 'RAISE');
+      const set = await debug({ op: 'breakpoints', exceptions: [c.filter, 'nonsense'] });
+      assert.match(set, new RegExp(`^Exception breakpoints: ${c.filter}, nonsense \\(applied at launch\\)\\.`), set);
+
+      const launched = await debug({ op: 'launch', program: c.source, timeout_seconds: 90 });
+      assert.match(launched, new RegExp(`Stopped \\(exception.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*RAISE.*\` in parse`), launched);
+      assert.match(launched, new RegExp(`no exception filter "nonsense"; it offers .*"${c.filter}"`), launched);
+      // Cleared in the running session: debugpy would otherwise stop again in each frame the exception passes.
+      assert.match(await debug({ op: 'breakpoints', exceptions: [] }), /^Exception breakpoints cleared\./);
+      const ended = await debug({ op: 'continue' });
+      assert.match(ended, /The program ended/, ended);
+      assert.match(ended + (await debug({ op: 'output' })), /handled .*not a number: seven/);
+      await debug({ op: 'terminate' });
+
+      // The control: the editor's own defaults do not stop on a handled exception.
+      const unfiltered = await debug({ op: 'launch', program: c.source, timeout_seconds: 90 });
+      assert.match(unfiltered, /The program ended/, unfiltered);
+    });
+  }
 
   it('Dart: launch refuses with the reason, nothing starts', async () => {
     const text = await debug({ op: 'launch', program: 'debug/dart/bin/main.dart' });

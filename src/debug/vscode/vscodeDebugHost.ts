@@ -32,6 +32,16 @@ class EventStream {
   private readonly listeners = new Set<(event: DapEvent) => void>();
   /** The adapter's last words when it failed or exited. */
   failure: string | undefined;
+  /** The agent's exception filters, added to each `setExceptionBreakpoints` of the family. */
+  exceptionFilters: readonly string[] = [];
+  /** What the adapter's `initialize` answer offers. */
+  offeredFilters: string[] | undefined;
+
+  /** The agent's filters this adapter knows (all of them before it has said what it offers). */
+  knownFilters(): string[] {
+    const offered = this.offeredFilters;
+    return this.exceptionFilters.filter((filter) => !offered || offered.includes(filter));
+  }
   /** Set when the adapter's process exit was reported; a failure without it may be followed by it. */
   exited = false;
   private exitWaiters: Array<() => void> = [];
@@ -78,13 +88,28 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   /** The newest live session of each family: requests go there (js-debug runs the program in a child). */
   private readonly targets = new Map<string, vscode.DebugSession>();
   private launches = 0;
+  /** Exception filters of launches whose session has not started yet, by launch id. */
+  private readonly launchFilters = new Map<string, readonly string[]>();
 
   createDebugAdapterTracker(session: vscode.DebugSession): vscode.DebugAdapterTracker {
     const root = rootOf(session);
     const stream = this.streamOf(root.id);
+    const launchId = root.configuration[LAUNCH_ID_FIELD];
+    if (session === root && typeof launchId === 'string') stream.exceptionFilters = this.launchFilters.get(launchId) ?? [];
     return {
-      onDidSendMessage: (message: { type?: string; event?: string; body?: Record<string, unknown> }) => {
+      onWillReceiveMessage: (message: { type?: string; command?: string; arguments?: { filters?: string[] } }) => {
+        // The editor sends its own exception settings when it configures the session: ours are added.
+        // The tracker sees the very message the adapter is sent, so adding to it changes the request.
+        if (message.type !== 'request' || message.command !== 'setExceptionBreakpoints' || stream.exceptionFilters.length === 0) return;
+        const args = (message.arguments ??= {});
+        args.filters = [...new Set([...(args.filters ?? []), ...stream.knownFilters()])];
+      },
+      onDidSendMessage: (message: { type?: string; event?: string; command?: string; body?: Record<string, unknown> }) => {
         if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
+        if (message.type === 'response' && message.command === 'initialize' && !stream.offeredFilters) {
+          const filters = message.body?.exceptionBreakpointFilters;
+          stream.offeredFilters = Array.isArray(filters) ? filters.map((filter: { filter?: unknown }) => String(filter.filter)) : [];
+        }
       },
       onError: (error) => {
         if (!stream.exited) stream.failure = `the adapter failed: ${error.message}`;
@@ -115,6 +140,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       ...(resolution?.command ? { [ADAPTER_FIELD]: { command: resolution.command, args: resolution.args ?? [] } } : {}),
     };
     const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.fsPath === plan.folder);
+    this.launchFilters.set(id, plan.exceptions);
     let subscription: vscode.Disposable | undefined;
     let timer: NodeJS.Timeout | undefined;
     const started = new Promise<vscode.DebugSession>((resolve, reject) => {
@@ -141,6 +167,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     );
     starting.catch(() => undefined);
     const session = await Promise.race([started, starting.then(() => started)]).finally(() => {
+      this.launchFilters.delete(id);
       clearTimeout(timer);
       subscription?.dispose();
     });
@@ -228,24 +255,31 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         }, 50);
       });
     });
+    const request = async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
+      const target = this.targets.get(root.id) ?? root;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DebugRefusal(`The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_MS / 1000} s${stream.failure ? ` (${stream.failure})` : ''}. Terminate the session and launch again.`)), REQUEST_TIMEOUT_MS);
+      });
+      try {
+        return (await Promise.race([Promise.resolve(target.customRequest(command, args)), late])) as T;
+      } catch (error) {
+        if (error instanceof DebugRefusal) throw error;
+        throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${stream.failure ? ` (${stream.failure})` : ''}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
     return {
       name: root.name,
-      request: async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
-        const target = this.targets.get(root.id) ?? root;
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new DebugRefusal(`The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_MS / 1000} s${stream.failure ? ` (${stream.failure})` : ''}. Terminate the session and launch again.`)), REQUEST_TIMEOUT_MS);
-        });
-        try {
-          return (await Promise.race([Promise.resolve(target.customRequest(command, args)), late])) as T;
-        } catch (error) {
-          if (error instanceof DebugRefusal) throw error;
-          throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${stream.failure ? ` (${stream.failure})` : ''}`);
-        } finally {
-          clearTimeout(timer);
-        }
-      },
+      request,
       onEvent: (listener) => stream.onEvent(listener),
+      setExceptionFilters: async (filters) => {
+        stream.exceptionFilters = filters;
+        // The tracker adds the filters to what is sent; an empty list clears what the agent had set.
+        await request('setExceptionBreakpoints', { filters: stream.knownFilters() });
+      },
+      offeredExceptionFilters: () => stream.offeredFilters,
       ended,
       terminate: async () => {
         // Bounded: an adapter that ignores the disconnect must not hold up the next launch.

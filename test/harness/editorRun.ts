@@ -191,16 +191,12 @@ function readJson<T>(file: string): T | undefined {
 
 /** The last lines of the extension's own log in a run's user data, each cut to 300 characters. */
 function extensionLogTail(runDir: string, count: number): string[] {
-  const found: string[] = [];
-  const visit = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (entry.name === 'Agent Live Tools.log') found.push(full);
-    }
-  };
+  let found: string[];
   try {
-    visit(path.join(runDir, 'user-data', 'logs'));
+    found = fs
+      .readdirSync(path.join(runDir, 'user-data', 'logs'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name === 'Agent Live Tools.log')
+      .map((entry) => path.join(entry.parentPath, entry.name));
   } catch {
     return [];
   }

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../registry/settings';
 import { displayPath, resolveFileArgument } from '../../workspace/paths';
 import { AdapterContext, ADAPTERS } from '../adapters';
@@ -20,9 +21,9 @@ export const LAUNCH_ID_FIELD = '__liveToolsLaunchId';
 export const ADAPTER_FIELD = '__liveToolsAdapter';
 
 const START_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_S = 10;
 /** A DAP request's answer (stack, variables, evaluate…); steps and continues answer at once. */
-const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_S = 30;
 /** How long an adapter's exit report is awaited after it failed, so the answer can give its exit code. */
 const EXIT_GRACE_MS = 2_000;
 
@@ -257,17 +258,12 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     });
     const request = async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
       const target = this.targets.get(root.id) ?? root;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new DebugRefusal(`The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_MS / 1000} s${stream.failure ? ` (${stream.failure})` : ''}. Terminate the session and launch again.`)), REQUEST_TIMEOUT_MS);
-      });
       try {
-        return (await Promise.race([Promise.resolve(target.customRequest(command, args)), late])) as T;
+        return (await withDeadline(target.customRequest(command, args), REQUEST_TIMEOUT_S, `"${command}"`)) as T;
       } catch (error) {
-        if (error instanceof DebugRefusal) throw error;
-        throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${stream.failure ? ` (${stream.failure})` : ''}`);
-      } finally {
-        clearTimeout(timer);
+        const failure = stream.failure ? ` (${stream.failure})` : '';
+        if (error instanceof DeadlineExceeded) throw new DebugRefusal(`The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_S} s${failure}. Terminate the session and launch again.`);
+        throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${failure}`);
       }
     };
     return {
@@ -283,10 +279,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       ended,
       terminate: async () => {
         // Bounded: an adapter that ignores the disconnect must not hold up the next launch.
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)));
-        await Promise.race([Promise.resolve(vscode.debug.stopDebugging(root)).then(() => ended), late]);
-        clearTimeout(timer);
+        await withDeadline(Promise.resolve(vscode.debug.stopDebugging(root)).then(() => ended), STOP_TIMEOUT_S, 'the session to end').catch((error: unknown) => {
+          if (!(error instanceof DeadlineExceeded)) throw error;
+        });
       },
     };
   }

@@ -20,7 +20,6 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
   context.subscriptions.push(
     vscode.workspace.onDidChangeWorkspaceFolders(update),
     vscode.debug.registerDebugAdapterTrackerFactory('*', host),
-    vscode.debug.onDidStartDebugSession((session) => host.sessionStarted(session)),
     vscode.debug.onDidTerminateDebugSession((session) => host.sessionEnded(session)),
   );
   for (const spec of ADAPTERS) {

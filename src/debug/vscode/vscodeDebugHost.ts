@@ -95,6 +95,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   createDebugAdapterTracker(session: vscode.DebugSession): vscode.DebugAdapterTracker {
     const root = rootOf(session);
     const stream = this.streamOf(root.id);
+    // A child (js-debug runs the program in one) becomes where requests go as soon as its adapter
+    // exists: its first stop can arrive before the editor announces the session as started.
+    if (session !== root) this.targets.set(root.id, session);
     const launchId = root.configuration[LAUNCH_ID_FIELD];
     if (session === root && typeof launchId === 'string') stream.exceptionFilters = this.launchFilters.get(launchId) ?? [];
     return {
@@ -119,12 +122,6 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         stream.exit(code || signal ? `the adapter exited${code ? ` with code ${code}` : ''}${signal ? ` on ${signal}` : ''}` : undefined);
       },
     };
-  }
-
-  /** Called for every session start: a child of one of ours becomes where requests go. */
-  sessionStarted(session: vscode.DebugSession): void {
-    const root = rootOf(session);
-    if (this.streams.has(root.id)) this.targets.set(root.id, session);
   }
 
   sessionEnded(session: vscode.DebugSession): void {

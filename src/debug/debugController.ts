@@ -401,10 +401,26 @@ export class DebugController {
     return session.state.threadId ?? 1;
   }
 
+  /** Asked of the adapter, and taken from the editor's own question on the stop when that answer comes first. */
   private async topFrame(session: DebugSessionState, threadId: number): Promise<Frame> {
-    const { stackFrames } = await session.connection.request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 });
-    if (stackFrames.length === 0) throw new DebugRefusal(`Thread ${threadId} has no frames.`);
-    return stackFrames[0];
+    const own = session.connection.request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 }).then(({ stackFrames }) => {
+      if (stackFrames.length === 0) throw new DebugRefusal(`Thread ${threadId} has no frames.`);
+      return stackFrames[0];
+    });
+    const seen = session.connection.observedTopFrame?.(threadId, OBSERVED_FRAME_WAIT_MS);
+    if (!seen) return own;
+    return new Promise<Frame>((resolve, reject) => {
+      let ownFailure: unknown;
+      let pending = 2;
+      const settle = () => {
+        if (--pending === 0) reject(ownFailure);
+      };
+      own.then(resolve, (error: unknown) => {
+        ownFailure = error;
+        settle();
+      });
+      seen.then((frame) => (frame ? resolve(frame as Frame) : settle()), settle);
+    });
   }
 
   /** Waits for a stop or the end after `mark`, then says what happened. */
@@ -451,6 +467,9 @@ export class DebugController {
     return `in ${formatMinutes(Math.max(0, session.endsAt - Date.now()))}`;
   }
 }
+
+/** How long the editor's own stack answer for a stop is waited for, beside our request. */
+const OBSERVED_FRAME_WAIT_MS = 2_000;
 
 interface Frame {
   readonly id: number;

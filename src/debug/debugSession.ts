@@ -25,6 +25,12 @@ export interface DebugConnection {
   setExceptionFilters(filters: readonly string[]): Promise<void>;
   /** The exception filters the adapter offers (its `initialize` answer); undefined before that. */
   offeredExceptionFilters(): readonly string[] | undefined;
+  /**
+   * The current stop's top frame of a thread as the editor itself was told it (it asks on every
+   * stop), waiting up to `timeoutMs`; undefined when not seen. Saves a request the adapter would
+   * answer behind the editor's own.
+   */
+  observedTopFrame?(threadId: number, timeoutMs: number): Promise<unknown | undefined>;
 }
 
 export type ProgramState =

@@ -24,6 +24,8 @@ const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_S = 10;
 /** A DAP request's answer (stack, variables, evaluate…); steps and continues answer at once. */
 const REQUEST_TIMEOUT_S = 30;
+/** Requests after which the program runs again (what the editor knew of its stack is old). */
+const RESUMING = new Set(['continue', 'next', 'stepIn', 'stepOut', 'stepBack', 'reverseContinue', 'restartFrame', 'goto', 'pause']);
 /** How long an adapter's exit report is awaited after it failed, so the answer can give its exit code. */
 const EXIT_GRACE_MS = 2_000;
 
@@ -65,7 +67,41 @@ class EventStream {
     });
   }
 
+  /** Counts stops and resumes: a stack the editor asked for belongs to the stop it was asked in. */
+  epoch = 0;
+  /** The top frame of each thread as the editor's own `stackTrace` answered it, with its epoch. */
+  private readonly topFrames = new Map<number, { epoch: number; frame: unknown }>();
+  private readonly frameWaiters = new Set<() => void>();
+
+  sawTopFrame(threadId: number, epoch: number, frame: unknown): void {
+    if (epoch !== this.epoch) return;
+    this.topFrames.set(threadId, { epoch, frame });
+    for (const wake of [...this.frameWaiters]) wake();
+  }
+
+  /** The top frame the editor was told for this stop of the thread, waiting up to `timeoutMs` for it. */
+  async topFrameOf(threadId: number, timeoutMs: number): Promise<unknown | undefined> {
+    const current = () => {
+      const seen = this.topFrames.get(threadId);
+      return seen && seen.epoch === this.epoch ? seen.frame : undefined;
+    };
+    if (current()) return current();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.frameWaiters.delete(check);
+        resolve(current());
+      };
+      const check = () => {
+        if (current()) done();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.frameWaiters.add(check);
+    });
+  }
+
   push(event: DapEvent): void {
+    if (event.event === 'stopped' || event.event === 'continued') this.epoch++;
     this.events.push(event);
     if (this.events.length > 2000) this.events.splice(0, 1000);
     for (const listener of this.listeners) listener(event);
@@ -100,16 +136,28 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     if (session !== root) this.targets.set(root.id, session);
     const launchId = root.configuration[LAUNCH_ID_FIELD];
     if (session === root && typeof launchId === 'string') stream.exceptionFilters = this.launchFilters.get(launchId) ?? [];
+    /** The editor's own `stackTrace` requests of this session (from the first frame), by seq. */
+    const asked = new Map<number, { threadId: number; epoch: number }>();
     return {
-      onWillReceiveMessage: (message: { type?: string; command?: string; arguments?: { filters?: string[] } }) => {
+      onWillReceiveMessage: (message: { type?: string; seq?: number; command?: string; arguments?: { filters?: string[]; threadId?: number; startFrame?: number } }) => {
+        if (message.type === 'request' && message.command === 'stackTrace' && message.seq !== undefined && !message.arguments?.startFrame && message.arguments?.threadId !== undefined) {
+          asked.set(message.seq, { threadId: message.arguments.threadId, epoch: stream.epoch });
+        }
+        if (message.type === 'request' && message.command && RESUMING.has(message.command)) stream.epoch++;
         // The editor sends its own exception settings when it configures the session: ours are added.
         // The tracker sees the very message the adapter is sent, so adding to it changes the request.
         if (message.type !== 'request' || message.command !== 'setExceptionBreakpoints' || stream.exceptionFilters.length === 0) return;
         const args = (message.arguments ??= {});
         args.filters = [...new Set([...(args.filters ?? []), ...stream.knownFilters()])];
       },
-      onDidSendMessage: (message: { type?: string; event?: string; command?: string; body?: Record<string, unknown> }) => {
+      onDidSendMessage: (message: { type?: string; event?: string; command?: string; request_seq?: number; success?: boolean; body?: Record<string, unknown> }) => {
         if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
+        if (message.type === 'response' && message.command === 'stackTrace' && message.request_seq !== undefined) {
+          const question = asked.get(message.request_seq);
+          asked.delete(message.request_seq);
+          const frames = message.body?.stackFrames;
+          if (question && message.success && Array.isArray(frames) && frames.length > 0) stream.sawTopFrame(question.threadId, question.epoch, frames[0]);
+        }
         if (message.type === 'response' && message.command === 'initialize' && !stream.offeredFilters) {
           const filters = message.body?.exceptionBreakpointFilters;
           stream.offeredFilters = Array.isArray(filters) ? filters.map((filter: { filter?: unknown }) => String(filter.filter)) : [];
@@ -273,6 +321,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         await request('setExceptionBreakpoints', { filters: stream.knownFilters() });
       },
       offeredExceptionFilters: () => stream.offeredFilters,
+      observedTopFrame: (threadId, timeoutMs) => stream.topFrameOf(threadId, timeoutMs),
       ended,
       terminate: async () => {
         // Bounded: an adapter that ignores the disconnect must not hold up the next launch.

@@ -38,6 +38,10 @@ async function buildExtension() {
   chmodSync('dist/cli.js', 0o755);
   // The structural engine's parsing threads (src/structural/workerPool.ts), for both.
   await esbuild.build({ ...node, entryPoints: ['src/structural/parseWorker.ts'], outfile: 'dist/parseWorker.js' });
+  // The kernels of the eval tool: the Python driver is copied as it is, the JavaScript host bundled.
+  mkdirSync('dist/kernels', { recursive: true });
+  copyFileSync('src/kernels/python/kernel.py', 'dist/kernels/python_kernel.py');
+  await esbuild.build({ ...node, entryPoints: ['src/kernels/javascript/jsKernelHost.ts'], outfile: 'dist/kernels/jsKernelHost.js' });
   copyWasm();
 }
 

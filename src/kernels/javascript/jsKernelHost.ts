@@ -1,0 +1,2 @@
+// Placeholder replaced by the JavaScript kernel host (issue 6).
+export {};

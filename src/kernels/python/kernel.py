@@ -1,0 +1,1 @@
+"""Placeholder replaced by the Python kernel driver (issue 6)."""

@@ -109,6 +109,7 @@ class _Output:
         self.size = 0
         self.sent = 0
         self.dropped = 0
+        self.last_flush = 0.0
 
     def begin(self):
         with self.lock:
@@ -131,7 +132,10 @@ class _Output:
                 self.name = name
             self.buffer.append(text)
             self.size += len(text)
-            if self.size >= STREAM_CHUNK:
+            # A finished line goes out at once unless lines come fast (then the flusher batches them),
+            # so what a cell printed just before a crash reaches the host.
+            now = time.monotonic()
+            if self.size >= STREAM_CHUNK or ("\n" in text and now - self.last_flush >= FLUSH_INTERVAL):
                 self._flush_locked()
 
     def flush(self):
@@ -143,6 +147,7 @@ class _Output:
             return
         text = "".join(self.buffer)
         self.buffer, self.sent, self.size = [], self.sent + self.size, 0
+        self.last_flush = time.monotonic()
         for start in range(0, len(text), STREAM_CHUNK):
             send({"type": "stream", "id": _state.cell_id, "name": self.name, "text": text[start : start + STREAM_CHUNK]})
 

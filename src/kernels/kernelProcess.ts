@@ -1,0 +1,285 @@
+/**
+ * The one protocol class for kernel child processes (Python driver, JavaScript host): newline-
+ * delimited JSON to the kernel on fd 3 and from it on fd 4, a table of pending executions by id,
+ * an `exited` promise. Raw bytes on fd 1/2 (C-level writes, subprocesses) become stream messages
+ * of the running cell. The kernel leads its own process group, so `kill` takes its children along.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable, Writable } from 'node:stream';
+import { describeError, Logger, nullLogger } from '../log/logger';
+
+/** Messages a kernel sends about a running cell (everything but `ready` and `done`). */
+export type CellMessage =
+  | { readonly type: 'stream'; readonly id: number; readonly name: 'stdout' | 'stderr'; readonly text: string }
+  | { readonly type: 'display' | 'result'; readonly id: number; readonly mime: string; readonly data: string }
+  | { readonly type: 'error'; readonly id: number; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
+  | { readonly type: 'tool'; readonly id: number; readonly call: number; readonly name: string; readonly input: unknown };
+
+type KernelMessage =
+  | CellMessage
+  | { readonly type: 'ready'; readonly pid: number; readonly version: string }
+  /** `dropped`: characters of stream text the kernel left out beyond its own hard limit (optional). */
+  | { readonly type: 'done'; readonly id: number; readonly dropped?: number };
+
+export interface KernelExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** We sent the SIGKILL (budget, cancellation, reset, dispose). */
+  readonly killedByUs: boolean;
+}
+
+export type ExecutionOutcome = { readonly kind: 'done'; readonly dropped: number } | { readonly kind: 'exited'; readonly exit: KernelExit };
+
+export interface KernelCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** How long the kernel may take to say `ready`. */
+  readonly readyTimeoutMs?: number;
+}
+
+/** The kernel did not start or did not say `ready`; the message says what it printed. */
+export class KernelStartError extends Error {
+  constructor(
+    readonly command: string,
+    readonly reason: string,
+  ) {
+    super(`could not start the kernel (${command}): ${reason}`);
+    this.name = 'KernelStartError';
+  }
+}
+
+/** Kernel groups still alive; killed if the host exits without disposing them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function groupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface PendingExecution {
+  readonly onMessage: (message: CellMessage) => void;
+  readonly resolve: (outcome: ExecutionOutcome) => void;
+}
+
+export class KernelProcess {
+  readonly exited: Promise<KernelExit>;
+  private readonly pending = new Map<number, PendingExecution>();
+  private nextId = 0;
+  private exit: KernelExit | undefined;
+  private killedByUs = false;
+  private readonly toKernel: Writable;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly pid: number,
+    private readonly logger: Logger,
+  ) {
+    this.toKernel = child.stdio[3] as Writable;
+    // A write after the kernel died must not throw out of an event handler; the exit says what happened.
+    this.toKernel.on('error', (error) => logger.debug('kernel.write', describeError(error)));
+    this.exited = new Promise<KernelExit>((resolve) => {
+      let closed = false;
+      child.once('close', () => (closed = true));
+      child.once('exit', (code, signal) => {
+        liveGroups.delete(pid);
+        killGroup(pid); // children it left behind in its group
+        const exit: KernelExit = { code, signal, killedByUs: this.killedByUs };
+        // What it wrote just before dying is still in the pipes: read it (bounded wait) before settling.
+        const settle = (): void => {
+          this.exit = exit;
+          for (const execution of this.pending.values()) execution.resolve({ kind: 'exited', exit });
+          this.pending.clear();
+          resolve(exit);
+        };
+        if (closed) return settle();
+        const timer = setTimeout(settle, 500);
+        child.once('close', () => {
+          clearTimeout(timer);
+          settle();
+        });
+      });
+    });
+  }
+
+  /** Spawns the kernel in its own process group and waits for its `ready` message. */
+  static async start(command: KernelCommand, logger: Logger = nullLogger): Promise<{ kernel: KernelProcess; version: string }> {
+    let child: ChildProcess;
+    try {
+      child = spawn(command.command, [...command.args], {
+        cwd: command.cwd,
+        env: command.env ?? process.env,
+        detached: true, // its own process group: kill(-pid) reaches what the cells started
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      throw new KernelStartError(command.command, describeError(error));
+    }
+    const failedToSpawn = new Promise<never>((_, reject) => child.once('error', (error) => reject(new KernelStartError(command.command, error.message))));
+    failedToSpawn.catch(() => undefined);
+    if (child.pid === undefined) await failedToSpawn;
+    const pid = child.pid as number;
+    liveGroups.add(pid);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once('exit', () => liveGroups.forEach(killGroup));
+    }
+    const kernel = new KernelProcess(child, pid, logger);
+    let early = '';
+    const keepEarly = (chunk: Buffer): void => {
+      if (early.length < 4000) early += chunk.toString('utf8');
+    };
+    child.stderr?.on('data', keepEarly);
+    const ready = new Promise<{ version: string }>((resolve) => (kernel.onReady = resolve));
+    kernel.listen();
+    const timeoutMs = command.readyTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const { version } = await Promise.race([
+        ready,
+        failedToSpawn,
+        kernel.exited.then((exit) => {
+          throw new KernelStartError(command.command, `it exited (${describeExit(exit)}) before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`);
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new KernelStartError(command.command, `it did not say ready within ${timeoutMs / 1000} s`)), timeoutMs);
+        }),
+      ]);
+      return { kernel, version };
+    } catch (error) {
+      kernel.kill();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      child.stderr?.off('data', keepEarly);
+    }
+  }
+
+  private onReady: (ready: { version: string }) => void = () => undefined;
+
+  private listen(): void {
+    const fromKernel = this.child.stdio[4] as Readable;
+    let buffered = '';
+    const decoder = new StringDecoder('utf8');
+    fromKernel.on('data', (chunk: Buffer) => {
+      buffered += decoder.write(chunk);
+      let newline = buffered.indexOf('\n');
+      while (newline !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.trim()) this.receive(line);
+        newline = buffered.indexOf('\n');
+      }
+    });
+    fromKernel.on('error', (error) => this.logger.debug('kernel.read', describeError(error)));
+    for (const name of ['stdout', 'stderr'] as const) {
+      const stream = this.child[name];
+      const rawDecoder = new StringDecoder('utf8');
+      stream?.on('data', (chunk: Buffer) => this.receiveRaw(name, rawDecoder.write(chunk)));
+    }
+  }
+
+  private receive(line: string): void {
+    let message: KernelMessage;
+    try {
+      message = JSON.parse(line) as KernelMessage;
+    } catch {
+      this.logger.warn('kernel.protocol', `not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.onReady({ version: message.version });
+      return;
+    }
+    const execution = this.pending.get(message.id);
+    if (!execution) {
+      this.logger.debug('kernel.protocol', `${message.type} for no pending execution (${message.id})`);
+      return;
+    }
+    if (message.type === 'done') {
+      this.pending.delete(message.id);
+      execution.resolve({ kind: 'done', dropped: message.dropped ?? 0 });
+      return;
+    }
+    execution.onMessage(message);
+  }
+
+  /** fd 1/2 bytes belong to the cell that runs (kernels run one at a time), else to the log. */
+  private receiveRaw(name: 'stdout' | 'stderr', text: string): void {
+    if (!text) return;
+    const [id, running] = this.pending.entries().next().value ?? [];
+    if (running !== undefined && id !== undefined) running.onMessage({ type: 'stream', id, name, text });
+    else this.logger.info(`kernel.${name}`, text.trimEnd());
+  }
+
+  get alive(): boolean {
+    return this.exit === undefined;
+  }
+
+  /** Runs code; settles at the kernel's `done`, or when the kernel exits first. */
+  execute(code: string, onMessage: (message: CellMessage) => void): Promise<ExecutionOutcome> {
+    if (this.exit) return Promise.resolve({ kind: 'exited', exit: this.exit });
+    const id = ++this.nextId;
+    return new Promise<ExecutionOutcome>((resolve) => {
+      this.pending.set(id, { onMessage, resolve });
+      this.send({ type: 'execute', id, code });
+    });
+  }
+
+  sendToolResult(call: number, ok: boolean, text: string): void {
+    this.send({ type: 'tool_result', call, ok, text });
+  }
+
+  private send(message: object): void {
+    if (this.exit || this.toKernel.destroyed) return;
+    this.toKernel.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** SIGINT to the kernel process itself (not its group): a KeyboardInterrupt in the running cell. */
+  interrupt(): void {
+    if (this.exit) return;
+    try {
+      process.kill(this.pid, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** SIGKILL to the whole process group. */
+  kill(): void {
+    if (this.exit) return;
+    this.killedByUs = true;
+    killGroup(this.pid);
+  }
+
+  /** Kills the kernel and waits until it is gone, and (up to 2 s) until its whole group is reaped. */
+  async dispose(): Promise<void> {
+    this.kill();
+    await this.exited;
+    for (let waited = 0; waited < 2000 && groupExists(this.pid); waited += 50) {
+      killGroup(this.pid);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+export function describeExit(exit: KernelExit): string {
+  if (exit.killedByUs) return 'was killed';
+  if (exit.signal) return `was ended by ${exit.signal}`;
+  return `exited with code ${exit.code}`;
+}

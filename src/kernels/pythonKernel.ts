@@ -42,6 +42,14 @@ export interface ExecuteOptions {
 export const DEFAULT_IDLE_BUDGET_SECONDS = 300;
 const DEFAULT_INTERRUPT_GRACE_MS = 2000;
 
+/** The kernel was disposed (the extension is deactivating); nothing more runs in it. */
+export class KernelDisposed extends Error {
+  constructor() {
+    super('the Python kernel was disposed');
+    this.name = 'KernelDisposed';
+  }
+}
+
 export function defaultDriverPath(): string {
   return path.join(__dirname, 'kernels', 'python_kernel.py');
 }
@@ -116,8 +124,12 @@ export class PythonKernel {
   }
 
   private async run(code: string, options: ExecuteOptions): Promise<KernelResult> {
-    if (this.disposed) throw new Error('the Python kernel was disposed');
+    if (this.disposed) throw new KernelDisposed();
     const started = Date.now();
+    const cancellation = toCancellation(options.cancellation);
+    if (cancellation.token.isCancellationRequested) {
+      return { parts: [{ kind: 'error', text: 'the cell was cancelled before it ran' }], status: 'interrupted', stoppedBecause: 'cancelled', notes: [], cutChars: 0, seconds: 0 };
+    }
     const notes: string[] = [];
     if (options.reset) {
       await this.reset();
@@ -130,7 +142,6 @@ export class PythonKernel {
     this.lostState = undefined;
 
     const output = new OutputCollector();
-    const cancellation = toCancellation(options.cancellation);
     const budgetMs = (options.idleBudgetSeconds ?? this.options.idleBudgetSeconds ?? DEFAULT_IDLE_BUDGET_SECONDS) * 1000;
     const graceMs = this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS;
     let stoppedBecause: KernelResult['stoppedBecause'];

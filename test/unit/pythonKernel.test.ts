@@ -248,6 +248,24 @@ describe('python kernel', function () {
     assert.equal(second.stoppedBecause, 'cancelled');
   });
 
+  it('interrupts (does not kill) a cell cancelled the moment it is sent', async () => {
+    const kernel = start({ interruptGraceMs: 3000 });
+    await run(kernel, 'ready = True');
+    for (let round = 0; round < 3; round++) {
+      const abort = new AbortController();
+      const pending = run(kernel, 'import time\ntime.sleep(30)', { cancellation: abort.signal });
+      setImmediate(() => abort.abort());
+      const result = await pending;
+      assert.equal(result.status, 'interrupted', text(result));
+    }
+    assert.deepEqual((await run(kernel, 'ready')).parts, [{ kind: 'result', text: 'True' }]);
+    const aborted = new AbortController();
+    aborted.abort();
+    const never = await run(kernel, 'ran = True', { cancellation: aborted.signal });
+    assert.equal(never.stoppedBecause, 'cancelled');
+    assert.deepEqual((await run(kernel, "'ran' in globals()")).parts, [{ kind: 'result', text: 'False' }]);
+  });
+
   it('reports a crash clearly, then starts a fresh kernel whose result says the state was lost', async () => {
     const kernel = start();
     await run(kernel, 'x = 1');

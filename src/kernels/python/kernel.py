@@ -59,6 +59,7 @@ class _State:
     interruptible = False  # user code is running: SIGINT raises KeyboardInterrupt
     critical = 0  # the main thread is writing a message: an interrupt waits until it is whole
     interrupt_pending = False
+    idle_interrupt_at = 0.0
     emitted_figures = set()
 
 
@@ -69,6 +70,8 @@ _send_lock = threading.Lock()
 def _on_sigint(signum, frame):
     # Only user code is interrupted; the driver's own bookkeeping (and the `done` message) never is.
     if _state.cell_id is None:
+        # The host only interrupts a cell it has sent: this one may be queued, not started yet.
+        _state.idle_interrupt_at = time.monotonic()
         return
     if _state.interruptible and _state.critical == 0:
         raise KeyboardInterrupt
@@ -236,6 +239,7 @@ def _reader():
             continue
         kind = message.get("type")
         if kind == "execute":
+            message["received_at"] = time.monotonic()
             _executions.put(message)
         elif kind == "tool_result":
             with _tool_lock:
@@ -571,7 +575,9 @@ def _execute(code):
 
 def _run_cell(message):
     _state.cell_id = message["id"]
-    _state.interrupt_pending = False
+    # A SIGINT that came after this cell arrived but before it started is for this cell; an older
+    # one was for the previous cell, which ended before it was handled.
+    _state.interrupt_pending = _state.idle_interrupt_at >= message["received_at"]
     _state.emitted_figures = set()
     _output.begin()
     try:

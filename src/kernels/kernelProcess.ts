@@ -154,7 +154,7 @@ export class KernelProcess {
         ready,
         failedToSpawn,
         kernel.exited.then((exit) => {
-          throw new KernelStartError(command.command, `it exited (${describeExit(exit)}) before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`);
+          throw new KernelStartError(command.command, `it ${describeExit(exit)} before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`);
         }),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new KernelStartError(command.command, `it did not say ready within ${timeoutMs / 1000} s`)), timeoutMs);

@@ -337,14 +337,16 @@ export function choosePythonInterpreter(inputs: {
     if (executable(python)) return { python, why: `the project's ${venv}` };
   }
   const settingName = inputs.settingName ?? 'the Python setting';
+  let unusable = '';
   if (inputs.setting) {
     const python = path.resolve(inputs.root, inputs.setting);
     if (executable(python)) return { python, why: `from ${settingName}` };
+    unusable = `; ${settingName} names ${python}, which is not an executable file`;
   }
   for (const dir of inputs.pathVariable.split(path.delimiter)) {
     if (!dir) continue;
     const python = path.join(dir, 'python3');
-    if (executable(python)) return { python, why: `python3 on PATH (no project venv; set ${settingName} to choose another)` };
+    if (executable(python)) return { python, why: `python3 on PATH (no project venv${unusable || `; set ${settingName} to choose another`})` };
   }
   return undefined;
 }

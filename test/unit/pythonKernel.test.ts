@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { KernelStartError } from '../../src/kernels/kernelProcess';
 import { formatText, KernelResult, OutputCollector } from '../../src/kernels/kernelResult';
 import { CallTool, choosePythonInterpreter, PythonKernel, PythonKernelOptions } from '../../src/kernels/pythonKernel';
 
@@ -304,6 +305,13 @@ describe('python kernel', function () {
     assert.deepEqual((await run(kernel, '3')).parts, [{ kind: 'result', text: '3' }]);
   });
 
+  it('rejects with KernelStartError when the interpreter is missing or the driver dies before ready', async () => {
+    await assert.rejects(start({ python: path.join(tmp, 'no-such-python') }).execute('1'), (error: Error) => error instanceof KernelStartError && /ENOENT/.test(error.message));
+    const broken = path.join(tmp, 'broken_driver.py');
+    fs.writeFileSync(broken, 'import sys\nprint("driver cannot start", file=sys.stderr)\nsys.exit(4)\n');
+    await assert.rejects(start({ driverPath: broken }).execute('1'), (error: Error) => error instanceof KernelStartError && /exited with code 4 before it was ready:\ndriver cannot start/.test(error.message));
+  });
+
   it('leaves no process behind after dispose, including what cells started', async () => {
     const kernel = start();
     const result = await run(kernel, 'import subprocess\np = subprocess.Popen(["sleep", "60"])\np.pid');
@@ -324,13 +332,19 @@ describe('python interpreter choice', () => {
   it('prefers .venv, then venv, then the setting, then python3 on PATH', () => {
     const inputs = { root: '/p', setting: 'tools/py', settingName: 'liveTools.eval.python', pathVariable: '/usr/local/bin:/usr/bin', isExecutable };
     executables.add('/usr/bin/python3');
-    assert.deepEqual(choosePythonInterpreter(inputs), { python: '/usr/bin/python3', why: 'python3 on PATH (no project venv; set liveTools.eval.python to choose another)' });
+    assert.deepEqual(choosePythonInterpreter({ ...inputs, setting: undefined }), { python: '/usr/bin/python3', why: 'python3 on PATH (no project venv; set liveTools.eval.python to choose another)' });
     executables.add('/p/tools/py');
     assert.deepEqual(choosePythonInterpreter(inputs), { python: '/p/tools/py', why: 'from liveTools.eval.python' });
     executables.add('/p/venv/bin/python');
     assert.deepEqual(choosePythonInterpreter(inputs), { python: '/p/venv/bin/python', why: "the project's venv" });
     executables.add('/p/.venv/bin/python');
     assert.deepEqual(choosePythonInterpreter(inputs), { python: '/p/.venv/bin/python', why: "the project's .venv" });
+  });
+
+  it('says when the setting names no executable', () => {
+    executables.add('/usr/bin/python3');
+    const choice = choosePythonInterpreter({ root: '/p', setting: '/opt/missing/python', settingName: 'liveTools.eval.python', pathVariable: '/usr/bin', isExecutable });
+    assert.deepEqual(choice, { python: '/usr/bin/python3', why: 'python3 on PATH (no project venv; liveTools.eval.python names /opt/missing/python, which is not an executable file)' });
   });
 
   it('finds none when nothing is executable', () => {

@@ -75,6 +75,8 @@ function groupExists(pid: number): boolean {
 interface PendingExecution {
   readonly onMessage: (message: CellMessage) => void;
   readonly resolve: (outcome: ExecutionOutcome) => void;
+  /** `done` arrived; it settles a moment later (see `receive`). */
+  finishing?: boolean;
 }
 
 export class KernelProcess {
@@ -103,8 +105,11 @@ export class KernelProcess {
         // What it wrote just before dying is still in the pipes: read it (bounded wait) before settling.
         const settle = (): void => {
           this.exit = exit;
-          for (const execution of this.pending.values()) execution.resolve({ kind: 'exited', exit });
-          this.pending.clear();
+          for (const [id, execution] of this.pending) {
+            if (execution.finishing) continue;
+            execution.resolve({ kind: 'exited', exit });
+            this.pending.delete(id);
+          }
           resolve(exit);
         };
         if (closed) return settle();
@@ -212,8 +217,13 @@ export class KernelProcess {
       return;
     }
     if (message.type === 'done') {
-      this.pending.delete(message.id);
-      execution.resolve({ kind: 'done', dropped: message.dropped ?? 0 });
+      // Bytes the cell wrote to fd 1/2 before `done` may be read in this same poll of the event
+      // loop, after this line: settle once that poll is over, so they still count as the cell's.
+      execution.finishing = true;
+      setImmediate(() => {
+        this.pending.delete(message.id);
+        execution.resolve({ kind: 'done', dropped: message.dropped ?? 0 });
+      });
       return;
     }
     execution.onMessage(message);

@@ -101,6 +101,7 @@ export class PythonKernel {
       const { kernel, version } = await KernelProcess.start(
         {
           command: this.options.python,
+          // -u also unbuffers C stdio, so a library's printf reaches fd 1 before the cell's `done`.
           args: ['-u', driver],
           cwd: this.options.cwd,
           // Agg: figures render to PNG without a display; unbuffered so C-level output arrives as written.

@@ -283,6 +283,12 @@ describe('python kernel', function () {
     assert.match(next.notes.join('\n'), /exited with code 3; its state was lost and a fresh kernel was started/);
     const again = await run(kernel, '2');
     assert.deepEqual(again.notes, []);
+    // Killed from outside between cells: the next cell says so too.
+    process.kill(kernel.pid as number, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const afterKill = await run(kernel, '3');
+    assert.deepEqual(afterKill.parts, [{ kind: 'result', text: '3' }]);
+    assert.match(afterKill.notes.join('\n'), /the previous Python kernel was ended by SIGKILL; its state was lost/);
   });
 
   it('reset starts a fresh kernel', async () => {

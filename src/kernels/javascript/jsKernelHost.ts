@@ -1,2 +1,336 @@
-// Placeholder replaced by the JavaScript kernel host (issue 6).
-export {};
+/**
+ * The persistent JavaScript kernel of the eval tool, run as `node dist/kernels/jsKernelHost.js`:
+ * reads `execute` and `tool_result` lines on fd 3, runs the cells one at a time, in order, and
+ * answers `ready` once, then per cell `stream`/`display`/`result`/`error`/`tool` and `done` on fd 4.
+ *
+ * Cells run in this process's own global scope (`vm.Script#runInThisContext`), not in a
+ * `vm.createContext` sandbox: a second realm makes `instanceof Array`/`Error`/`Uint8Array` false for
+ * values that cross between the cell and `require`d packages (which run in the main realm), and
+ * packages see other globals than the cell. What the cell can break instead is this host's globals,
+ * so the host keeps its own references (`hostProcess`, the original writes) from the start.
+ * `cellTransform` makes top-level declarations redeclarable globals and wraps cells with `await`.
+ *
+ * Interrupts (SIGINT): the synchronous part of a cell runs with `breakOnSigint`, so a `while (true) {}`
+ * there is stopped; a cell waiting on a promise is abandoned with an `Interrupted` error (its work
+ * keeps going in the background). Not interruptible: a synchronous loop that runs after an `await`
+ * or in a timer/callback (no V8 watchdog is armed then) and native code — the host side kills the
+ * process after a grace period.
+ */
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import * as util from 'node:util';
+import * as vm from 'node:vm';
+import { Language, Parser } from 'web-tree-sitter';
+import { IMPORT_FUNCTION, ParseJavaScript, transformCell } from './cellTransform';
+
+const COMMAND_FD = 3;
+const EVENT_FD = 4;
+/** Characters of stream/display/result text one cell may send; the rest is counted and dropped. */
+const CELL_OUTPUT_LIMIT = 2 * 1024 * 1024;
+/** Output written between cells (timers, late promises), kept for the next cell. */
+const BETWEEN_CELLS_LIMIT = 64 * 1024;
+const INSPECT_OPTIONS: util.InspectOptions = { depth: 4, maxArrayLength: 100, maxStringLength: 10_000, breakLength: 100 };
+const MAX_INSPECT_CHARS = 100_000;
+const MAX_FRAMES = 20;
+/** Stack frames of the user's code: cells are compiled with the file name `<cell N>`. */
+const CELL_FRAME = /<cell \d+>/;
+
+const hostProcess = process;
+
+type Command =
+  | { type: 'execute'; id: number; code: string }
+  | { type: 'tool_result'; call: number; ok: boolean; text: string };
+
+type Event =
+  | { type: 'ready'; pid: number; version: string }
+  | { type: 'stream'; id: number; name: 'stdout' | 'stderr'; text: string }
+  | { type: 'display' | 'result'; id: number; mime: 'text/plain'; data: string }
+  | { type: 'error'; id: number; ename: string; evalue: string; traceback: string[] }
+  | { type: 'tool'; id: number; call: number; name: string; input: unknown }
+  | { type: 'done'; id: number };
+
+class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+class Interrupted extends Error {
+  override name = 'Interrupted';
+  constructor() {
+    super('the cell was interrupted (SIGINT)');
+  }
+}
+
+/** Writes one event line; a host that went away ends the kernel. */
+function send(event: Event): void {
+  const bytes = Buffer.from(JSON.stringify(event) + '\n', 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(EVENT_FD, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      hostProcess.exit(code === 'EPIPE' ? 0 : 1);
+    }
+  }
+}
+
+/** The kernel's own diagnostics go to fd 2, which the host side collects. */
+function logToHost(text: string): void {
+  try {
+    fs.writeSync(2, `[jsKernelHost] ${text}\n`);
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+/** What one cell has sent so far, bounded to CELL_OUTPUT_LIMIT characters. */
+class CellOutput {
+  private remaining = CELL_OUTPUT_LIMIT;
+  private dropped = 0;
+
+  constructor(readonly id: number) {}
+
+  stream(name: 'stdout' | 'stderr', text: string): void {
+    const kept = this.take(text);
+    if (kept) send({ type: 'stream', id: this.id, name, text: kept });
+  }
+
+  data(type: 'display' | 'result', data: string): void {
+    const kept = this.take(data);
+    if (kept) send({ type, id: this.id, mime: 'text/plain', data: kept });
+  }
+
+  finish(): void {
+    if (this.dropped > 0) {
+      send({ type: 'stream', id: this.id, name: 'stderr', text: `\n[output limit of ${CELL_OUTPUT_LIMIT} characters reached: ${this.dropped} characters dropped]\n` });
+    }
+    send({ type: 'done', id: this.id });
+  }
+
+  private take(text: string): string {
+    if (text.length <= this.remaining) {
+      this.remaining -= text.length;
+      return text;
+    }
+    const kept = text.slice(0, this.remaining);
+    this.dropped += text.length - kept.length;
+    this.remaining = 0;
+    return kept;
+  }
+}
+
+let current: CellOutput | undefined;
+let betweenCells: { name: 'stdout' | 'stderr'; text: string }[] = [];
+let betweenCellsChars = 0;
+
+function emitStream(name: 'stdout' | 'stderr', text: string): void {
+  if (text.length === 0) return;
+  if (current) {
+    current.stream(name, text);
+  } else if (betweenCellsChars < BETWEEN_CELLS_LIMIT) {
+    const kept = text.slice(0, BETWEEN_CELLS_LIMIT - betweenCellsChars);
+    betweenCells.push({ name, text: kept });
+    betweenCellsChars += kept.length;
+  }
+}
+
+/** Routes `process.stdout.write`/`process.stderr.write` (and so the console) to the running cell. */
+function captureWrites(): void {
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = hostProcess[name] as unknown as { write: unknown };
+    stream.write = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
+      const done = typeof encoding === 'function' ? encoding : callback;
+      const text =
+        typeof chunk === 'string'
+          ? chunk
+          : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' && Buffer.isEncoding(encoding) ? encoding : 'utf8');
+      emitStream(name, text);
+      if (typeof done === 'function') hostProcess.nextTick(done as () => void);
+      return true;
+    };
+  }
+}
+
+function inspect(value: unknown): string {
+  const text = util.inspect(value, INSPECT_OPTIONS);
+  return text.length > MAX_INSPECT_CHARS ? `${text.slice(0, MAX_INSPECT_CHARS)}… [${text.length - MAX_INSPECT_CHARS} more characters]` : text;
+}
+
+// --- tool() relay -----------------------------------------------------------------------------
+
+let nextCall = 1;
+const pendingCalls = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+
+function callTool(name: unknown, input: unknown): Promise<string> {
+  const cell = current;
+  if (!cell) return Promise.reject(new ToolError('tool() can only be called while a cell runs'));
+  if (typeof name !== 'string' || name.length === 0) return Promise.reject(new TypeError('tool(name, input): name must be a non-empty string'));
+  const call = nextCall++;
+  return new Promise<string>((resolve, reject) => {
+    pendingCalls.set(call, { resolve, reject });
+    send({ type: 'tool', id: cell.id, call, name, input: input ?? {} });
+  });
+}
+
+function answerTool(command: Extract<Command, { type: 'tool_result' }>): void {
+  const pending = pendingCalls.get(command.call);
+  if (!pending) return logToHost(`tool_result for unknown call ${command.call}`);
+  pendingCalls.delete(command.call);
+  const text = typeof command.text === 'string' ? command.text : String(command.text);
+  if (command.ok) pending.resolve(text);
+  else pending.reject(new ToolError(text));
+}
+
+// --- imports ----------------------------------------------------------------------------------
+
+/** `require` as the project sees it: rooted at the kernel's working directory. */
+const projectRequire = createRequire(path.join(hostProcess.cwd(), '[eval]'));
+
+/** Module namespace for a rewritten `import`: CommonJS modules get `default` = module.exports. */
+async function importModule(specifier: string): Promise<unknown> {
+  let loaded: unknown;
+  try {
+    loaded = projectRequire(specifier);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE') throw error;
+    return import(pathToFileURL(projectRequire.resolve(specifier)).href);
+  }
+  if (loaded !== null && (typeof loaded === 'object' || typeof loaded === 'function')) {
+    const module = loaded as Record<string | symbol, unknown>;
+    if (module[Symbol.toStringTag] === 'Module' || module.__esModule) return module;
+    return Object.assign(Object.create(null) as object, module, { default: module });
+  }
+  return { default: loaded };
+}
+
+// --- running cells ----------------------------------------------------------------------------
+
+let parse: ParseJavaScript | undefined;
+let interruptWaiting: (() => void) | undefined;
+
+function installGlobals(): void {
+  const define = (name: string, value: unknown, enumerable = true): void => {
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable });
+  };
+  define('require', projectRequire);
+  define('display', (value: unknown): void => current?.data('display', typeof value === 'string' ? value : inspect(value)));
+  define('tool', callTool);
+  define(IMPORT_FUNCTION, importModule, false);
+}
+
+async function runCell(id: number, code: string): Promise<void> {
+  const cell = new CellOutput(id);
+  current = cell;
+  for (const pending of betweenCells) cell.stream(pending.name, pending.text);
+  betweenCells = [];
+  betweenCellsChars = 0;
+  try {
+    const transformed = parse ? transformCell(code, parse) : { code, async: false };
+    const script = new vm.Script(transformed.code, { filename: `<cell ${id}>` });
+    const completion: unknown = script.runInThisContext({ breakOnSigint: true });
+    const value = transformed.async ? ((await untilInterrupted(completion as Promise<{ value: unknown } | undefined>))?.value) : completion;
+    if (value !== undefined) cell.data('result', inspect(value));
+  } catch (error) {
+    send({ type: 'error', id, ...describeError(error) });
+  } finally {
+    interruptWaiting = undefined;
+    current = undefined;
+    cell.finish();
+  }
+}
+
+/** The cell's promise, or an `Interrupted` rejection when SIGINT comes first. */
+function untilInterrupted<T>(promise: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    interruptWaiting = () => reject(new Interrupted());
+    promise.then(resolve, reject);
+  });
+}
+
+/** ename, evalue and a traceback of the user's frames (`<cell N>`), never the host's. */
+function describeError(error: unknown): { ename: string; evalue: string; traceback: string[] } {
+  if (typeof error !== 'object' || error === null || !('message' in error)) {
+    const evalue = inspect(error);
+    return { ename: 'Uncaught', evalue, traceback: [`Uncaught ${evalue}`] };
+  }
+  const { code } = error as NodeJS.ErrnoException;
+  if (code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') return describeError(new Interrupted());
+  const ename = String((error as Error).name ?? 'Error');
+  const evalue = String((error as Error).message ?? '');
+  const stack = typeof (error as Error).stack === 'string' ? (error as Error).stack!.split('\n') : [];
+  const header = stack.findIndex((line) => line.startsWith(ename));
+  // V8 puts the offending line and a caret before the header for errors thrown at the top of a cell.
+  const context = header > 0 ? stack.slice(0, header).filter((line) => line.trim() !== '') : [];
+  const frames = stack.filter((line) => /^\s+at /.test(line) && CELL_FRAME.test(line)).slice(0, MAX_FRAMES).map((line) => line.trim());
+  return { ename, evalue, traceback: [...context, `${ename}: ${evalue}`, ...frames] };
+}
+
+// --- the command loop -------------------------------------------------------------------------
+
+const queue: { id: number; code: string }[] = [];
+let draining = false;
+
+async function drain(): Promise<void> {
+  if (draining) return;
+  draining = true;
+  try {
+    for (let next = queue.shift(); next; next = queue.shift()) await runCell(next.id, next.code);
+  } finally {
+    draining = false;
+  }
+}
+
+function onLine(line: string): void {
+  if (line.trim() === '') return;
+  let command: Command;
+  try {
+    command = JSON.parse(line) as Command;
+  } catch {
+    return logToHost(`not a JSON line: ${line.slice(0, 200)}`);
+  }
+  if (command.type === 'execute' && typeof command.id === 'number') {
+    queue.push({ id: command.id, code: typeof command.code === 'string' ? command.code : '' });
+    void drain();
+  } else if (command.type === 'tool_result' && typeof command.call === 'number') {
+    answerTool(command);
+  } else {
+    logToHost(`unknown command: ${line.slice(0, 200)}`);
+  }
+}
+
+async function loadParser(): Promise<ParseJavaScript> {
+  const dist = path.join(__dirname, '..');
+  await Parser.init({ locateFile: () => path.join(dist, 'web-tree-sitter.wasm') });
+  const language = await Language.load(path.join(dist, 'grammars', 'javascript.wasm'));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return (source) => parser.parse(source);
+}
+
+async function main(): Promise<void> {
+  hostProcess.on('SIGINT', () => interruptWaiting?.());
+  hostProcess.on('unhandledRejection', (reason) => emitStream('stderr', `Uncaught (in promise) ${describeError(reason).traceback.join('\n')}\n`));
+  hostProcess.on('uncaughtException', (error) => emitStream('stderr', `Uncaught ${describeError(error).traceback.join('\n')}\n`));
+  captureWrites();
+  installGlobals();
+  try {
+    parse = await loadParser();
+  } catch (error) {
+    logToHost(`the JavaScript grammar did not load, cells run untransformed (no top-level await): ${(error as Error).message}`);
+  }
+  const commands = readline.createInterface({ input: fs.createReadStream('', { fd: COMMAND_FD }), crlfDelay: Infinity });
+  commands.on('line', onLine);
+  // The host closed its end: nobody reads the answers any more.
+  commands.on('close', () => hostProcess.exit(0));
+  send({ type: 'ready', pid: hostProcess.pid, version: hostProcess.version });
+}
+
+void main();

@@ -14,7 +14,9 @@
  * there is stopped; a cell waiting on a promise is abandoned with an `Interrupted` error (its work
  * keeps going in the background). Not interruptible: a synchronous loop that runs after an `await`
  * or in a timer/callback (no V8 watchdog is armed then) and native code — the host side kills the
- * process after a grace period.
+ * process after a grace period. A SIGINT that lands in the instant Node disarms the watchdog (the
+ * synchronous part just ended) reaches neither the watchdog nor our listener and is lost: the host
+ * side should send it again when no `done` follows.
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';

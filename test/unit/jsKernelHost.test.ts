@@ -5,6 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
@@ -44,8 +46,8 @@ class TestKernel {
     });
   }
 
-  static async start(): Promise<TestKernel> {
-    const child = spawn(process.execPath, [HOST], { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+  static async start(cwd?: string): Promise<TestKernel> {
+    const child = spawn(process.execPath, [HOST], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
     const kernel = new TestKernel(child);
     const ready = await kernel.next((event) => event.type === 'ready');
     assert.equal(ready.pid, child.pid);
@@ -188,6 +190,11 @@ describe('JavaScript kernel host', function () {
     assert.ok(error?.traceback?.some((line) => line.includes('<cell 1>:2')), JSON.stringify(error));
   });
 
+  it('answers an empty cell with done only', async () => {
+    assert.deepEqual(await kernel.execute(''), []);
+    assert.deepEqual(await kernel.execute('// only a comment'), []);
+  });
+
   it('displays values', async () => {
     const events = await kernel.execute("display({ a: [1, 2] }); display('plain'); 3");
     assert.deepEqual(
@@ -213,6 +220,23 @@ describe('JavaScript kernel host', function () {
     assert.equal(await kernel.result("require('node:path').join('a', 'b')"), "'a/b'");
     assert.equal(await kernel.result("import * as p from 'node:path'; import { join } from 'node:path'; import os from 'node:os'; [p.sep, join('x', 'y'), typeof os.cpus]"), "[ '/', 'x/y', 'function' ]");
     assert.equal(await kernel.result('join.name'), "'join'");
+  });
+
+  it('resolves require and import from the working directory (CommonJS, ESM, ESM with top-level await)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'js-kernel-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'common.js'), 'module.exports = { a: 1 };\n');
+      fs.writeFileSync(path.join(dir, 'lib.mjs'), "export const answer = 42;\nexport default 'd';\n");
+      fs.writeFileSync(path.join(dir, 'slow.mjs'), 'export const late = await Promise.resolve(7);\n');
+      await kernel.stop();
+      kernel = await TestKernel.start(dir);
+      assert.equal(await kernel.result("require('./common.js').a"), '1');
+      assert.equal(await kernel.result("import common from './common.js'; import d, { answer } from './lib.mjs'; import { late } from './slow.mjs'; [common.a, d, answer, late]"), "[ 1, 'd', 42, 7 ]");
+      const missing = await kernel.execute("import x from './missing.js'");
+      assert.equal(missing.find((event) => event.type === 'error')?.evalue?.split('\n')[0], "Cannot find module './missing.js'");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('interrupts a synchronous loop on SIGINT and answers the next cell', async () => {

@@ -16,7 +16,8 @@
  * or in a timer/callback (no V8 watchdog is armed then) and native code — the host side kills the
  * process after a grace period. A SIGINT that lands in the instant Node disarms the watchdog (the
  * synchronous part just ended) reaches neither the watchdog nor our listener and is lost: the host
- * side should send it again when no `done` follows.
+ * side should send it again when no `done` follows. Output of an abandoned cell, and of timers after
+ * their cell ended, goes to the cell running then (or the next one).
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -121,7 +122,9 @@ class CellOutput {
       this.remaining -= text.length;
       return text;
     }
-    const kept = text.slice(0, this.remaining);
+    // Never end on half of a surrogate pair.
+    const end = this.remaining > 0 && /[\uD800-\uDBFF]/.test(text[this.remaining - 1]) ? this.remaining - 1 : this.remaining;
+    const kept = text.slice(0, end);
     this.dropped += text.length - kept.length;
     this.remaining = 0;
     return kept;
@@ -137,9 +140,10 @@ function emitStream(name: 'stdout' | 'stderr', text: string): void {
   if (current) {
     current.stream(name, text);
   } else if (betweenCellsChars < BETWEEN_CELLS_LIMIT) {
-    const kept = text.slice(0, BETWEEN_CELLS_LIMIT - betweenCellsChars);
+    const room = BETWEEN_CELLS_LIMIT - betweenCellsChars;
+    const kept = text.length <= room ? text : `${text.slice(0, room)}\n[output between cells cut at ${BETWEEN_CELLS_LIMIT} characters]\n`;
     betweenCells.push({ name, text: kept });
-    betweenCellsChars += kept.length;
+    betweenCellsChars += text.length <= room ? text.length : room;
   }
 }
 
@@ -223,7 +227,12 @@ function installGlobals(): void {
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable });
   };
   define('require', projectRequire);
-  define('display', (value: unknown): void => current?.data('display', typeof value === 'string' ? value : inspect(value)));
+  define('display', (value: unknown): void => {
+    const text = typeof value === 'string' ? value : inspect(value);
+    // From a timer after its cell finished: kept for the next cell like other late output.
+    if (current) current.data('display', text);
+    else emitStream('stdout', `${text}\n`);
+  });
   define('tool', callTool);
   define(IMPORT_FUNCTION, importModule, false);
 }

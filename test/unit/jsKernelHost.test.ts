@@ -243,6 +243,10 @@ describe('JavaScript kernel host', function () {
     const events = await kernel.execute("process.stdout.write('looping\\n'); while (true) {}", () => kernel.child.kill('SIGINT'));
     assert.equal(events.find((event) => event.type === 'error')?.ename, 'Interrupted');
     assert.equal(await kernel.result('1 + 1'), '2');
+    // Again, in a cell that awaits after the loop: the listeners are back after each interrupt.
+    const again = await kernel.execute("process.stdout.write('looping\\n'); for (;;) {} await 0;", () => kernel.child.kill('SIGINT'));
+    assert.equal(again.find((event) => event.type === 'error')?.ename, 'Interrupted');
+    assert.equal(await kernel.result('3'), '3');
   });
 
   it('interrupts a pending await on SIGINT and answers the next cell', async () => {

@@ -171,6 +171,13 @@ describe('JavaScript kernel host', function () {
     assert.ok(!error.traceback.some((line) => /node:|jsKernelHost/.test(line)), error.traceback.join('\n'));
   });
 
+  it('prints errors in results and on the console with the cell frames only', async () => {
+    assert.equal(await kernel.result("new Error('shown')"), 'Error: shown\n    at <cell 1>:1:1');
+    const events = await kernel.execute("await 0;\nfunction make() { return new RangeError('logged'); }\nconsole.log(make())");
+    // Line numbers are the cell's; the column of the last expression counts the `return { value: (` put before it.
+    assert.equal(streamText(events, 'stdout'), 'RangeError: logged\n    at make (<cell 2>:2:26)\n    at <cell 2>:3:30\n');
+  });
+
   it('reports an awaited rejection, and a late one without dying', async () => {
     const events = await kernel.execute("await Promise.reject(new RangeError('nope'))");
     const error = events.find((event) => event.type === 'error');

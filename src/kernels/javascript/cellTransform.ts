@@ -3,7 +3,8 @@
  * top-level `let`/`const`/`class`/`import` become assignments to `var` globals (so a later cell can
  * declare them again, as in the Node REPL), and a cell with top-level `await` becomes an async arrow
  * call whose promise resolves to `{ value }` of its last expression statement (or undefined).
- * Pure: the caller passes a tree-sitter JavaScript parse; the line count of the cell is kept.
+ * Pure: the caller passes a tree-sitter JavaScript parse. Line numbers are kept; columns shift on the
+ * first line (hoisted `var`s, the wrapper) and before a rewritten declaration or last expression.
  */
 import type { Node, Tree } from 'web-tree-sitter';
 

@@ -157,15 +157,41 @@ function captureWrites(): void {
         typeof chunk === 'string'
           ? chunk
           : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' && Buffer.isEncoding(encoding) ? encoding : 'utf8');
-      emitStream(name, text);
+      emitStream(name, withoutHostFrames(text));
       if (typeof done === 'function') hostProcess.nextTick(done as () => void);
       return true;
     };
   }
 }
 
+const STACK_FRAME = /^\s+at /;
+
+/**
+ * Errors printed by the cell (console, display, results) show the cell's frames, not the host's:
+ * in each run of stack lines, what lies below the last `<cell N>` frame is this host, `vm`, the
+ * event loop — the same for every cell.
+ */
+function withoutHostFrames(text: string): string {
+  if (!text.includes('<cell ')) return text;
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  for (let index = 0; index < lines.length; ) {
+    if (!STACK_FRAME.test(lines[index])) {
+      kept.push(lines[index++]);
+      continue;
+    }
+    let end = index;
+    while (end < lines.length && STACK_FRAME.test(lines[end])) end++;
+    const frames = lines.slice(index, end);
+    const lastCellFrame = frames.findLastIndex((line) => CELL_FRAME.test(line));
+    kept.push(...(lastCellFrame === -1 ? frames : frames.slice(0, lastCellFrame + 1)));
+    index = end;
+  }
+  return kept.join('\n');
+}
+
 function inspect(value: unknown): string {
-  const text = util.inspect(value, INSPECT_OPTIONS);
+  const text = withoutHostFrames(util.inspect(value, INSPECT_OPTIONS));
   return text.length > MAX_INSPECT_CHARS ? `${text.slice(0, MAX_INSPECT_CHARS)}… [${text.length - MAX_INSPECT_CHARS} more characters]` : text;
 }
 

@@ -3,7 +3,7 @@
  * offered to a model only while its resource is ready; invoked anyway, it refuses with the
  * reason. The editor glue mirrors every state into a context key the tool's `when` names.
  */
-export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace' | 'debug';
+export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace' | 'debug' | 'kernels';
 
 export interface ResourceDeclaration {
   readonly id: ResourceId;
@@ -17,6 +17,7 @@ export const RESOURCES: readonly ResourceDeclaration[] = [
   { id: 'structural', title: 'the structural search engine (tree-sitter grammars)' },
   { id: 'workspace', title: 'an open workspace folder to write files in' },
   { id: 'debug', title: "the editor's debugger with a workspace folder open" },
+  { id: 'kernels', title: 'the Python and JavaScript kernels, with a workspace folder open' },
 ];
 
 export type ResourceState = { readonly ready: true } | { readonly ready: false; readonly reason: string };

@@ -9,6 +9,8 @@ export const Setting = {
   writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
   debugPython: 'liveTools.debug.python',
   debugSessionMinutes: 'liveTools.debug.sessionMinutes',
+  evalPython: 'liveTools.eval.python',
+  evalIdleSeconds: 'liveTools.eval.idleSeconds',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

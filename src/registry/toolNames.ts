@@ -9,6 +9,7 @@ export const ToolName = {
   edit: 'edit',
   patch: 'patch',
   debug: 'debug',
+  eval: 'eval',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

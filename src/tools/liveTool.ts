@@ -7,6 +7,14 @@ export interface ToolContext {
   /** `vscode-chat-session://…` inside a chat session, `window` otherwise (see registry/conversation.ts). */
   readonly conversation: string;
   readonly log: Logger;
+  /** The chat's token for this call, passed on when the tool calls other tools (approvals follow it). */
+  readonly invocationToken: vscode.ChatParticipantToolToken | undefined;
+}
+
+/** An answer with pictures (a plotted figure): the text first, then each image as a data part. */
+export interface ToolAnswer {
+  readonly text: string;
+  readonly images: ReadonlyArray<{ readonly mime: string; readonly data: Uint8Array }>;
 }
 
 export interface Confirmation {
@@ -22,8 +30,8 @@ export interface LiveTool<Input> {
   invocationMessage(input: Input): string;
   /** Required for write and exec tools: the confirmation the human answers before the tool runs. */
   confirmation?(input: Input, token: vscode.CancellationToken): Promise<Confirmation>;
-  /** Input has passed schema validation. Returns the text the model reads. */
-  invoke(input: Input, context: ToolContext): Promise<string>;
+  /** Input has passed schema validation. Returns what the model reads: text, and images where there are any. */
+  invoke(input: Input, context: ToolContext): Promise<string | ToolAnswer>;
 }
 
 /** Tools of different input types live in one list; each one casts its own input. */

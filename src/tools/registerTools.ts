@@ -6,12 +6,20 @@ import { resourceTitle } from '../registry/resources';
 import { tierNeedsConfirmation } from '../registry/tiers';
 import { Runtime } from '../runtime';
 import { errorText } from './errorText';
-import { AnyLiveTool, Confirmation, LiveTool } from './liveTool';
+import { AnyLiveTool, Confirmation, LiveTool, ToolAnswer } from './liveTool';
 import { displayPath, FileNotFound } from '../workspace/paths';
 import { workspaceFolderPaths } from '../lsp/vscode/documents';
 
 function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+function answerResult(answer: string | ToolAnswer): vscode.LanguageModelToolResult {
+  if (typeof answer === 'string') return textResult(answer);
+  return new vscode.LanguageModelToolResult([
+    new vscode.LanguageModelTextPart(answer.text),
+    ...answer.images.map((image) => vscode.LanguageModelDataPart.image(image.data, image.mime)),
+  ]);
 }
 
 function isCancellation(error: unknown, token: vscode.CancellationToken): boolean {
@@ -57,9 +65,9 @@ export function registerTools(context: vscode.ExtensionContext, runtime: Runtime
         if (!state.ready) return textResult(refusalText(anyTool, state.reason));
         try {
           validateInput(declaration.inputSchema, options.input);
-          const text = await tool.invoke(options.input, { token, conversation, log });
+          const answer = await tool.invoke(options.input, { token, conversation, log, invocationToken: options.toolInvocationToken });
           if (token.isCancellationRequested) throw new vscode.CancellationError();
-          return textResult(text);
+          return answerResult(answer);
         } catch (error) {
           if (isCancellation(error, token)) throw new vscode.CancellationError();
           log.warn('tool.error', `${declaration.name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerDebug } from './debug/vscode/registerDebug';
+import { registerKernels } from './kernels/vscode/registerKernels';
 import { registerLsp } from './lsp/vscode/registerLsp';
 import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
@@ -15,7 +16,7 @@ export interface ActivationInfo {
   readonly logUri: vscode.Uri;
 }
 
-/** Stops the language servers and debug sessions we started; VS Code waits for it on deactivate. */
+/** Stops the language servers, debug sessions and kernels we started; VS Code waits for it on deactivate. */
 let stopLanguageServers: () => Promise<void> = () => Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): ActivationInfo {
@@ -27,10 +28,11 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const structural = registerStructural(context, runtime);
     const writes = registerWrites(context, runtime, lsp);
     const debug = registerDebug(context, runtime);
+    const kernels = registerKernels(context, runtime);
     stopLanguageServers = async () => {
-      await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll()]);
+      await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll(), kernels.disposeAll()]);
     };
-    const tools = createToolList({ lsp, staging, structural, writes, debug });
+    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;

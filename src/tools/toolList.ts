@@ -13,6 +13,8 @@ import { createWriteTool } from './writeTool';
 import { WriteService } from '../writes/vscode/writeService';
 import { DebugController } from '../debug/debugController';
 import { createDebugTool } from './debugTool';
+import { KernelPool } from '../kernels/kernelPool';
+import { createEvalTool } from './evalTool';
 
 export interface ToolServices {
   readonly lsp: LspService;
@@ -20,6 +22,7 @@ export interface ToolServices {
   readonly structural: StructuralService;
   readonly writes: WriteService;
   readonly debug: DebugController;
+  readonly kernels: KernelPool;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
@@ -34,5 +37,6 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createEditTool(services.writes),
     createPatchTool(services.writes),
     createDebugTool(services.debug),
+    createEvalTool(services.kernels),
   ] as AnyLiveTool[];
 }

@@ -9,23 +9,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { processesMatching } from './support/processes';
 import { invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 
 const debug = (input: object) => invokeText('debug', input);
 
 /** Processes whose command line mentions one of the debug fixtures or adapters. */
 function debugProcesses(): string[] {
-  const found: string[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) continue;
-      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (/-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|__debug_bin/.test(command)) found.push(`${pid}: ${command}`);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
+  return processesMatching(/-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|__debug_bin/);
 }
 
 async function noDebugProcesses(): Promise<void> {

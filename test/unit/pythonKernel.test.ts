@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { KernelStartError } from '../../src/kernels/kernelProcess';
 import { formatText, KernelResult, OutputCollector } from '../../src/kernels/kernelResult';
-import { CallTool, choosePythonInterpreter, PythonKernel, PythonKernelOptions } from '../../src/kernels/pythonKernel';
+import { CallTool, Kernel, KernelOptions } from '../../src/kernels/kernel';
+import { choosePythonInterpreter, pythonLaunch } from '../../src/kernels/pythonKernel';
 
 // These run the real driver on Debian's Python in a venv that sees the system's pandas and matplotlib
 // (the python3 on PATH may be another one that cannot import them).
@@ -40,7 +41,7 @@ describe('python kernel', function () {
   let tmp: string;
   let python: string;
   /** Every kernel pid any test saw; each must be gone (with its whole group) when its test ends. */
-  let kernels: PythonKernel[] = [];
+  let kernels: Kernel[] = [];
   let pids: number[] = [];
 
   before(() => {
@@ -51,13 +52,14 @@ describe('python kernel', function () {
 
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  function start(options: Partial<PythonKernelOptions> = {}): PythonKernel {
-    const kernel = new PythonKernel({ python, cwd: tmp, driverPath, ...options });
+  function start(options: Partial<KernelOptions> & { python?: string; driverPath?: string } = {}): Kernel {
+    const { python: interpreter = python, driverPath: driver = driverPath, ...rest } = options;
+    const kernel = new Kernel({ launch: pythonLaunch(interpreter, driver), cwd: tmp, ...rest });
     kernels.push(kernel);
     return kernel;
   }
 
-  async function run(kernel: PythonKernel, code: string, options: Parameters<PythonKernel['execute']>[1] = {}): Promise<KernelResult> {
+  async function run(kernel: Kernel, code: string, options: Parameters<Kernel['execute']>[1] = {}): Promise<KernelResult> {
     const result = await kernel.execute(code, options);
     if (kernel.pid !== undefined && !pids.includes(kernel.pid)) pids.push(kernel.pid);
     return result;

@@ -1,0 +1,71 @@
+import { KernelStartError } from '../kernels/kernelProcess';
+import { EvalLanguage, KernelPool, NoInterpreter } from '../kernels/kernelPool';
+import { KernelResult } from '../kernels/kernelResult';
+import { relayToolCall } from '../kernels/vscode/toolRelay';
+import { declarationOf, EvalInput } from '../registry/catalog';
+import { ToolName } from '../registry/toolNames';
+import { LiveTool, ToolAnswer } from './liveTool';
+
+const LANGUAGE_NAMES: Record<EvalLanguage, string> = { python: 'Python', javascript: 'JavaScript' };
+/** Lines of the cell shown in the confirmation; the rest is counted. */
+const CONFIRMATION_LINES = 40;
+
+function codeExcerpt(code: string): string {
+  const lines = code.split('\n');
+  const shown = lines.slice(0, CONFIRMATION_LINES).join('\n').replace(/```/g, '` ` `');
+  return lines.length > CONFIRMATION_LINES ? `${shown}\n… (${lines.length - CONFIRMATION_LINES} more lines)` : shown;
+}
+
+/** The first line a model reads when the cell did not simply run to its end. */
+function statusLine(result: KernelResult): string | undefined {
+  switch (result.status) {
+    case 'ok':
+      return undefined;
+    case 'error':
+      return 'The cell raised an error (the kernel and its state are kept):';
+    case 'interrupted':
+      return 'The cell was interrupted (the kernel and its state are kept):';
+    case 'killed':
+    case 'crashed':
+      return 'The kernel was lost; the next cell starts a fresh one:';
+  }
+}
+
+export function createEvalTool(pool: KernelPool): LiveTool<EvalInput> {
+  const declaration = declarationOf(ToolName.eval);
+  return {
+    declaration,
+
+    invocationMessage: (input) => `${LANGUAGE_NAMES[input.language ?? 'python']}: ${input.description}`,
+
+    async confirmation(input) {
+      const language = input.language ?? 'python';
+      return {
+        title: `Run ${LANGUAGE_NAMES[language]}: ${input.description}?`,
+        message: `${input.reset ? 'Start a fresh kernel (the current one and its variables are dropped), then run' : 'Run'} this ${LANGUAGE_NAMES[language]} cell in the agent's kernel, in the workspace folder:\n\n\`\`\`${language}\n${codeExcerpt(input.code)}\n\`\`\``,
+      };
+    },
+
+    async invoke(input, { conversation, token, invocationToken }): Promise<string | ToolAnswer> {
+      const language = input.language ?? 'python';
+      let answer;
+      try {
+        answer = await pool.run(conversation, language, {
+          code: input.code,
+          reset: input.reset,
+          cancellation: token,
+          // A cell may call what its caller may: eval's own tier and below (eval itself excepted).
+          callTool: (name, toolInput) => relayToolCall(name, toolInput, { cap: declaration.tier, invocationToken }, token),
+        });
+      } catch (error) {
+        if (error instanceof NoInterpreter) return `Error: ${error.message}`;
+        if (error instanceof KernelStartError) return `Error: the ${LANGUAGE_NAMES[language]} kernel ${error.message.replace(/^could not start the kernel/, 'could not start')}. Fix the interpreter (setting liveTools.eval.python) and call again.`;
+        throw error;
+      }
+      const status = statusLine(answer.result);
+      const text = status ? `${status}\n${answer.text}` : answer.text;
+      const images = answer.result.parts.flatMap((part) => (part.kind === 'image' ? [{ mime: part.mime, data: part.data }] : []));
+      return images.length > 0 ? { text, images } : text;
+    },
+  };
+}

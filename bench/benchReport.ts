@@ -13,7 +13,7 @@ export interface Sample {
   readonly peerName: string;
 }
 
-export function addToReport(samples: readonly Sample[], fields: { activationMs?: number; rounds?: number } = {}): void {
+export function addToReport(samples: readonly Sample[], fields: { activationMs?: number } = {}): void {
   const file = runParams().benchReportFile;
   if (!file) throw new Error('No bench report file in the run parameters.');
   const report = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { samples: Sample[] }) : { samples: [] };

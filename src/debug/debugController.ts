@@ -158,7 +158,8 @@ export class DebugController {
           (roots.length > 0 ? roots : [folder]).map(async (root) => {
             const resolution = await resolveAdapter(spec, { ...adapter, root });
             const where = root === folder ? '' : ` for ${this.host.display(root)}/`;
-            return resolution.ok ? `can start${where} — ${resolution.detail}` : `cannot start${where} — ${resolution.reason}`;
+            const answer = resolution.ok ? `can start${where} — ${resolution.detail}` : `cannot start${where} — ${resolution.reason}`;
+            return withinFolder(answer, folder);
           }),
         );
         return `- ${spec.id}: ${answers.join('; ')}`;
@@ -232,7 +233,7 @@ export class DebugController {
       void this.run(conversationIdOf(this.conversations, conversation), { op: 'terminate' });
     }, ttl);
     conversation.ttl.unref?.();
-    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${plan.detail.split(plan.folder + path.sep).join('')}); session "${connection.name}".`;
+    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${withinFolder(plan.detail, plan.folder)}); session "${connection.name}".`;
     const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
     const outcome = await this.afterWait(session, 0, timeout, (stopped) => {
       this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
@@ -529,4 +530,9 @@ function unknownFilters(filters: readonly string[], connection: DebugConnection)
   const unknown = filters.filter((filter) => !offered.includes(filter));
   if (unknown.length === 0) return '';
   return ` Note: this adapter has no exception filter ${unknown.map((filter) => `"${filter}"`).join(', ')}; it offers ${offered.length ? offered.map((filter) => `"${filter}"`).join(', ') : 'none'}.`;
+}
+
+/** Paths inside the workspace folder, as the model addresses them: relative. */
+function withinFolder(text: string, folder: string): string {
+  return text.split(folder + path.sep).join('');
 }

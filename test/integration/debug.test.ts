@@ -84,7 +84,7 @@ describe('debug tool', function () {
     assert.match(text, /- lldb: .*can start for debug\/c\/ — \/usr\/bin\/lldb-vscode-16 \(on PATH\)/, text);
     assert.match(text, /- dart: cannot start for [\w/]*dart\/ — `dart` not found \(looked in .*PATH: .*\): install the Dart or Flutter SDK/, text);
     // debugpy is judged per project: this one's venv (made with --system-site-packages) sees Debian's debugpy.
-    assert.match(text, /- debugpy: .*can start for debug\/python\/ — \S*debug\/python\/\.venv\/bin\/python \(the project's \.venv\)/, text);
+    assert.match(text, /- debugpy: .*can start for debug\/python\/ — debug\/python\/\.venv\/bin\/python \(the project's \.venv\)/, text);
   });
 
   const cases: Case[] = [

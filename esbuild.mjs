@@ -42,6 +42,9 @@ async function buildExtension() {
   mkdirSync('dist/kernels', { recursive: true });
   copyFileSync('src/kernels/python/kernel.py', 'dist/kernels/python_kernel.py');
   await esbuild.build({ ...node, entryPoints: ['src/kernels/javascript/jsKernelHost.ts'], outfile: 'dist/kernels/jsKernelHost.js' });
+  // The question card's icons: the editor's codicon font, which a webview cannot borrow from the workbench.
+  mkdirSync('dist/media', { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(require.resolve(`@vscode/codicons/dist/${file}`), `dist/media/${file}`);
   copyWasm();
 }
 

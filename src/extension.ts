@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerDebug } from './debug/vscode/registerDebug';
 import { registerKernels } from './kernels/vscode/registerKernels';
+import { registerQuestions } from './questions/vscode/registerQuestions';
 import { registerLsp } from './lsp/vscode/registerLsp';
 import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
@@ -29,10 +30,11 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const writes = registerWrites(context, runtime, lsp);
     const debug = registerDebug(context, runtime);
     const kernels = registerKernels(context, runtime);
+    const questions = registerQuestions(context, runtime);
     stopLanguageServers = async () => {
       await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll(), kernels.disposeAll()]);
     };
-    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels });
+    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;

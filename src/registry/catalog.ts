@@ -128,6 +128,19 @@ export interface EvalInput {
   reset?: boolean;
 }
 
+export interface AskUserOption {
+  label: string;
+  description?: string;
+}
+
+export interface AskUserInput {
+  question: string;
+  context?: string;
+  options?: AskUserOption[];
+  allow_free_text?: boolean;
+  multi_select?: boolean;
+}
+
 export interface DebugInput {
   op: DebugOp;
   file?: string;
@@ -557,6 +570,48 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         reset: { type: 'boolean', description: "Drop this language's kernel and start a clean one first." },
       },
       required: ['code', 'description'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.askUser,
+    tier: 'read',
+    resource: 'questions',
+    displayName: 'Ask the user',
+    icon: '$(question)',
+    userDescription: 'Ask you a question in the Agent Questions panel and wait for your answer.',
+    modelDescription: [
+      'Ask the human a question on a card in the editor\'s Agent Questions panel, and wait for the answer. The only way to ask ' +
+        'the human something mid-task; use it when a decision is theirs (a preference, a risk, missing information), not for ' +
+        'what you can find out yourself.',
+      'Give options (each a short label, optionally a description) for a pick; multi_select lets several be picked; ' +
+        'allow_free_text lets the human type an answer (with no options it is always allowed). context says why you ask and what ' +
+        'depends on the answer.',
+      'The result names the chosen label(s) and any typed text. A skip is an answer: proceed on a stated assumption and do not ' +
+        'ask again. An expiry (no answer in time) is an error with the same instruction. With no human attached the call fails at once.',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        question: { type: 'string', description: 'The question, one or two sentences.' },
+        context: { type: 'string', description: 'Why you ask and what depends on the answer.' },
+        options: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              label: { type: 'string', description: 'A few words; the result names it back.' },
+              description: { type: 'string', description: 'One line on what this choice means.' },
+            },
+            required: ['label'],
+            additionalProperties: false,
+          },
+          description: 'Choices to pick from; the human picks 1–9 by number key.',
+        },
+        allow_free_text: { type: 'boolean', description: 'Let the human type an answer (besides or instead of picking).' },
+        multi_select: { type: 'boolean', description: 'Several options may be picked.' },
+      },
+      required: ['question'],
       additionalProperties: false,
     },
   },

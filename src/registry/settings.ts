@@ -11,6 +11,8 @@ export const Setting = {
   debugSessionMinutes: 'liveTools.debug.sessionMinutes',
   evalPython: 'liveTools.eval.python',
   evalIdleSeconds: 'liveTools.eval.idleSeconds',
+  askUserTimeoutMinutes: 'liveTools.askUser.timeoutMinutes',
+  askUserAttachSeconds: 'liveTools.askUser.attachSeconds',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

@@ -10,6 +10,7 @@ export const ToolName = {
   patch: 'patch',
   debug: 'debug',
   eval: 'eval',
+  askUser: 'ask_user',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

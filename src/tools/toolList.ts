@@ -15,6 +15,8 @@ import { DebugController } from '../debug/debugController';
 import { createDebugTool } from './debugTool';
 import { KernelPool } from '../kernels/kernelPool';
 import { createEvalTool } from './evalTool';
+import { QuestionService } from '../questions/vscode/registerQuestions';
+import { createAskUserTool } from './askUserTool';
 
 export interface ToolServices {
   readonly lsp: LspService;
@@ -23,6 +25,7 @@ export interface ToolServices {
   readonly writes: WriteService;
   readonly debug: DebugController;
   readonly kernels: KernelPool;
+  readonly questions: QuestionService;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
@@ -38,5 +41,6 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createPatchTool(services.writes),
     createDebugTool(services.debug),
     createEvalTool(services.kernels),
+    createAskUserTool(services.questions),
   ] as AnyLiveTool[];
 }

@@ -4,14 +4,22 @@
  * into a quick pick…). Only the harness and the tests it started know the URL.
  */
 import * as http from 'node:http';
-import { Page } from 'playwright-core';
+import { FrameLocator, Page } from 'playwright-core';
 import { BridgeReply, BridgeRequest } from '../support/bridgeProtocol';
+
+/** Where selectors are looked up: the page, or the innermost of the request's frames. */
+function scopeOf(page: Page, frames: readonly string[] | undefined): Page | FrameLocator {
+  let scope: Page | FrameLocator = page;
+  for (const selector of frames ?? []) scope = scope.frameLocator(selector);
+  return scope;
+}
 
 async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply> {
   const timeout = request.timeoutMs ?? 15_000;
+  const scope = scopeOf(page, request.frames);
   switch (request.op) {
     case 'click': {
-      const locator = page
+      const locator = scope
         .locator(request.selector, request.text ? { hasText: new RegExp(request.text) } : {})
         .filter({ visible: true })
         .first();
@@ -27,17 +35,17 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
       return { ok: true, text, containerText: container?.text, containerLabel: container?.label };
     }
     case 'text': {
-      const locator = page.locator(request.selector).filter({ visible: true }).first();
+      const locator = scope.locator(request.selector).filter({ visible: true }).first();
       await locator.waitFor({ state: 'visible', timeout });
       return { ok: true, text: (await locator.innerText()).trim() };
     }
     case 'html': {
-      const locator = page.locator(request.selector).first();
+      const locator = scope.locator(request.selector).first();
       await locator.waitFor({ state: 'attached', timeout });
       return { ok: true, text: await locator.evaluate((element) => element.outerHTML) };
     }
     case 'count': {
-      return { ok: true, count: await page.locator(request.selector).filter({ visible: true }).count() };
+      return { ok: true, count: await scope.locator(request.selector).filter({ visible: true }).count() };
     }
     case 'type': {
       await page.keyboard.type(request.text, { delay: 10 });
@@ -45,6 +53,14 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
     }
     case 'press': {
       await page.keyboard.press(request.key);
+      return { ok: true };
+    }
+    case 'block': {
+      await page.route(request.url, (route) => route.abort());
+      return { ok: true };
+    }
+    case 'unblock': {
+      await page.unroute(request.url);
       return { ok: true };
     }
     case 'screenshot': {

@@ -1,9 +1,16 @@
 /** Messages between a test in the extension host and the harness that drives the browser. */
-export type BridgeRequest = { readonly timeoutMs?: number } & (
+export type BridgeRequest = {
+  readonly timeoutMs?: number;
+  /** Iframe selectors from the page inwards: the selector is looked up in the innermost (a webview's content). */
+  readonly frames?: readonly string[];
+} & (
   | { readonly op: 'click'; readonly selector: string; readonly text?: string; readonly container?: string }
   | { readonly op: 'text'; readonly selector: string }
   | { readonly op: 'count'; readonly selector: string }
   | { readonly op: 'html'; readonly selector: string }
+  /** Requests to URLs matching the glob fail until unblocked (a webview that cannot load: no client can show it). */
+  | { readonly op: 'block'; readonly url: string }
+  | { readonly op: 'unblock'; readonly url: string }
   | { readonly op: 'type'; readonly text: string }
   | { readonly op: 'press'; readonly key: string }
   | { readonly op: 'screenshot'; readonly path: string }

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { outcomeText } from '../questions/questionBoard';
+import { QuestionService } from '../questions/vscode/registerQuestions';
+import { AskUserInput, declarationOf } from '../registry/catalog';
+import { ToolName } from '../registry/toolNames';
+import { LiveTool } from './liveTool';
+
+export function createAskUserTool(questions: QuestionService): LiveTool<AskUserInput> {
+  return {
+    declaration: declarationOf(ToolName.askUser),
+
+    invocationMessage: (input) => `Asking you: ${input.question.length > 80 ? `${input.question.slice(0, 80)}…` : input.question}`,
+
+    async invoke(input, { token }) {
+      const { card, outcome } = await questions.ask(
+        {
+          question: input.question,
+          context: input.context,
+          options: (input.options ?? []).map((option) => ({ label: option.label, description: option.description })),
+          allowFreeText: input.allow_free_text === true,
+          multiSelect: input.multi_select === true,
+        },
+        token,
+      );
+      if (outcome.kind === 'cancelled') throw new vscode.CancellationError();
+      return outcomeText(card, outcome);
+    },
+  };
+}

@@ -51,6 +51,7 @@ export interface ExecuteOptions {
 export const DEFAULT_IDLE_BUDGET_SECONDS = 300;
 /** How each kernel names the error an interrupt raises: Python's KeyboardInterrupt, the JavaScript host's Interrupted. */
 const INTERRUPT_ERRORS = new Set(['KeyboardInterrupt', 'Interrupted']);
+const INTERRUPT_REPEAT_MS = 250;
 const DEFAULT_INTERRUPT_GRACE_MS = 2000;
 
 /** The kernel was disposed (the extension is deactivating); nothing more runs in it. */
@@ -151,13 +152,18 @@ export class Kernel {
     let sawError = false;
     let sawInterrupt = false;
     let graceTimer: NodeJS.Timeout | undefined;
+    let resendTimer: NodeJS.Timeout | undefined;
 
     const stop = (why: 'idle-budget' | 'cancelled'): void => {
       if (stoppedBecause) return;
       stoppedBecause = why;
       this.logger.info('kernel.interrupt', `${why}: SIGINT to ${kernel.pid}`);
       kernel.interrupt();
+      // A SIGINT can land before the kernel has taken the cell in (Python stamps a cell when its reader
+      // thread reads it; JavaScript may be ending the cell's synchronous part): repeat it until the cell ends.
+      resendTimer = setInterval(() => kernel.interrupt(), INTERRUPT_REPEAT_MS);
       graceTimer = setTimeout(() => {
+        clearInterval(resendTimer);
         this.logger.warn('kernel.kill', `the cell did not stop ${graceMs} ms after SIGINT: killing ${kernel.pid}`);
         kernel.kill();
       }, graceMs);
@@ -189,6 +195,7 @@ export class Kernel {
     const outcome = await kernel.execute(code, onMessage);
     budget.stop();
     clearTimeout(graceTimer);
+    clearInterval(resendTimer);
     cancelListener.dispose();
 
     let status: CellStatus = sawInterrupt ? 'interrupted' : sawError ? 'error' : 'ok';

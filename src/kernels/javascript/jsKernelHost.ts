@@ -16,7 +16,7 @@
  * or in a timer/callback (no V8 watchdog is armed then) and native code — the host side kills the
  * process after a grace period. A SIGINT that lands in the instant Node disarms the watchdog (the
  * synchronous part just ended) reaches neither the watchdog nor our listener and is lost: the host
- * side should send it again when no `done` follows. Output of an abandoned cell, and of timers after
+ * side sends it again every 250 ms until `done` comes (src/kernels/kernel.ts). Output of an abandoned cell, and of timers after
  * their cell ended, goes to the cell running then (or the next one).
  */
 import * as fs from 'node:fs';

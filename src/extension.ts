@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerDebug } from './debug/vscode/registerDebug';
 import { registerKernels } from './kernels/vscode/registerKernels';
 import { registerQuestions } from './questions/vscode/registerQuestions';
+import { registerVibe } from './vibe/vscode/registerVibe';
 import { registerLsp } from './lsp/vscode/registerLsp';
 import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
@@ -31,10 +32,11 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const debug = registerDebug(context, runtime);
     const kernels = registerKernels(context, runtime);
     const questions = registerQuestions(context, runtime);
+    const vibe = registerVibe(context, runtime, questions);
     stopLanguageServers = async () => {
       await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll(), kernels.disposeAll()]);
     };
-    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions });
+    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions, vibe });
     registerTools(context, runtime, tools);
     registerPlayground(context, runtime, tools);
     const activationMs = performance.now() - started;

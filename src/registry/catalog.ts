@@ -141,6 +141,34 @@ export interface AskUserInput {
   multi_select?: boolean;
 }
 
+export const WORKER_TIERS = ['fast', 'good'] as const;
+export const WORKER_ACCESS = ['read', 'write', 'exec'] as const;
+
+export interface VibeSpawnInput {
+  brief: string;
+  label: string;
+  tier?: (typeof WORKER_TIERS)[number];
+  access?: (typeof WORKER_ACCESS)[number];
+}
+
+export interface VibeSendInput {
+  worker_id: string;
+  message: string;
+}
+
+export interface VibeWaitInput {
+  worker_id: string;
+  timeout_seconds?: number;
+}
+
+export interface VibeKillInput {
+  worker_id: string;
+}
+
+export interface VibeListInput {}
+
+export const VIBE_WAIT_DEFAULT_SECONDS = 300;
+
 export interface DebugInput {
   op: DebugOp;
   file?: string;
@@ -614,6 +642,87 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
       required: ['question'],
       additionalProperties: false,
     },
+  },
+  {
+    name: ToolName.vibeSpawn,
+    tier: 'read',
+    resource: 'vibe',
+    displayName: 'Spawn a worker',
+    icon: '$(rocket)',
+    userDescription: 'Start a background worker agent on a brief.',
+    modelDescription: [
+      'Start a background worker: an agent loop of its own on a language model, with the editor\'s tools, working on `brief` ' +
+        'while you go on. Returns at once with a worker id; vibe_wait gets its result, vibe_send steers it, vibe_kill stops it.',
+      'tier: fast (default) for mechanical work with a clear spec; good for design, judgement, or reviewing a fast worker\'s output. ' +
+        'access: read (sees no tool that changes anything), write (default: file edits), exec (also runs programs). Each write/exec ' +
+        'tool call of a worker waits for the human\'s approval. Write the brief so it stands alone: the worker sees nothing else.',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        brief: { type: 'string', description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
+        label: { type: 'string', description: 'A few words naming the worker for the human.' },
+        tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
+        access: { type: 'string', enum: WORKER_ACCESS, description: 'The most the worker may do: read, write (default) or exec.' },
+      },
+      required: ['brief', 'label'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.vibeSend,
+    tier: 'read',
+    resource: 'vibe',
+    displayName: 'Message a worker',
+    icon: '$(comment)',
+    userDescription: 'Add to a worker\'s brief.',
+    modelDescription: 'Add a message to a worker\'s brief. A running worker reads it at its next tool boundary (its transcript notes the delivery); a finished worker continues from where it ended with the message.',
+    inputSchema: {
+      type: 'object',
+      properties: { worker_id: { type: 'string', description: 'The id vibe_spawn returned (w1, w2…).' }, message: { type: 'string', description: 'What to add or change.' } },
+      required: ['worker_id', 'message'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.vibeWait,
+    tier: 'read',
+    resource: 'vibe',
+    displayName: 'Wait for a worker',
+    icon: '$(watch)',
+    userDescription: 'Wait for a worker to finish and read its result.',
+    modelDescription: `Wait until a worker finishes (or timeout_seconds pass, default ${VIBE_WAIT_DEFAULT_SECONDS}) and return its result. A timeout does not stop the worker.`,
+    inputSchema: {
+      type: 'object',
+      properties: { worker_id: { type: 'string', description: 'The id vibe_spawn returned (w1, w2…).' }, timeout_seconds: { type: 'number', minimum: 0, description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}.` } },
+      required: ['worker_id'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.vibeKill,
+    tier: 'read',
+    resource: 'vibe',
+    displayName: 'Stop a worker',
+    icon: '$(debug-stop)',
+    userDescription: 'Stop a background worker.',
+    modelDescription: 'Stop a worker. What it already changed stays; its transcript stays in the Workers view.',
+    inputSchema: {
+      type: 'object',
+      properties: { worker_id: { type: 'string', description: 'The id vibe_spawn returned (w1, w2…).' } },
+      required: ['worker_id'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.vibeList,
+    tier: 'read',
+    resource: 'vibe',
+    displayName: 'List workers',
+    icon: '$(list-unordered)',
+    userDescription: 'List the background workers.',
+    modelDescription: 'List every worker of this window: id, label, tier and model, status, elapsed time, and its last result.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   },
 ];
 

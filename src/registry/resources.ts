@@ -3,7 +3,7 @@
  * offered to a model only while its resource is ready; invoked anyway, it refuses with the
  * reason. The editor glue mirrors every state into a context key the tool's `when` names.
  */
-export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace' | 'debug' | 'kernels' | 'questions';
+export type ResourceId = 'lsp' | 'staging' | 'structural' | 'workspace' | 'debug' | 'kernels' | 'questions' | 'vibe';
 
 export interface ResourceDeclaration {
   readonly id: ResourceId;
@@ -19,6 +19,7 @@ export const RESOURCES: readonly ResourceDeclaration[] = [
   { id: 'debug', title: "the editor's debugger with a workspace folder open" },
   { id: 'kernels', title: 'the Python and JavaScript kernels, with a workspace folder open' },
   { id: 'questions', title: 'the Agent Questions panel in an editor window' },
+  { id: 'vibe', title: 'vibe mode (background workers)' },
 ];
 
 export type ResourceState = { readonly ready: true } | { readonly ready: false; readonly reason: string };

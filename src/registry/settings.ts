@@ -13,6 +13,11 @@ export const Setting = {
   evalIdleSeconds: 'liveTools.eval.idleSeconds',
   askUserTimeoutMinutes: 'liveTools.askUser.timeoutMinutes',
   askUserAttachSeconds: 'liveTools.askUser.attachSeconds',
+  vibeEnabled: 'liveTools.vibe.enabled',
+  vibeFastModel: 'liveTools.vibe.fastModel',
+  vibeGoodModel: 'liveTools.vibe.goodModel',
+  vibeMaxTurns: 'liveTools.vibe.maxTurns',
+  vibeMaxMinutes: 'liveTools.vibe.maxMinutes',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

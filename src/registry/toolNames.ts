@@ -11,6 +11,11 @@ export const ToolName = {
   debug: 'debug',
   eval: 'eval',
   askUser: 'ask_user',
+  vibeSpawn: 'vibe_spawn',
+  vibeSend: 'vibe_send',
+  vibeWait: 'vibe_wait',
+  vibeKill: 'vibe_kill',
+  vibeList: 'vibe_list',
 } as const;
 
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];

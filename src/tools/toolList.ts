@@ -17,6 +17,8 @@ import { KernelPool } from '../kernels/kernelPool';
 import { createEvalTool } from './evalTool';
 import { QuestionService } from '../questions/vscode/registerQuestions';
 import { createAskUserTool } from './askUserTool';
+import { VibeService } from '../vibe/vscode/registerVibe';
+import { createVibeTools } from './vibeTools';
 
 export interface ToolServices {
   readonly lsp: LspService;
@@ -26,6 +28,7 @@ export interface ToolServices {
   readonly debug: DebugController;
   readonly kernels: KernelPool;
   readonly questions: QuestionService;
+  readonly vibe: VibeService;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
@@ -42,5 +45,6 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createDebugTool(services.debug),
     createEvalTool(services.kernels),
     createAskUserTool(services.questions),
+    ...createVibeTools(services.vibe),
   ] as AnyLiveTool[];
 }

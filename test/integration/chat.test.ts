@@ -8,10 +8,12 @@ import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { activateExtension, lineOf, setLspEnabled, waitUntil, workspaceRoot } from './support/tools';
 
-const ours = new Set<string>(TOOL_CATALOG.map((tool) => tool.name));
-const readTier = TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name).sort();
-const lspTools = TOOL_CATALOG.filter((tool) => tool.resource === 'lsp').map((tool) => tool.name);
-const notLsp = TOOL_CATALOG.filter((tool) => tool.resource !== 'lsp').map((tool) => tool.name).sort();
+// Vibe mode is off unless a test turns it on (test/integration/vibe.test.ts checks its tools come and go).
+const catalog = TOOL_CATALOG.filter((tool) => tool.resource !== 'vibe');
+const ours = new Set<string>(catalog.map((tool) => tool.name));
+const readTier = catalog.filter((tool) => tool.tier === 'read').map((tool) => tool.name).sort();
+const lspTools = catalog.filter((tool) => tool.resource === 'lsp').map((tool) => tool.name);
+const notLsp = catalog.filter((tool) => tool.resource !== 'lsp').map((tool) => tool.name).sort();
 
 function offeredOurs(toolNames: readonly string[]): string[] {
   return toolNames.filter((name) => ours.has(name)).sort();

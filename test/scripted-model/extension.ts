@@ -11,6 +11,7 @@ import { RecordedMessage, RecordedPart, RecordedRequest, ScriptedModelApi, Scrip
 
 const VENDOR = 'scripted';
 const MODEL_ID = 'scripted-1';
+const SECOND_MODEL_ID = 'scripted-2';
 const FAULT_DEBUG_TYPE = 'live-fault-test';
 
 function textOf(value: unknown): string {
@@ -67,17 +68,12 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
   };
 
   const provider: vscode.LanguageModelChatProvider = {
-    provideLanguageModelChatInformation: () => [
-      {
-        id: MODEL_ID,
-        name: 'Scripted',
-        family: 'scripted',
-        version: '1',
-        maxInputTokens: 200_000,
-        maxOutputTokens: 8_000,
-        capabilities: { toolCalling: true, imageInput: true },
-      },
-    ],
+    // Two models, so a test can tell which one a request went to (vibe's fast and good tiers).
+    provideLanguageModelChatInformation: () =>
+      [
+        { id: MODEL_ID, name: 'Scripted', family: 'scripted' },
+        { id: SECOND_MODEL_ID, name: 'Scripted Careful', family: 'scripted-careful' },
+      ].map((model) => ({ ...model, version: '1', maxInputTokens: 200_000, maxOutputTokens: 8_000, capabilities: { toolCalling: true, imageInput: true } })),
     async provideLanguageModelChatResponse(model, messages, options, progress) {
       const recorded: RecordedRequest = {
         modelId: model.id,

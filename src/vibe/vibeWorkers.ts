@@ -1,0 +1,267 @@
+/**
+ * Vibe mode's background workers, without the editor: each worker is an agent loop of our own —
+ * ask the model, run the tool calls it makes (write/exec ones only once a human approves), feed
+ * the results back, until the model answers without a tool call. Messages sent to a running worker
+ * are delivered at its next tool boundary and acknowledged in its transcript; a finished worker
+ * that gets a message continues from its transcript. A budget of turns and time ends a worker.
+ */
+
+export type WorkerTier = 'fast' | 'good';
+export type WorkerStatus = 'running' | 'awaiting approval' | 'done' | 'failed' | 'killed';
+
+export interface ToolCall {
+  readonly callId: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+export type TranscriptEntry =
+  | { readonly role: 'brief'; readonly text: string }
+  | { readonly role: 'user'; readonly text: string }
+  | { readonly role: 'assistant'; readonly text: string; readonly toolCalls: readonly ToolCall[] }
+  | { readonly role: 'tool'; readonly callId: string; readonly name: string; readonly text: string }
+  | { readonly role: 'note'; readonly text: string };
+
+/** One model turn: its text and the tool calls it asks for (none: the worker is done). */
+export interface ModelTurn {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+}
+
+export interface WorkerModel {
+  /** Which model, for the list ("scripted-1 (fast)"). */
+  readonly name: string;
+  respond(transcript: readonly TranscriptEntry[], signal: AbortSignal): Promise<ModelTurn>;
+}
+
+export interface WorkerHost {
+  /** The model for a tier; throws with a clear reason when none is available. */
+  modelFor(tier: WorkerTier): WorkerModel;
+  /** Whether the tool changes things (write/exec tiers): such calls need a human's approval. */
+  needsApproval(tool: string): boolean;
+  approve(request: { readonly worker: WorkerSummary; readonly tool: string; readonly input: unknown }, signal: AbortSignal): Promise<boolean>;
+  invokeTool(worker: WorkerSummary, tool: string, input: unknown, signal: AbortSignal): Promise<string>;
+  /** Something about a worker changed (status, transcript). */
+  onChange(worker: WorkerSummary): void;
+}
+
+export interface WorkerBudget {
+  readonly maxTurns: number;
+  readonly maxMinutes: number;
+}
+
+export interface WorkerSummary {
+  readonly id: string;
+  readonly label: string;
+  readonly tier: WorkerTier;
+  readonly model: string;
+  readonly status: WorkerStatus;
+  readonly startedAt: number;
+  readonly endedAt?: number;
+  /** The final answer, or why it failed or stopped. */
+  readonly result?: string;
+}
+
+export class UnknownWorker extends Error {
+  constructor(
+    readonly id: string,
+    readonly known: readonly string[],
+  ) {
+    super(`No worker "${id}"${known.length ? `; workers: ${known.join(', ')}` : '; none was spawned'}.`);
+    this.name = 'UnknownWorker';
+  }
+}
+
+class Worker {
+  status: WorkerStatus = 'running';
+  result: string | undefined;
+  endedAt: number | undefined;
+  readonly transcript: TranscriptEntry[];
+  /** Messages waiting for the next tool boundary. */
+  readonly inbox: string[] = [];
+  turns = 0;
+  controller = new AbortController();
+  private finishedWaiters: Array<() => void> = [];
+  run: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly tier: WorkerTier,
+    readonly model: WorkerModel,
+    brief: string,
+    readonly startedAt: number,
+  ) {
+    this.transcript = [{ role: 'brief', text: brief }];
+  }
+
+  get finished(): boolean {
+    return this.status === 'done' || this.status === 'failed' || this.status === 'killed';
+  }
+
+  whenFinished(): Promise<void> {
+    if (this.finished) return Promise.resolve();
+    return new Promise((resolve) => this.finishedWaiters.push(resolve));
+  }
+
+  finish(status: 'done' | 'failed' | 'killed', result: string): void {
+    if (this.finished) return;
+    this.status = status;
+    this.result = result;
+    this.endedAt = Date.now();
+    for (const resolve of this.finishedWaiters.splice(0)) resolve();
+  }
+
+  summary(): WorkerSummary {
+    return { id: this.id, label: this.label, tier: this.tier, model: this.model.name, status: this.status, startedAt: this.startedAt, endedAt: this.endedAt, result: this.result };
+  }
+}
+
+export class WorkerPool {
+  private readonly workers = new Map<string, Worker>();
+  private nextId = 1;
+
+  constructor(
+    private readonly host: WorkerHost,
+    private readonly budget: () => WorkerBudget,
+  ) {}
+
+  /** Starts a worker and returns at once. */
+  spawn(brief: string, label: string, tier: WorkerTier = 'fast', model: WorkerModel = this.host.modelFor(tier)): WorkerSummary {
+    const worker = new Worker(`w${this.nextId++}`, label, tier, model, brief, Date.now());
+    this.workers.set(worker.id, worker);
+    this.start(worker);
+    return worker.summary();
+  }
+
+  /** Adds to a worker's brief: delivered at its next tool boundary, or continues a finished worker. */
+  send(id: string, message: string): { delivered: 'queued' | 'relaunched'; worker: WorkerSummary } {
+    const worker = this.require(id);
+    if (!worker.finished) {
+      worker.inbox.push(message);
+      return { delivered: 'queued', worker: worker.summary() };
+    }
+    worker.transcript.push({ role: 'user', text: message });
+    worker.status = 'running';
+    worker.result = undefined;
+    worker.endedAt = undefined;
+    worker.turns = 0;
+    worker.controller = new AbortController();
+    this.start(worker);
+    return { delivered: 'relaunched', worker: worker.summary() };
+  }
+
+  /** Waits until the worker finishes or the timeout passes; gives its summary either way. */
+  async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<{ finished: boolean; worker: WorkerSummary }> {
+    const worker = this.require(id);
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      worker.whenFinished().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+        signal?.addEventListener('abort', () => resolve(false), { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    return { finished, worker: worker.summary() };
+  }
+
+  kill(id: string, why = 'killed'): WorkerSummary {
+    const worker = this.require(id);
+    if (!worker.finished) {
+      worker.finish('killed', why);
+      worker.controller.abort();
+      this.host.onChange(worker.summary());
+    }
+    return worker.summary();
+  }
+
+  list(): WorkerSummary[] {
+    return [...this.workers.values()].map((worker) => worker.summary());
+  }
+
+  transcript(id: string): readonly TranscriptEntry[] {
+    return this.require(id).transcript;
+  }
+
+  disposeAll(): void {
+    for (const worker of this.workers.values()) if (!worker.finished) this.kill(worker.id, 'the window closed');
+  }
+
+  private require(id: string): Worker {
+    const worker = this.workers.get(id);
+    if (!worker) throw new UnknownWorker(id, [...this.workers.keys()]);
+    return worker;
+  }
+
+  private start(worker: Worker): void {
+    this.host.onChange(worker.summary());
+    worker.run = this.loop(worker).catch((error: unknown) => {
+      if (!worker.finished) worker.finish('failed', `the worker failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.host.onChange(worker.summary());
+    });
+  }
+
+  private async loop(worker: Worker): Promise<void> {
+    const { maxTurns, maxMinutes } = this.budget();
+    const deadline = Date.now() + maxMinutes * 60_000;
+    const signal = worker.controller.signal;
+    const overBudget = setTimeout(() => this.stopForBudget(worker, `its time budget of ${maxMinutes} min ran out`), Math.max(0, deadline - Date.now()));
+    try {
+      for (;;) {
+        if (worker.finished) return;
+        if (worker.turns >= maxTurns) {
+          this.stopForBudget(worker, `its budget of ${maxTurns} model turns ran out`);
+          return;
+        }
+        worker.turns++;
+        const turn = await worker.model.respond(worker.transcript, signal);
+        if (worker.finished) return;
+        worker.transcript.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
+        this.host.onChange(worker.summary());
+        if (turn.toolCalls.length === 0) {
+          worker.finish('done', turn.text.trim() || '(the worker ended without a message)');
+          this.host.onChange(worker.summary());
+          return;
+        }
+        for (const call of turn.toolCalls) {
+          if (worker.finished) return;
+          worker.transcript.push({ role: 'tool', callId: call.callId, name: call.name, text: await this.runTool(worker, call, signal) });
+          this.host.onChange(worker.summary());
+        }
+        // The tool boundary: messages sent meanwhile join the conversation here.
+        for (const message of worker.inbox.splice(0)) {
+          worker.transcript.push({ role: 'user', text: message });
+          worker.transcript.push({ role: 'note', text: `message received at the tool boundary after turn ${worker.turns}` });
+        }
+      }
+    } finally {
+      clearTimeout(overBudget);
+    }
+  }
+
+  private async runTool(worker: Worker, call: ToolCall, signal: AbortSignal): Promise<string> {
+    if (this.host.needsApproval(call.name)) {
+      worker.status = 'awaiting approval';
+      this.host.onChange(worker.summary());
+      const approved = await this.host.approve({ worker: worker.summary(), tool: call.name, input: call.input }, signal);
+      if (worker.finished) return 'The worker was stopped.';
+      worker.status = 'running';
+      this.host.onChange(worker.summary());
+      if (!approved) return `The human denied this ${call.name} call. Do not retry it; continue without it or finish and say what is left.`;
+    }
+    try {
+      return await this.host.invokeTool(worker.summary(), call.name, call.input, signal);
+    } catch (error) {
+      return `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  private stopForBudget(worker: Worker, why: string): void {
+    if (worker.finished) return;
+    const last = [...worker.transcript].reverse().find((entry) => entry.role === 'assistant');
+    worker.finish('failed', `stopped: ${why}${last && last.role === 'assistant' && last.text ? `. Its last message: ${last.text}` : ''}`);
+    worker.controller.abort();
+    this.host.onChange(worker.summary());
+  }
+}

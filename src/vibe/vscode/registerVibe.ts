@@ -1,0 +1,257 @@
+/**
+ * Wires vibe mode: the `vibe` resource follows the liveTools.vibe.enabled setting (a command and a
+ * status bar item toggle it), workers run on `vscode.lm` chat models chosen per tier, see the tools of
+ * `vscode.lm.tools` within their access, and have each write/exec call approved by the human on the
+ * question card (a tool invoked without a chat token gets no confirmation from VS Code). The Workers
+ * view shows each worker, its status and transcript, and stops one.
+ */
+import * as vscode from 'vscode';
+import { EXTENSION_TAG } from '../../registry/manifest';
+import { Setting } from '../../registry/settings';
+import { Tier, tierWithinCap } from '../../registry/tiers';
+import { Runtime } from '../../runtime';
+import { QuestionService } from '../../questions/vscode/registerQuestions';
+import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../vibeWorkers';
+
+export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
+export const STOP_WORKER_COMMAND = 'liveTools.stopWorker';
+export const WORKERS_VIEW_ID = 'liveTools.workers';
+
+const INSTRUCTIONS =
+  'You are a background worker in VS Code, started by another agent with the brief below. Work with the tools you are given; ' +
+  'each tool call that changes something waits for the human\'s approval. When done, answer with a short report of what you did ' +
+  'and what is left, without a tool call: that answer is your result.';
+
+/** What a worker may use: the tier a tool declares through our tags; tools of others count as exec. */
+function tierOf(tool: vscode.LanguageModelToolInformation): Tier {
+  const tag = tool.tags.find((candidate) => candidate.startsWith('tier:'));
+  return tool.tags.includes(EXTENSION_TAG) && tag ? (tag.slice(5) as Tier) : 'exec';
+}
+
+export function workerTools(access: Tier): vscode.LanguageModelToolInformation[] {
+  return vscode.lm.tools.filter((tool) => !tool.name.startsWith('vibe_') && tierWithinCap(tierOf(tool), access));
+}
+
+/** The chat model for a tier: the setting (an id, family or "vendor/id"), else a sensible pick from those available. */
+async function chooseModel(tier: WorkerTier): Promise<vscode.LanguageModelChat> {
+  const models = await vscode.lm.selectChatModels();
+  if (models.length === 0) throw new Error('no language model is available in this editor: sign in to a model provider, then spawn again');
+  const wanted = vscode.workspace.getConfiguration().get<string>(tier === 'fast' ? Setting.vibeFastModel : Setting.vibeGoodModel)?.trim();
+  if (wanted) {
+    const found = models.find((model) => model.id === wanted || model.family === wanted || `${model.vendor}/${model.id}` === wanted);
+    if (!found) throw new Error(`the ${tier} model "${wanted}" (setting ${tier === 'fast' ? Setting.vibeFastModel : Setting.vibeGoodModel}) is not available; available: ${models.map((model) => `${model.vendor}/${model.id}`).join(', ')}`);
+    return found;
+  }
+  const quick = /mini|flash|haiku|fast|small/i;
+  const pick = tier === 'fast' ? models.find((model) => quick.test(model.family) || quick.test(model.id)) : models.find((model) => !quick.test(model.family) && !quick.test(model.id));
+  return pick ?? models[0];
+}
+
+function toMessages(transcript: readonly TranscriptEntry[]): vscode.LanguageModelChatMessage[] {
+  const messages: vscode.LanguageModelChatMessage[] = [];
+  let results: vscode.LanguageModelToolResultPart[] = [];
+  const flush = (): void => {
+    if (results.length > 0) messages.push(vscode.LanguageModelChatMessage.User(results));
+    results = [];
+  };
+  for (const entry of transcript) {
+    if (entry.role === 'tool') {
+      results.push(new vscode.LanguageModelToolResultPart(entry.callId, [new vscode.LanguageModelTextPart(entry.text)]));
+      continue;
+    }
+    flush();
+    if (entry.role === 'brief') messages.push(vscode.LanguageModelChatMessage.User(`${INSTRUCTIONS}\n\nBrief:\n${entry.text}`));
+    else if (entry.role === 'user') messages.push(vscode.LanguageModelChatMessage.User(`Message from the agent that started you:\n${entry.text}`));
+    else if (entry.role === 'assistant') {
+      const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
+      if (entry.text) parts.push(new vscode.LanguageModelTextPart(entry.text));
+      for (const call of entry.toolCalls) parts.push(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input as object));
+      messages.push(vscode.LanguageModelChatMessage.Assistant(parts));
+    }
+  }
+  flush();
+  return messages;
+}
+
+function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
+  const source = new vscode.CancellationTokenSource();
+  const cancel = (): void => source.cancel();
+  if (signal.aborted) source.cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  return {
+    token: source.token,
+    dispose: () => {
+      signal.removeEventListener('abort', cancel);
+      source.dispose();
+    },
+  };
+}
+
+function chatModel(model: vscode.LanguageModelChat, tier: WorkerTier, access: Tier): WorkerModel {
+  return {
+    name: `${model.vendor}/${model.id} (${tier})`,
+    async respond(transcript, signal): Promise<ModelTurn> {
+      const cancellation = tokenOf(signal);
+      try {
+        const tools = workerTools(access).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+        const response = await model.sendRequest(toMessages(transcript), { tools, justification: 'A background worker of vibe mode runs its brief.' }, cancellation.token);
+        let text = '';
+        const toolCalls: ToolCall[] = [];
+        for await (const part of response.stream) {
+          if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+          else if (part instanceof vscode.LanguageModelToolCallPart) toolCalls.push({ callId: part.callId, name: part.name, input: part.input });
+        }
+        return { text, toolCalls };
+      } finally {
+        cancellation.dispose();
+      }
+    },
+  };
+}
+
+function textOf(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : part instanceof vscode.LanguageModelDataPart ? `[${part.mimeType}, ${part.data.byteLength} bytes]` : '')).join('\n');
+}
+
+export interface VibeService {
+  readonly pool: WorkerPool;
+  /** Spawns with the model chosen for the tier (chosen before the worker starts, so a missing model is an error now). */
+  spawn(brief: string, label: string, tier: WorkerTier, access: Tier): Promise<WorkerSummary>;
+  accessOf(id: string): Tier | undefined;
+}
+
+export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime, questions: QuestionService): VibeService {
+  const enabled = (): boolean => vscode.workspace.getConfiguration().get<boolean>(Setting.vibeEnabled) === true;
+  const item = vscode.window.createStatusBarItem('liveTools.vibe', vscode.StatusBarAlignment.Left, 30);
+  item.name = 'Agent Live Tools: vibe mode';
+  item.command = TOGGLE_VIBE_COMMAND;
+  const access = new Map<string, Tier>();
+  const tree = new WorkersTree();
+
+  const pool: WorkerPool = new WorkerPool(
+    {
+      // Models are chosen (asynchronously) by spawn below and handed to the pool.
+      modelFor: (tier) => {
+        throw new Error(`no model was chosen for the ${tier} tier`);
+      },
+      needsApproval: (tool) => {
+        const info = vscode.lm.tools.find((candidate) => candidate.name === tool);
+        return !info || tierOf(info) !== 'read';
+      },
+      async approve({ worker, tool, input }, signal) {
+        const cancellation = tokenOf(signal);
+        try {
+          const shown = JSON.stringify(input, null, 2) ?? 'undefined';
+          const { outcome } = await questions.ask(
+            {
+              question: `Worker "${worker.label}" (${worker.id}) wants to run ${tool}. Allow it?`,
+              context: `Input:\n${shown.length > 3000 ? `${shown.slice(0, 3000)}…` : shown}`,
+              options: [{ label: 'Allow', description: 'run this one call' }, { label: 'Deny', description: 'the worker is told and goes on without it' }],
+              allowFreeText: false,
+              multiSelect: false,
+            },
+            cancellation.token,
+          );
+          runtime.log.info('vibe.approval', `${worker.id} ${tool}: ${outcome.kind === 'answered' ? outcome.labels.join(',') : outcome.kind}`);
+          return outcome.kind === 'answered' && outcome.labels[0] === 'Allow';
+        } finally {
+          cancellation.dispose();
+        }
+      },
+      async invokeTool(worker, tool, input, signal) {
+        // The cap holds here too: a model may name a tool it was not offered.
+        const allowed = workerTools(access.get(worker.id) ?? 'read').some((candidate) => candidate.name === tool);
+        if (!allowed) return `Error: ${tool} is not one of this worker's tools (access ${access.get(worker.id) ?? 'read'}).`;
+        const cancellation = tokenOf(signal);
+        try {
+          return textOf(await vscode.lm.invokeTool(tool, { input: input as object, toolInvocationToken: undefined }, cancellation.token));
+        } finally {
+          cancellation.dispose();
+        }
+      },
+      onChange: (worker) => {
+        runtime.log.info('vibe.worker', `${worker.id} ${worker.status}`);
+        tree.refresh();
+      },
+    },
+    () => ({
+      maxTurns: vscode.workspace.getConfiguration().get<number>(Setting.vibeMaxTurns) ?? 50,
+      maxMinutes: vscode.workspace.getConfiguration().get<number>(Setting.vibeMaxMinutes) ?? 30,
+    }),
+  );
+  tree.pool = pool;
+
+  const update = (): void => {
+    const on = enabled();
+    runtime.board.set('vibe', on ? { ready: true } : { ready: false, reason: `vibe mode is off (turn it on with the "Toggle Vibe Mode" command or the ${Setting.vibeEnabled} setting)` });
+    item.text = on ? '$(rocket) Vibe' : '$(circle-slash) Vibe';
+    item.tooltip = on ? 'Vibe mode is on: the agent can start background workers. Click to turn it off.' : 'Vibe mode is off. Click to turn it on.';
+    item.show();
+  };
+  update();
+  context.subscriptions.push(
+    item,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(Setting.vibeEnabled)) update();
+    }),
+    vscode.commands.registerCommand(TOGGLE_VIBE_COMMAND, () => vscode.workspace.getConfiguration().update(Setting.vibeEnabled, !enabled(), vscode.ConfigurationTarget.Global)),
+    vscode.commands.registerCommand(STOP_WORKER_COMMAND, (node?: WorkerNode | string) => {
+      const id = typeof node === 'string' ? node : node?.worker?.id;
+      if (id) pool.kill(id, 'stopped by the human in the Workers view');
+    }),
+    vscode.window.registerTreeDataProvider(WORKERS_VIEW_ID, tree),
+    { dispose: () => pool.disposeAll() },
+  );
+
+  return {
+    pool,
+    async spawn(brief, label, tier, cap) {
+      const model = await chooseModel(tier);
+      const worker = pool.spawn(brief, label, tier, chatModel(model, tier, cap));
+      access.set(worker.id, cap);
+      return worker;
+    },
+    accessOf: (id) => access.get(id),
+  };
+}
+
+interface WorkerNode {
+  readonly worker?: WorkerSummary;
+  readonly entry?: TranscriptEntry;
+}
+
+/** The Workers view: each worker with its status; its transcript below it. */
+class WorkersTree implements vscode.TreeDataProvider<WorkerNode> {
+  pool: WorkerPool | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getChildren(node?: WorkerNode): WorkerNode[] {
+    if (!this.pool) return [];
+    if (!node) return this.pool.list().map((worker) => ({ worker }));
+    if (node.worker) return this.pool.transcript(node.worker.id).map((entry) => ({ entry }));
+    return [];
+  }
+
+  getTreeItem(node: WorkerNode): vscode.TreeItem {
+    if (node.worker) {
+      const { worker } = node;
+      const item = new vscode.TreeItem(`${worker.label} (${worker.id})`, vscode.TreeItemCollapsibleState.Collapsed);
+      const seconds = Math.round(((worker.endedAt ?? Date.now()) - worker.startedAt) / 1000);
+      item.description = `${worker.status} · ${worker.tier} · ${seconds} s`;
+      item.tooltip = worker.result ?? worker.model;
+      item.contextValue = worker.status === 'done' || worker.status === 'failed' || worker.status === 'killed' ? 'workerFinished' : 'workerRunning';
+      item.iconPath = new vscode.ThemeIcon(worker.status === 'done' ? 'pass' : worker.status === 'failed' ? 'error' : worker.status === 'killed' ? 'circle-slash' : worker.status === 'awaiting approval' ? 'question' : 'loading~spin');
+      return item;
+    }
+    const entry = node.entry as TranscriptEntry;
+    const text = entry.role === 'assistant' ? [entry.text, ...entry.toolCalls.map((call) => `→ ${call.name} ${JSON.stringify(call.input)}`)].filter(Boolean).join(' ') : entry.role === 'tool' ? `${entry.name}: ${entry.text}` : entry.text;
+    const item = new vscode.TreeItem(`${entry.role}: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+    item.tooltip = text.slice(0, 4000);
+    return item;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The worker loop with a scripted model (a stand-in for a language model) and recorded tools:
+ * tool calls run and feed back, approvals gate write tools, messages arrive at tool boundaries,
+ * finished workers continue on a message, kill, budgets, and clear errors.
+ */
+import * as assert from 'node:assert/strict';
+import { ModelTurn, TranscriptEntry, UnknownWorker, WorkerHost, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../../src/vibe/vibeWorkers';
+
+type Step = ModelTurn | ((transcript: readonly TranscriptEntry[]) => ModelTurn | Promise<ModelTurn>);
+
+/** Answers each request with the next scripted step; a step may look at the transcript. */
+class ScriptedModel implements WorkerModel {
+  readonly seen: TranscriptEntry[][] = [];
+  constructor(
+    readonly name: string,
+    private readonly steps: Step[],
+  ) {}
+
+  async respond(transcript: readonly TranscriptEntry[], signal: AbortSignal): Promise<ModelTurn> {
+    this.seen.push([...transcript]);
+    const step = this.steps.shift();
+    if (!step) throw new Error('the script ran out');
+    if (signal.aborted) throw new Error('aborted');
+    return typeof step === 'function' ? step(transcript) : step;
+  }
+}
+
+const call = (name: string, input: unknown = {}, callId = `${name}-${Math.random()}`) => ({ callId, name, input });
+const say = (text: string): ModelTurn => ({ text, toolCalls: [] });
+
+function makeHost(models: Partial<Record<WorkerTier, WorkerModel>>, options: { approve?: (tool: string) => Promise<boolean> | boolean } = {}) {
+  const invoked: Array<{ tool: string; input: unknown }> = [];
+  const approvals: string[] = [];
+  const changes: WorkerSummary[] = [];
+  const host: WorkerHost = {
+    modelFor(tier) {
+      const model = models[tier];
+      if (!model) throw new Error(`no model for the ${tier} tier`);
+      return model;
+    },
+    needsApproval: (tool) => tool === 'write',
+    async approve({ tool }) {
+      approvals.push(tool);
+      return options.approve ? options.approve(tool) : true;
+    },
+    async invokeTool(_worker, tool, input) {
+      invoked.push({ tool, input });
+      if (tool === 'broken') throw new Error('it broke');
+      return `${tool} answered ${JSON.stringify(input)}`;
+    },
+    onChange: (worker) => changes.push(worker),
+  };
+  return { host, invoked, approvals, changes };
+}
+
+const budget = { maxTurns: 20, maxMinutes: 1 };
+
+describe('vibe workers', () => {
+  it('runs tool calls and feeds their results back until the model answers without one', async () => {
+    const model = new ScriptedModel('scripted (fast)', [{ text: 'looking', toolCalls: [call('lsp', { action: 'status' }, 'c1')] }, (transcript) => say(`done after ${(transcript.at(-1) as { text: string }).text}`)]);
+    const { host, invoked } = makeHost({ fast: model });
+    const pool = new WorkerPool(host, () => budget);
+    const spawned = pool.spawn('check the servers', 'servers');
+    assert.deepEqual([spawned.id, spawned.status, spawned.model], ['w1', 'running', 'scripted (fast)']);
+    const { finished, worker } = await pool.wait('w1', 5_000);
+    assert.equal(finished, true);
+    assert.equal(worker.status, 'done');
+    assert.equal(worker.result, 'done after lsp answered {"action":"status"}');
+    assert.deepEqual(invoked, [{ tool: 'lsp', input: { action: 'status' } }]);
+    assert.deepEqual(model.seen[1].map((entry) => entry.role), ['brief', 'assistant', 'tool']);
+  });
+
+  it('maps tiers to their models and says when a tier has none', () => {
+    const { host } = makeHost({ good: new ScriptedModel('careful', [say('ok')]) });
+    const pool = new WorkerPool(host, () => budget);
+    assert.equal(pool.spawn('review', 'review', 'good').model, 'careful');
+    assert.throws(() => pool.spawn('x', 'x', 'fast'), /no model for the fast tier/);
+  });
+
+  it('asks for approval before a write tool; a denial is told to the model and nothing runs', async () => {
+    const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('write', { file: 'a.ts' })] }, (transcript) => say((transcript.at(-1) as { text: string }).text)]);
+    const { host, invoked, approvals } = makeHost({ fast: model }, { approve: () => false });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('write a file', 'writer');
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.deepEqual(approvals, ['write']);
+    assert.deepEqual(invoked, []);
+    assert.match(worker.result ?? '', /^The human denied this write call\. Do not retry it/);
+  });
+
+  it('shows "awaiting approval" while the human decides, and runs the tool once approved', async () => {
+    let allow: (value: boolean) => void = () => undefined;
+    const decided = new Promise<boolean>((resolve) => (allow = resolve));
+    const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('write', { file: 'b.ts' })] }, say('written')]);
+    const { host, invoked } = makeHost({ fast: model }, { approve: () => decided });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('write b', 'writer');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(pool.list()[0].status, 'awaiting approval');
+    allow(true);
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.equal(worker.result, 'written');
+    assert.deepEqual(invoked, [{ tool: 'write', input: { file: 'b.ts' } }]);
+  });
+
+  it('delivers a message at the next tool boundary and notes it in the transcript', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const model = new ScriptedModel('m', [
+      async () => {
+        await held;
+        return { text: 'first step', toolCalls: [call('lsp')] };
+      },
+      (transcript) => say(`saw: ${transcript.filter((entry) => entry.role === 'user').map((entry) => (entry as { text: string }).text).join(', ')}`),
+    ]);
+    const { host } = makeHost({ fast: model });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('do it', 'steered');
+    assert.equal(pool.send('w1', 'use tabs, not spaces').delivered, 'queued');
+    release();
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.equal(worker.result, 'saw: use tabs, not spaces');
+    const roles = pool.transcript('w1').map((entry) => entry.role);
+    assert.deepEqual(roles, ['brief', 'assistant', 'tool', 'user', 'note', 'assistant']);
+  });
+
+  it('a message to a finished worker continues it from its transcript', async () => {
+    const model = new ScriptedModel('m', [say('first answer'), (transcript) => say(`continued with ${transcript.length} entries`)]);
+    const { host } = makeHost({ fast: model });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('brief', 'twice');
+    await pool.wait('w1', 5_000);
+    assert.equal(pool.send('w1', 'now also this').delivered, 'relaunched');
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.equal(worker.result, 'continued with 3 entries');
+  });
+
+  it('kill stops a worker waiting on its model; wait times out without stopping it', async () => {
+    const model = new ScriptedModel('m', [() => new Promise<ModelTurn>(() => undefined)]);
+    const { host } = makeHost({ fast: model });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('never ends', 'stuck');
+    const waited = await pool.wait('w1', 50);
+    assert.deepEqual([waited.finished, waited.worker.status], [false, 'running']);
+    const killed = pool.kill('w1');
+    assert.deepEqual([killed.status, killed.result], ['killed', 'killed']);
+    assert.equal((await pool.wait('w1', 50)).finished, true);
+  });
+
+  it('stops a worker at its turn budget, keeping its last message', async () => {
+    const model = new ScriptedModel('m', [{ text: 'step 1', toolCalls: [call('lsp')] }, { text: 'step 2', toolCalls: [call('lsp')] }, say('never reached')]);
+    const { host } = makeHost({ fast: model });
+    const pool = new WorkerPool(host, () => ({ maxTurns: 2, maxMinutes: 1 }));
+    pool.spawn('loop', 'looper');
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.equal(worker.status, 'failed');
+    assert.equal(worker.result, 'stopped: its budget of 2 model turns ran out. Its last message: step 2');
+  });
+
+  it('a failing tool is an error result for the model, a failing model fails the worker, and unknown ids are named', async () => {
+    const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('broken')] }]);
+    const { host } = makeHost({ fast: model });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('break', 'breaker');
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.equal(worker.status, 'failed');
+    assert.equal(worker.result, 'the worker failed: the script ran out');
+    assert.equal((pool.transcript('w1').find((entry) => entry.role === 'tool') as { text: string }).text, 'Error: broken failed: it broke');
+    assert.throws(() => pool.kill('w9'), (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.');
+  });
+});

@@ -10,7 +10,7 @@ import { TOOL_CATALOG } from '../../src/registry/catalog';
 import type { RecordedRequest, ScriptedModelApi } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
-import { invokeText, setSetting, workspaceRoot } from './support/tools';
+import { invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const VIBE_TOOLS = TOOL_CATALOG.filter((tool) => tool.resource === 'vibe').map((tool) => tool.name).sort();
 const WRITE_OR_EXEC = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier !== 'read').map((tool) => tool.name));
@@ -24,13 +24,7 @@ const idOf = (answer: string): string => {
 
 async function setVibe(on: boolean): Promise<void> {
   await setSetting('liveTools.vibe.enabled', on);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const refused = (await invokeText('vibe_list', {})).startsWith('Refused');
-    if (refused !== on) return;
-    if (Date.now() > deadline) throw new Error(`vibe mode did not turn ${on ? 'on' : 'off'}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntilAsync(`vibe mode ${on ? 'on' : 'off'}`, async () => ((await invokeText('vibe_list', {})).startsWith('Refused') === !on ? true : undefined));
 }
 
 describe('vibe mode', function () {

@@ -63,3 +63,14 @@ export async function waitUntil<T>(what: string, probe: () => T | undefined, tim
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Like waitUntil, for a probe that is itself asynchronous (a tool call). */
+export async function waitUntilAsync<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

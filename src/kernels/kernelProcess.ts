@@ -8,6 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { describeError, Logger, nullLogger } from '../log/logger';
+import { processGroupExists, signalProcessGroup } from '../process/childProcess';
 
 /** Messages a kernel sends about a running cell (everything but `ready` and `done`). */
 export type CellMessage =
@@ -56,20 +57,7 @@ const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
 function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-function groupExists(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  signalProcessGroup(pid, 'SIGKILL');
 }
 
 interface PendingExecution {
@@ -281,7 +269,7 @@ export class KernelProcess {
   async dispose(): Promise<void> {
     this.kill();
     await this.exited;
-    for (let waited = 0; waited < 2000 && groupExists(this.pid); waited += 50) {
+    for (let waited = 0; waited < 2000 && processGroupExists(this.pid); waited += 50) {
       killGroup(this.pid);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

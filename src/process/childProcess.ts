@@ -33,6 +33,25 @@ export class ProcessNotStarted extends Error {
 
 const KILL_GRACE_MS = 2000;
 
+/** Sends `signal` to the process group led by `pid`; a group already gone is no error. */
+export function signalProcessGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Whether any process of the group led by `pid` is still alive (or a zombie not yet reaped). */
+export function processGroupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Stops the whole process group of `child`: SIGTERM, then SIGKILL after a grace period. Resolves on exit. */
 export function stopProcessGroup(child: ChildProcess, graceMs = KILL_GRACE_MS): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();

@@ -6,6 +6,7 @@
 import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import { processGroupExists, signalProcessGroup } from '../../src/process/childProcess';
 
 export interface StartedProcess {
   readonly child: ChildProcess;
@@ -30,31 +31,15 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
   return process_;
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** SIGTERM to the group, SIGKILL after `graceMs`, then wait until no member is left. */
 export async function stopProcess(target: StartedProcess, graceMs = 5000): Promise<void> {
-  signalGroup(target.pid, 'SIGTERM');
+  signalProcessGroup(target.pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (groupAlive(target.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (groupAlive(target.pid)) signalGroup(target.pid, 'SIGKILL');
+  while (processGroupExists(target.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (processGroupExists(target.pid)) signalProcessGroup(target.pid, 'SIGKILL');
   await Promise.race([target.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
-  for (let tries = 0; tries < 50 && groupAlive(target.pid); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let tries = 0; tries < 50 && processGroupExists(target.pid); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 /** Stops whatever is still running (used on hard timeouts and signals). */

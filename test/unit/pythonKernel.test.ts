@@ -7,25 +7,18 @@ import { KernelStartError } from '../../src/kernels/kernelProcess';
 import { formatText, KernelResult, OutputCollector } from '../../src/kernels/kernelResult';
 import { CallTool, Kernel, KernelOptions } from '../../src/kernels/kernel';
 import { choosePythonInterpreter, pythonLaunch } from '../../src/kernels/pythonKernel';
+import { processGroupExists } from '../../src/process/childProcess';
 
 // These run the real driver on Debian's Python in a venv that sees the system's pandas and matplotlib
 // (the python3 on PATH may be another one that cannot import them).
 const driverPath = path.resolve(__dirname, '..', '..', '..', 'src', 'kernels', 'python', 'kernel.py');
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Killed processes are reaped by init a moment later: wait for that, briefly. */
 async function groupGone(pid: number): Promise<boolean> {
-  for (let waited = 0; waited < 2000 && groupAlive(pid); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-  return !groupAlive(pid);
+  for (let waited = 0; waited < 2000 && processGroupExists(pid); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !processGroupExists(pid);
 }
 
 function text(result: KernelResult): string {
@@ -331,7 +324,7 @@ describe('python kernel', function () {
     const pid = kernel.pid as number;
     assert.doesNotThrow(() => process.kill(child, 0), 'the sleep should run until the kernel goes');
     await kernel.dispose();
-    assert.equal(groupAlive(pid), false);
+    assert.equal(processGroupExists(pid), false);
     assert.throws(() => process.kill(child, 0));
   });
 });

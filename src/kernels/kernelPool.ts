@@ -55,6 +55,8 @@ export class NoInterpreter extends Error {
 interface Entry {
   readonly kernel: Kernel;
   readonly origin: string;
+  readonly conversation: string;
+  readonly language: EvalLanguage;
 }
 
 export class KernelPool {
@@ -74,7 +76,7 @@ export class KernelPool {
       entry = undefined;
     }
     if (!entry) {
-      entry = this.create(language);
+      entry = this.create(conversation, language);
       this.entries.set(key, entry);
     }
     const pidBefore = entry.kernel.pid;
@@ -99,11 +101,10 @@ export class KernelPool {
   /** The kernels whose process is running now. */
   live(): LiveKernel[] {
     const live: LiveKernel[] = [];
-    for (const [key, entry] of this.entries) {
-      const pid = entry.kernel.pid;
+    for (const { kernel, origin, conversation, language } of this.entries.values()) {
+      const pid = kernel.pid;
       if (pid === undefined) continue;
-      const { conversation, language } = parseKey(key);
-      live.push({ conversation, language, languageName: entry.kernel.language, pid, version: entry.kernel.version, origin: entry.origin });
+      live.push({ conversation, language, languageName: kernel.language, pid, version: kernel.version, origin });
     }
     return live;
   }
@@ -122,7 +123,7 @@ export class KernelPool {
     await Promise.all(entries.map((entry) => entry.kernel.dispose()));
   }
 
-  private create(language: EvalLanguage): Entry {
+  private create(conversation: string, language: EvalLanguage): Entry {
     const choice = this.host.launchFor(language);
     if (!choice.ok) throw new NoInterpreter(choice.reason);
     const kernel = new Kernel({
@@ -131,15 +132,10 @@ export class KernelPool {
       logger: this.host.logger,
       onChange: () => this.host.onChange(),
     });
-    return { kernel, origin: choice.origin };
+    return { kernel, origin: choice.origin, conversation, language };
   }
 }
 
 function keyOf(conversation: string, language: EvalLanguage): string {
   return `${language}\u0000${conversation}`;
-}
-
-function parseKey(key: string): { conversation: string; language: EvalLanguage } {
-  const split = key.indexOf('\u0000');
-  return { language: key.slice(0, split) as EvalLanguage, conversation: key.slice(split + 1) };
 }

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { repoRoot, runInEditor } from './harness/editorRun';
+import { FailedTest, failedTest } from './support/bridgeProtocol';
 import { productSmokeTest, smokeRunDir } from './harness/productSmoke';
 
 function option(name: string): string | undefined {
@@ -16,26 +17,36 @@ function option(name: string): string | undefined {
   return index === -1 ? undefined : process.argv[index + 1];
 }
 
-async function runUnit(root: string, grep: string | undefined): Promise<{ passed: number; failed: number }> {
+interface Totals {
+  passed: number;
+  failed: number;
+  /** Printed again at the very end: where only the tail of the output survives (CI), it still names them. */
+  readonly failures: FailedTest[];
+}
+
+async function runUnit(root: string, grep: string | undefined): Promise<Totals> {
   const mocha = new Mocha({ reporter: 'spec', timeout: 20_000, grep });
   const dir = path.join(root, 'out', 'test', 'unit');
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isFile() && entry.name.endsWith('.test.js')) mocha.addFile(path.join(entry.parentPath, entry.name));
   }
+  const failures: FailedTest[] = [];
   return new Promise((resolve) => {
-    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0 }));
+    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, failures }));
+    runner.on('fail', (test, error: Error) => failures.push(failedTest(test.fullTitle(), error)));
   });
 }
 
 async function main(): Promise<void> {
   const root = repoRoot();
   const grep = option('--grep');
-  const totals = { passed: 0, failed: 0 };
+  const totals: Totals = { passed: 0, failed: 0, failures: [] };
   if (!process.argv.includes('--integration-only')) {
     console.log('Unit tests (plain Node)');
     const unit = await runUnit(root, grep);
     totals.passed += unit.passed;
     totals.failed += unit.failed;
+    totals.failures.push(...unit.failures);
   }
   if (!process.argv.includes('--unit-only')) {
     console.log('\nIntegration tests (VS Code in code-server, driven by headless Chromium)');
@@ -48,6 +59,7 @@ async function main(): Promise<void> {
     });
     totals.passed += editor.passed;
     totals.failed += editor.failed;
+    totals.failures.push(...editor.failures);
 
     console.log('\nProduct (npm start, driven like a person)');
     const runDir = smokeRunDir(root);
@@ -61,8 +73,13 @@ async function main(): Promise<void> {
       fs.rmSync(runDir, { recursive: true, force: true });
     } else {
       totals.failed++;
+      totals.failures.push({ title: 'Product: npm start', message: `see above; logs kept in ${runDir}` });
       console.log(`  Logs kept in ${runDir}.`);
     }
+  }
+  if (totals.failures.length > 0) {
+    console.log('\nFailed:');
+    for (const failure of totals.failures) console.log(`  ✗ ${failure.title}\n      ${failure.message}`);
   }
   console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
   process.exitCode = totals.failed > 0 || totals.passed === 0 ? 1 : 0;

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RunParams } from '../support/bridgeProtocol';
+import { FailedTest, RunParams, RunSummary } from '../support/bridgeProtocol';
 import { Bridge, startBridge } from './bridge';
 import { QUIET_SETTINGS, RunningCodeServer, startCodeServer } from './codeServer';
 import { ensureCodeServer } from './codeServerInstall';
@@ -24,6 +24,8 @@ export interface EditorRunOptions {
 export interface EditorRunResult {
   readonly passed: number;
   readonly failed: number;
+  /** The failed tests by title (a run that failed outside any test is one entry, named so). */
+  readonly failures: readonly FailedTest[];
   readonly exitCode: number;
   readonly runDir: string;
   readonly benchReport?: string;
@@ -162,7 +164,7 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
     process.removeListener('SIGTERM', onSignal);
   }
 
-  const summary = readJson<{ passed: number; failed: number }>(params.summaryFile) ?? { passed: 0, failed: 0 };
+  const summary = readJson<RunSummary>(params.summaryFile) ?? { passed: 0, failed: 0, failures: [] };
   const benchReport = options.mode === 'bench' && fs.existsSync(params.benchReportFile!) ? fs.readFileSync(params.benchReportFile!, 'utf8') : undefined;
   const failed = exitCode !== 0 || summary.failed > 0 || (summary.passed === 0 && options.mode === 'integration');
   if (failed || process.env.LIVE_TOOLS_KEEP_LOGS) {
@@ -175,6 +177,10 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
   return {
     passed: summary.passed,
     failed: summary.failed + (failed && summary.failed === 0 ? 1 : 0),
+    failures:
+      failed && summary.failed === 0
+        ? [{ title: `the ${options.mode} run in the editor`, message: exitCode === 0 ? 'no test ran' : `it ended with exit code ${exitCode} (its log above says why)` }]
+        : summary.failures,
     exitCode,
     runDir,
     benchReport,

@@ -6,10 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { RunParams } from '../support/bridgeProtocol';
+import { failedTest, FailedTest, RunParams, RunSummary } from '../support/bridgeProtocol';
 import { setRunParams } from './support/params';
 
-function reporterFor(reportFile: string) {
+function reporterFor(reportFile: string, failures: FailedTest[]) {
   const write = (line: string) => fs.appendFileSync(reportFile, `${line}\n`);
   const { EVENT_SUITE_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
   return class FileReporter {
@@ -24,6 +24,7 @@ function reporterFor(reportFile: string) {
       runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => write(`${'  '.repeat(depth)}- ${test.title} (skipped)`));
       runner.on(EVENT_TEST_FAIL, (test: Mocha.Test, error: Error) => {
         write(`${'  '.repeat(depth)}✗ ${test.title}`);
+        failures.push(failedTest(test.fullTitle(), error));
         const details = `${error.message}\n${(error.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
         for (const line of details.split('\n')) write(`${'  '.repeat(depth + 2)}${line}`);
       });
@@ -33,12 +34,13 @@ function reporterFor(reportFile: string) {
 
 export async function runSuites(params: RunParams): Promise<void> {
   setRunParams(params);
+  const failures: FailedTest[] = [];
   const mocha = new Mocha({
     ui: 'bdd',
     timeout: 120_000,
     color: false,
     grep: params.grep,
-    reporter: reporterFor(params.reportFile) as unknown as Mocha.ReporterConstructor,
+    reporter: reporterFor(params.reportFile, failures) as unknown as Mocha.ReporterConstructor,
   });
   const suffix = params.mode === 'bench' ? '.bench.js' : '.test.js';
   const dir = params.mode === 'bench' ? path.join(__dirname, '..', '..', 'bench') : __dirname;
@@ -46,7 +48,7 @@ export async function runSuites(params: RunParams): Promise<void> {
   const stats = await new Promise<Mocha.Stats | undefined>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats));
   });
-  const summary = { passed: stats?.passes ?? 0, failed: stats?.failures ?? 0 };
+  const summary: RunSummary = { passed: stats?.passes ?? 0, failed: stats?.failures ?? 0, failures };
   fs.writeFileSync(params.summaryFile, JSON.stringify(summary));
   if (summary.failed > 0) throw new Error(`${summary.failed} test(s) failed.`);
 }

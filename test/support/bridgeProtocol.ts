@@ -27,6 +27,25 @@ export type BridgeReply =
     }
   | { readonly ok: false; readonly error: string };
 
+/** A failed test as the run's summary names it: its full title and the first line of its error. */
+export interface FailedTest {
+  readonly title: string;
+  readonly message: string;
+}
+
+/** A failed test with its error's message on one line, cut at 300 characters. */
+export function failedTest(title: string, error: Error): FailedTest {
+  const message = error.message.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+  return { title, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
+}
+
+/** What the test entry writes to `summaryFile` when its suites end. */
+export interface RunSummary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly failures: readonly FailedTest[];
+}
+
 /** Parameters the harness hands to the test entry inside the extension host. */
 export interface RunParams {
   readonly reportFile: string;

@@ -156,7 +156,9 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
   }
   log(`${rounds} alternating rounds per pattern, median wall time; ${fs.existsSync(TIME) ? 'peak memory from /usr/bin/time' : 'no /usr/bin/time: peak memory not measured'}\n`);
 
-  const oursArgs = (pattern: string): string[] => [cli, '--lang', 'javascript', '--pattern', pattern, '--json', ...files];
+  // Run as its shebang line runs it (`npx live-ast-grep`), V8 flags included, on this Node.
+  const shebangFlags = (fs.readFileSync(cli, 'utf8').split('\n')[0].match(/^#!\/usr\/bin\/env -S node(.*)$/)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
+  const oursArgs = (pattern: string): string[] => [...shebangFlags, cli, '--lang', 'javascript', '--pattern', pattern, '--json', ...files];
   const astGrepArgs = (pattern: string): string[] => ['run', '--pattern', pattern, '--lang', 'javascript', '--json=stream', ...files];
 
   // Warm: the engine as the extension holds it, one registry and one text cache for the process.

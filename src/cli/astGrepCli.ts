@@ -5,10 +5,10 @@
  * replacements; nothing is written), errors on stderr. Exit code 0 with matches, 1 without, 2 on
  * error.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
+import { readTextFile } from '../structural/fileMatcher';
 import { listFiles } from '../structural/fileWalker';
 import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
@@ -91,8 +91,8 @@ export async function main(
   const language = options.language ? (ALIASES[options.language] ?? options.language) : undefined;
   const workerScript = path.join(grammarDir, '..', 'parseWorker.js');
   const pool = options.threads > 0 && existsSync(workerScript) ? new WorkerPool({ script: workerScript, size: options.threads }) : undefined;
-  // One search per process: nothing to gain from keeping file texts or matches.
-  const search = new StructuralSearch(registry, readText, { pool });
+  // One search per process: nothing to gain from keeping file texts or matches; the threads read the files.
+  const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
   try {
     const files: string[] = [];
     for (const start of options.paths.length ? options.paths : ['.']) {
@@ -102,7 +102,7 @@ export async function main(
     if (options.rewrite !== undefined && language) checkRewrite(await search.compile(language, options.pattern as string), options.rewrite);
     const print = (file: FileMatches): void => {
       const shown = path.relative(process.cwd(), file.file) || file.file;
-      const replacements = options.rewrite !== undefined ? editsFor(file.source, file.matches, options.rewrite) : [];
+      const replacements = options.rewrite !== undefined && file.source !== undefined ? editsFor(file.source, file.matches, options.rewrite) : [];
       for (const match of file.matches) {
         const replacement = replacements.find((edit) => edit.start === match.start && edit.end === match.end);
         if (options.json) {
@@ -128,6 +128,7 @@ export async function main(
       language,
       files,
       maxResults: options.max,
+      withSources: options.rewrite !== undefined,
       onFile: (file) => {
         filesWithMatches++;
         print(file);
@@ -143,24 +144,13 @@ export async function main(
   }
 }
 
-/**
- * The file's text; undefined when unreadable or binary (a NUL character). Read synchronously: a
- * batch run has nothing else to do meanwhile, and an asynchronous read costs four round trips to
- * the thread pool per file (about a second over a few thousand files).
- */
+/** Read synchronously: a batch run has nothing else to do meanwhile (an asynchronous read costs four round trips to the thread pool per file). */
 async function readText(file: string): Promise<string | undefined> {
-  try {
-    const text = readFileSync(file, 'utf8');
-    return text.includes('\u0000') ? undefined : text;
-  } catch {
-    return undefined;
-  }
+  return readTextFile(file);
 }
 
 if (require.main === module) {
-  // A batch run holds little between files: a small young generation keeps its peak memory down
-  // (V8's default lets it grow to 48 MB of garbage before collecting).
-  setFlagsFromString('--max-semi-space-size=1');
+  // Its V8 flags (a small young generation) are on the shebang line esbuild.mjs writes: set here, they come too late.
   const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(`${text}\n`);
   void main(process.argv.slice(2), path.join(__dirname, 'grammars'), write(process.stdout), write(process.stderr)).then((code) => {
     process.exitCode = code;

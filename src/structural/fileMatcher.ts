@@ -1,8 +1,11 @@
 /**
  * Matching one file's text: parse, find the pattern's matches, delete the tree. `InlineMatcher`
  * does it on this thread (one file, or no worker script at hand); `WorkerPool` spreads files over
- * worker threads, each with its own grammars, so parsing uses every core.
+ * worker threads, each with its own grammars, so parsing uses every core. A batch run (the
+ * command line) hands over paths instead of texts (`DiskJob`): the thread that parses reads the
+ * file, so no text crosses threads or stays behind on the calling one.
  */
+import { readFileSync } from 'node:fs';
 import { LanguageRegistry } from './languages';
 import { findMatches, Match } from './matcher';
 import { CompiledPattern, compilePattern } from './pattern';
@@ -15,11 +18,53 @@ export interface MatchJob {
   readonly limit: number;
 }
 
+/** A file the matching thread reads itself. */
+export interface DiskJob extends Omit<MatchJob, 'text'> {
+  readonly file: string;
+  /** Its length as last read (a thread pool sends large texts to one thread). */
+  readonly size: number;
+  /** Longer texts (in UTF-16 units) are not parsed. */
+  readonly maxLength: number;
+  /** Send the text back with the matches (a rewrite needs it). */
+  readonly withSource: boolean;
+}
+
+/** What became of one file: its matches (none when not parsed), or why it was not parsed. */
+export interface FileOutcome {
+  readonly parsed: boolean;
+  readonly matches: readonly Match[];
+  /** The text, when asked for. */
+  readonly source?: string;
+  /** Not parsed: unreadable or binary, lacking a text every match contains, or too long. */
+  readonly skipped?: 'unreadable' | 'no candidate' | 'too large';
+}
+
+/** What the caller needs of a compiled pattern: its scaffold context, prefilter texts and names. */
+export type PatternSummary = Pick<CompiledPattern, 'language' | 'context' | 'requiredTexts' | 'metavariables'>;
+
 export interface FileMatcher {
   match(job: MatchJob): Promise<Match[]>;
+  matchFile(job: DiskJob): Promise<FileOutcome>;
+  /** Compiles the pattern where the matching happens (a thread's grammars); throws PatternError. */
+  describe(language: string, pattern: string): Promise<PatternSummary>;
   /** How many jobs are worth keeping in flight at once. */
   readonly parallelism: number;
   dispose(): void;
+}
+
+/** The file's text; undefined when unreadable or binary (a NUL character). */
+export function readTextFile(file: string): string | undefined {
+  try {
+    const text = readFileSync(file, 'utf8');
+    return text.includes('\u0000') ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+export function containsAll(source: string, texts: readonly string[]): boolean {
+  for (const text of texts) if (!source.includes(text)) return false;
+  return true;
 }
 
 export class InlineMatcher implements FileMatcher {
@@ -30,7 +75,7 @@ export class InlineMatcher implements FileMatcher {
 
   async match(job: MatchJob): Promise<Match[]> {
     const loaded = await this.registry.load(job.language);
-    const pattern = this.compiled(job, () => compilePattern(loaded, job.pattern));
+    const pattern = this.compiled(job.language, job.pattern, () => compilePattern(loaded, job.pattern));
     const tree = loaded.parser.parse(job.text);
     if (!tree) return [];
     try {
@@ -40,13 +85,27 @@ export class InlineMatcher implements FileMatcher {
     }
   }
 
+  async matchFile(job: DiskJob): Promise<FileOutcome> {
+    const text = readTextFile(job.file);
+    if (text === undefined) return { parsed: false, matches: [], skipped: 'unreadable' };
+    if (!containsAll(text, (await this.describe(job.language, job.pattern)).requiredTexts)) return { parsed: false, matches: [], skipped: 'no candidate' };
+    if (text.length > job.maxLength) return { parsed: false, matches: [], skipped: 'too large' };
+    const matches = await this.match({ ...job, text });
+    return { parsed: true, matches, ...(job.withSource ? { source: text } : {}) };
+  }
+
+  async describe(language: string, pattern: string): Promise<PatternSummary> {
+    const loaded = await this.registry.load(language);
+    return this.compiled(language, pattern, () => compilePattern(loaded, pattern));
+  }
+
   dispose(): void {
     this.patterns.clear();
   }
 
   /** The compiled pattern, kept for the few most recent queries. */
-  private compiled(job: MatchJob, compile: () => CompiledPattern): CompiledPattern {
-    const key = `${job.language}\u0000${job.pattern}`;
+  private compiled(language: string, source: string, compile: () => CompiledPattern): CompiledPattern {
+    const key = `${language}\u0000${source}`;
     let pattern = this.patterns.get(key);
     if (!pattern) {
       pattern = compile();

@@ -11,7 +11,7 @@ import { CompiledPattern, PatternError } from './pattern';
 const TEMPLATE_METAVARIABLE = /\$\$\$([A-Z_][A-Z0-9_]*)|\$([A-Z_][A-Z0-9_]*)/g;
 
 /** Refuses a template that uses a name the pattern does not bind, before anything runs. */
-export function checkRewrite(pattern: CompiledPattern, template: string): void {
+export function checkRewrite(pattern: Pick<CompiledPattern, 'metavariables'>, template: string): void {
   for (const found of template.matchAll(TEMPLATE_METAVARIABLE)) {
     const name = found[1] ?? found[2];
     if (name === '_') throw new PatternError('The rewrite uses $_ (or $$$_), which never binds anything; name it in the pattern.');

@@ -6,10 +6,10 @@
  * is unchanged since the same pattern last searched it is answered from a small match cache.
  * Used by `ast_grep`, `ast_edit`, the command line and the benchmark.
  */
-import { FileMatcher, InlineMatcher } from './fileMatcher';
+import { containsAll, FileMatcher, FileOutcome, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
-import { CompiledPattern, compilePattern, PatternError } from './pattern';
+import { PatternError } from './pattern';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
 
@@ -31,12 +31,15 @@ export interface SearchRequest {
    * `files` is then left empty (nothing kept: the command line prints as it goes).
    */
   readonly onFile?: (file: FileMatches) => void;
+  /** False: where threads read the files, their texts are not sent back (a search that only lists matches). */
+  readonly withSources?: boolean;
 }
 
 export interface FileMatches {
   readonly file: string;
   readonly language: string;
-  readonly source: string;
+  /** The text searched; absent when the request set `withSources: false` and threads read the files. */
+  readonly source?: string;
   readonly matches: readonly Match[];
 }
 
@@ -104,6 +107,12 @@ export interface StructuralSearchOptions {
   readonly pool?: FileMatcher;
   /** Keep the matches of the last few patterns per file text (the extension; not a one-shot command line). */
   readonly cacheMatches?: boolean;
+  /**
+   * A batch run over files on disk (the command line): a file that may match is read again by the
+   * thread that parses it, so no text crosses threads or stays on this one (only matches do, or
+   * the text of a file whose matches would copy more). Not with `cacheMatches`.
+   */
+  readonly threadsRead?: boolean;
 }
 
 /** A file with matches, or without (kept to answer a repeated query). */
@@ -136,17 +145,18 @@ export class StructuralSearch {
     this.matchCache.clear();
   }
 
-  async compile(language: string, pattern: string): Promise<CompiledPattern> {
-    return compilePattern(await this.registry.load(language), pattern);
+  /** The pattern compiled for a language where files are matched (on a thread when a pool is given); throws PatternError. */
+  compile(language: string, pattern: string, matcher: FileMatcher = this.options.pool ?? this.inline): Promise<PatternSummary> {
+    return matcher.describe(language, pattern);
   }
 
   async search(request: SearchRequest): Promise<SearchResult> {
     const groups = this.groupByLanguage(request);
-    const compiled = new Map<string, CompiledPattern>();
+    const compiled = new Map<string, PatternSummary>();
     const skippedLanguages: Array<{ language: string; files: number; reason: string }> = [];
     for (const [language, files] of groups) {
       try {
-        compiled.set(language, await this.compile(language, request.pattern));
+        compiled.set(language, await this.compile(language, request.pattern, this.matcherFor(request)));
       } catch (error) {
         if (!(error instanceof PatternError) || request.language) throw error;
         skippedLanguages.push({ language, files: files.length, reason: error.message });
@@ -166,29 +176,30 @@ export class StructuralSearch {
     let truncated = false;
     let filesParsed = 0;
     const skippedLarge: string[] = [];
-    const capSize = request.files.length > 1;
-    const matcher = request.files.length > 1 && this.options.pool ? this.options.pool : this.inline;
+    const maxLength = request.files.length > 1 ? MAX_SEARCHED_FILE_LENGTH : Number.POSITIVE_INFINITY;
+    const matcher = this.matcherFor(request);
     // Files in flight, in file order: each one's matches are taken only after those of the files before it.
-    const queue: Array<{ file: string; language: string; source: string; matches: Promise<readonly Match[]> }> = [];
+    const queue: Array<{ file: string; language: string; length: number; outcome: Promise<FileOutcome> }> = [];
     // Enough files ahead that a large one at the head does not leave the other threads idle; bounded in text held.
     const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * FILES_AHEAD_PER_THREAD;
     let queuedLength = 0;
     const takeOne = async (): Promise<boolean> => {
       const head = queue.shift() as (typeof queue)[number];
-      queuedLength -= head.source.length;
-      let matches = await head.matches;
+      queuedLength -= head.length;
+      const outcome = await head.outcome;
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
+      if (outcome.skipped === 'too large') skippedLarge.push(head.file);
+      if (outcome.parsed) filesParsed++;
+      let matches = outcome.matches;
       if (matches.length === 0) return false;
       if (matchCount + matches.length > request.maxResults) {
         matches = matches.slice(0, request.maxResults - matchCount);
         truncated = true;
       }
       matchCount += matches.length;
-      if (matches.length > 0) {
-        const found = { file: head.file, language: head.language, source: head.source, matches };
-        if (request.onFile) request.onFile(found);
-        else results.push(found);
-      }
+      const found = { file: head.file, language: head.language, source: outcome.source, matches };
+      if (request.onFile) request.onFile(found);
+      else results.push(found);
       return truncated;
     };
     let sinceYield = 0;
@@ -205,30 +216,26 @@ export class StructuralSearch {
           }
           const source = await this.readText(file);
           if (source === undefined || !containsAll(source, pattern.requiredTexts)) continue;
-          if (capSize && source.length > MAX_SEARCHED_FILE_LENGTH) {
-            skippedLarge.push(file);
-            continue;
-          }
-          const cached = cache?.get(file);
-          let matches: Promise<readonly Match[]>;
-          if (cached && cached.source === source) {
-            matches = Promise.resolve(cached.matches);
+          const length = source.length;
+          const limit = request.maxResults - matchCount + 1;
+          let outcome: Promise<FileOutcome>;
+          if (length > maxLength) {
+            outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
+          } else if (this.options.threadsRead) {
+            // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
+            outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false });
           } else {
-            const limit = request.maxResults - matchCount + 1;
-            matches = matcher.match({ language, pattern: request.pattern, text: source, limit });
-            // Complete answers only: a file cut at the limit may have more matches.
-            if (cache) void matches.then((found) => found.length < limit && cache.set(file, { source, matches: found }), () => undefined);
-            filesParsed++;
+            outcome = this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit }, file);
           }
-          queue.push({ file, language, source, matches });
-          queuedLength += source.length;
+          queue.push({ file, language, length, outcome });
+          queuedLength += length;
           while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH)) if (await takeOne()) break outer;
         }
       }
       while (queue.length > 0 && !truncated) await takeOne();
     } finally {
       // What is still in flight after a cap, a cancellation or an error is not wanted.
-      for (const abandoned of queue.splice(0)) abandoned.matches.catch(() => undefined);
+      for (const abandoned of queue.splice(0)) abandoned.outcome.catch(() => undefined);
     }
     return {
       files: results,
@@ -247,9 +254,9 @@ export class StructuralSearch {
 
   async rewrite(request: RewriteRequest): Promise<RewriteResult> {
     for (const language of this.groupByLanguage(request).keys()) {
-      let compiled: CompiledPattern;
+      let compiled: PatternSummary;
       try {
-        compiled = await this.compile(language, request.pattern);
+        compiled = await this.compile(language, request.pattern, this.matcherFor(request));
       } catch (error) {
         if (error instanceof PatternError && !request.language) continue;
         throw error;
@@ -257,18 +264,35 @@ export class StructuralSearch {
       checkRewrite(compiled, request.rewrite);
     }
     // Nested matches are dropped from the edits, so count matches with headroom and the edits exactly.
-    const found = await this.search({ ...request, maxResults: request.maxReplacements * 4 });
+    const found = await this.search({ ...request, maxResults: request.maxReplacements * 4, withSources: true });
     const files: FileRewrite[] = [];
     let replacementCount = 0;
     for (const file of found.files) {
-      const edits = editsFor(file.source, file.matches, request.rewrite);
+      const source = file.source as string;
+      const edits = editsFor(source, file.matches, request.rewrite);
       const replacements = edits.map((edit) => ({ edit, match: file.matches.find((match) => match.start === edit.start && match.end === edit.end) as Match }));
       const changed = replacements.filter(({ edit, match }) => edit.text !== match.text);
       replacementCount += changed.length;
-      if (changed.length > 0) files.push({ file: file.file, source: file.source, replacements: changed });
+      if (changed.length > 0) files.push({ file: file.file, source, replacements: changed });
     }
     if (found.truncated || replacementCount > request.maxReplacements) throw new TooManyReplacements(request.maxReplacements);
     return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages, skippedLarge: found.skippedLarge };
+  }
+
+  /** Where a search's files are matched: the pool when there is more than one file. */
+  private matcherFor(request: Pick<SearchRequest, 'files'>): FileMatcher {
+    return request.files.length > 1 && this.options.pool ? this.options.pool : this.inline;
+  }
+
+  /** One text's matches: from the match cache while the text is unchanged, else parsed (and then cached when complete). */
+  private matchText(matcher: FileMatcher, cache: Map<string, CachedMatches> | undefined, job: MatchJob, file: string): Promise<FileOutcome> {
+    const source = job.text;
+    const cached = cache?.get(file);
+    if (cached && cached.source === source) return Promise.resolve({ parsed: false, matches: cached.matches, source });
+    const matches = matcher.match(job);
+    // Complete answers only: a file cut at the limit may have more matches.
+    if (cache) void matches.then((found) => found.length < job.limit && cache.set(file, { source, matches: found }), () => undefined);
+    return matches.then((found) => ({ parsed: true, matches: found, source }));
   }
 
   /** The cached matches of this pattern, the least recently used pattern giving way. */
@@ -302,7 +326,3 @@ function sameFamily(requested: string, fileLanguage: string): boolean {
   return requested === fileLanguage || (requested === 'cpp' && fileLanguage === 'c');
 }
 
-function containsAll(source: string, texts: readonly string[]): boolean {
-  for (const text of texts) if (!source.includes(text)) return false;
-  return true;
-}

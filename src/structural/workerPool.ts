@@ -1,39 +1,60 @@
 /**
  * Parsing on worker threads. Each worker loads its own grammars (wasm heaps are per thread) and
- * has one job at a time; jobs wait in one queue and go to whichever worker is free first (a large
- * file on one worker never holds up the small ones behind it). Workers
- * start on first use and stop after a quiet period, which also hands back the memory their wasm
- * heaps grew to (a wasm heap never shrinks while its thread lives). A worker that dies fails its
- * jobs with the reason; the next job starts a fresh one.
- */
+ * holds a few jobs at a time, answered in order; jobs wait in one queue and go to whichever worker
+ * has room first, and a worker on a large file is given nothing more meanwhile (it never holds up
+ * the small ones behind it). Workers start on first use and stop after a quiet period, which also
+ * hands back the memory their wasm heaps grew to (a wasm heap never shrinks while its thread
+ * lives). A worker that dies fails its jobs with the reason; the next job starts a fresh one. */
 import { Worker } from 'node:worker_threads';
-import { FileMatcher, MatchJob } from './fileMatcher';
+import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { Match } from './matcher';
-import { fromWire, WorkerReply, WorkerRequest } from './workerProtocol';
+import { errorFromWire, fileOutcomeFromWire, fromWire, WorkerReply, WorkerRequest } from './workerProtocol';
 
 export class ParsingThreadFailed extends Error {
   constructor(reason: string) {
-    super(`A parsing thread stopped: ${reason}. Run the search again (it starts a fresh thread).`);
+    super(
+      `A parsing thread stopped: ${reason}. ` +
+        (/memory limit/.test(reason)
+          ? 'One file had more matches than a thread holds: narrow the pattern (a bare $A matches every node), search fewer files, or cap the results.'
+          : 'Run the search again (it starts a fresh thread).'),
+    );
     this.name = 'ParsingThreadFailed';
   }
 }
 
 interface Pending {
-  readonly job: MatchJob;
-  resolve(matches: Match[]): void;
+  readonly request: WorkerRequest;
+  /** The text's length, or the file's size in bytes: what decides whether it is large. */
+  readonly length: number;
+  resolve(reply: WorkerReply): void;
   reject(error: Error): void;
 }
 
 interface PooledWorker {
   readonly worker: Worker;
-  /** The job it is on. */
-  current: Pending | undefined;
+  /** The jobs it was given, oldest first: it answers them in that order. */
+  readonly inFlight: Pending[];
   /** Whether it parses large texts (one worker does: each worker's wasm heap grows to its largest tree). */
   readonly takesLarge: boolean;
 }
 
-/** Texts longer than this go to the one worker that takes large texts (a 1 M character file grows its heap by ~60 MB). */
-export const LARGE_TEXT_LENGTH = 512 * 1024;
+/**
+ * Texts longer than this go to the one worker that takes large texts: each worker's wasm heap
+ * grows to its largest tree and never shrinks (~60 bytes per character: a 1 M character file grows
+ * it by ~60 MB, a 256 K one by ~15 MB), so only one heap grows large.
+ */
+export const LARGE_TEXT_LENGTH = 256 * 1024;
+
+/**
+ * Jobs a worker holds at once: the next is there as soon as it answers one, without waiting for
+ * this thread to hand it over (most jobs of a batch run are files it reads and finds no candidate
+ * in, shorter than the round trip). A worker on a large text is given nothing more meanwhile.
+ */
+const PIPELINE_DEPTH = 4;
+
+function isLarge(pending: Pending): boolean {
+  return pending.length > LARGE_TEXT_LENGTH;
+}
 
 export interface WorkerPoolOptions {
   /** dist/parseWorker.js, with dist/grammars and dist/web-tree-sitter.wasm beside it. */
@@ -58,12 +79,21 @@ export class WorkerPool implements FileMatcher {
     return this.workers.length;
   }
 
-  match(job: MatchJob): Promise<Match[]> {
-    this.clearIdleTimer();
-    return new Promise<Match[]>((resolve, reject) => {
-      this.waiting.push({ job, resolve, reject });
-      this.dispatch();
-    });
+  async match(job: MatchJob): Promise<Match[]> {
+    const reply = await this.send({ kind: 'text', job }, job.text.length);
+    return 'matches' in reply ? reply.matches.map((wire) => fromWire(wire, job.text)) : [];
+  }
+
+  async matchFile(job: DiskJob): Promise<FileOutcome> {
+    const reply = await this.send({ kind: 'file', job }, job.size);
+    if (!('file' in reply)) throw new ParsingThreadFailed('it answered a file with something else');
+    return fileOutcomeFromWire(reply.file, job.withSource);
+  }
+
+  async describe(language: string, pattern: string): Promise<PatternSummary> {
+    const reply = await this.send({ kind: 'describe', language, pattern }, 0);
+    if (!('summary' in reply)) throw new ParsingThreadFailed('it answered a pattern with something else');
+    return reply.summary;
   }
 
   dispose(): void {
@@ -73,39 +103,44 @@ export class WorkerPool implements FileMatcher {
     for (const pooled of this.workers.splice(0)) this.stop(pooled, failure);
   }
 
+  private send(request: WorkerRequest, length: number): Promise<WorkerReply> {
+    this.clearIdleTimer();
+    return new Promise<WorkerReply>((resolve, reject) => {
+      this.waiting.push({ request, length, resolve, reject });
+      this.dispatch();
+    });
+  }
+
   /** Hands waiting jobs to free workers (each the first job it may take), starting workers up to the pool's size. */
   private dispatch(): void {
     while (this.workers.length < Math.min(this.options.size, this.waiting.length + this.busy())) this.start();
-    for (const free of this.workers) {
-      if (free.current) continue;
-      const at = this.waiting.findIndex((pending) => free.takesLarge || pending.job.text.length <= LARGE_TEXT_LENGTH);
-      if (at === -1) continue;
-      const [pending] = this.waiting.splice(at, 1);
-      free.current = pending;
-      free.worker.postMessage(pending.job satisfies WorkerRequest);
+    // Idle workers first, then one more job each in turn, so jobs spread over the workers.
+    for (let depth = 0; depth < PIPELINE_DEPTH; depth++) {
+      for (const pooled of this.workers) {
+        if (pooled.inFlight.length !== depth || pooled.inFlight.some(isLarge)) continue;
+        const at = this.waiting.findIndex((pending) => pooled.takesLarge || !isLarge(pending));
+        if (at === -1) continue;
+        const [pending] = this.waiting.splice(at, 1);
+        pooled.inFlight.push(pending);
+        pooled.worker.postMessage(pending.request);
+      }
     }
   }
 
   private busy(): number {
-    return this.workers.filter((pooled) => pooled.current).length;
+    return this.workers.filter((pooled) => pooled.inFlight.length > 0).length;
   }
 
   private start(): PooledWorker {
     const worker = new Worker(this.options.script, { resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 } });
     // The pool never keeps a process alive by itself (the command line exits when its search is done).
     worker.unref();
-    const pooled: PooledWorker = { worker, current: undefined, takesLarge: !this.workers.some((other) => other.takesLarge) };
+    const pooled: PooledWorker = { worker, inFlight: [], takesLarge: !this.workers.some((other) => other.takesLarge) };
     worker.on('message', (reply: WorkerReply) => {
-      const pending = pooled.current;
+      const pending = pooled.inFlight.shift();
       if (!pending) return;
-      pooled.current = undefined;
-      if ('error' in reply) {
-        const error = new Error(reply.error.message);
-        error.name = reply.error.name;
-        pending.reject(error);
-      } else {
-        pending.resolve(reply.matches.map((wire) => fromWire(wire, pending.job.text)));
-      }
+      if ('error' in reply) pending.reject(errorFromWire(reply.error));
+      else pending.resolve(reply);
       this.dispatch();
       this.scheduleIdleStop();
     });
@@ -124,13 +159,12 @@ export class WorkerPool implements FileMatcher {
   }
 
   private stop(pooled: PooledWorker, failure: Error): void {
-    pooled.current?.reject(failure);
-    pooled.current = undefined;
+    for (const pending of pooled.inFlight.splice(0)) pending.reject(failure);
     void pooled.worker.terminate();
   }
 
   private scheduleIdleStop(): void {
-    if (this.waiting.length > 0 || this.workers.some((pooled) => pooled.current)) return;
+    if (this.waiting.length > 0 || this.busy() > 0) return;
     this.clearIdleTimer();
     this.idleTimer = setTimeout(() => this.dispose(), this.options.idleMs ?? 60_000);
     this.idleTimer.unref();

@@ -1,17 +1,24 @@
 /**
  * What the main thread and a parsing thread (src/structural/parseWorker.ts) say to each other:
- * a job per message, answered with matches that travel without their texts (the main thread has
- * the file's text and slices it again: a copied text is a full copy, and nested matches, a
- * function in a function, would copy the same characters many times over).
+ * a request per message, answered in turn. Matches of a text the main thread sent travel without
+ * their texts (the main thread has the file's text and slices it again: a copied text is a full
+ * copy, and nested matches, a function in a function, would copy the same characters many times
+ * over); matches of a file the thread read itself carry them.
  */
-import { MatchJob } from './fileMatcher';
+import { DiskJob, FileOutcome, MatchJob, PatternSummary } from './fileMatcher';
 import { Match } from './matcher';
+import { PatternError } from './pattern';
 
-/** One job at a time per worker: a reply answers the job the worker was last given. */
-export type WorkerRequest = MatchJob;
+/** One request at a time per worker: a reply answers the request the worker was last given. */
+export type WorkerRequest =
+  | { readonly kind: 'text'; readonly job: MatchJob }
+  | { readonly kind: 'file'; readonly job: DiskJob }
+  | { readonly kind: 'describe'; readonly language: string; readonly pattern: string };
 
 export type WorkerReply =
   | { readonly matches: readonly WireMatch[] }
+  | { readonly file: WireFileOutcome }
+  | { readonly summary: PatternSummary }
   | { readonly error: { readonly name: string; readonly message: string } };
 
 export interface WireMatch {
@@ -35,4 +42,38 @@ export function fromWire(wire: WireMatch, text: string): Match {
     text: text.slice(wire.start, wire.end),
     captures: new Map(wire.captures.map(([name, start, end]) => [name, { text: text.slice(start, end), start, end }])),
   };
+}
+
+/**
+ * A file a thread read: its matches with their own texts, or, when that is less to copy (nested
+ * matches, a function in a function, repeat the same characters) or the text was asked for, as
+ * offsets into the text sent once.
+ */
+export type WireFileOutcome =
+  | (Omit<FileOutcome, 'source'> & { readonly source?: undefined })
+  | (Omit<FileOutcome, 'matches' | 'source'> & { readonly source: string; readonly offsets: readonly WireMatch[] });
+
+export function fileOutcomeToWire(outcome: FileOutcome, withSource: boolean): WireFileOutcome {
+  const { source, matches, ...rest } = outcome;
+  if (source === undefined) return { ...rest, matches };
+  let copied = 0;
+  for (const match of matches) {
+    copied += match.end - match.start;
+    for (const capture of match.captures.values()) copied += capture.end - capture.start;
+  }
+  return withSource || copied > source.length ? { ...rest, source, offsets: matches.map(toWire) } : { ...rest, matches };
+}
+
+export function fileOutcomeFromWire(wire: WireFileOutcome, withSource: boolean): FileOutcome {
+  if (wire.source === undefined) return wire;
+  const { offsets, source, ...rest } = wire;
+  return { ...rest, matches: offsets.map((match) => fromWire(match, source)), ...(withSource ? { source } : {}) };
+}
+
+/** An error raised in a thread, rebuilt with its name (a PatternError stays one: callers tell it apart). */
+export function errorFromWire(wire: { readonly name: string; readonly message: string }): Error {
+  if (wire.name === 'PatternError') return new PatternError(wire.message);
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  return error;
 }

@@ -3,6 +3,7 @@
  * exit codes (0 with matches, 1 without, 2 on error) and where the messages go.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -73,6 +74,20 @@ describe('live-ast-grep command line', function () {
     assert.equal(code, 0);
     assert.deepEqual(out.map((line) => JSON.parse(line).replacement), ['bar(1, 0)', 'bar(bar, 0)']);
     assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
+  it('rewrites across a folder too (there the parsing threads read the files and send the texts back)', async () => {
+    const { code, out } = await run('--lang', 'ts', '-p', 'foo($A)', '--rewrite', 'bar($A, 0)', '--json', path.join(dir, 'src'));
+    assert.equal(code, 0);
+    assert.deepEqual(out.map((line) => JSON.parse(line).replacement), ['bar(1, 0)', 'bar(bar, 0)']);
+  });
+
+  it('runs as an executable through its shebang line, V8 flags included', () => {
+    const cli = path.join(repoRoot, 'dist', 'cli.js');
+    assert.match(fs.readFileSync(cli, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env -S node --max-semi-space-size=1 --max-old-space-size=64$/);
+    const ran = spawnSync(cli, ['--lang', 'ts', '-p', 'foo($A)', '--json', path.join(dir, 'src')], { encoding: 'utf8' });
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.deepEqual(ran.stdout.trim().split('\n').map((line) => JSON.parse(line).text), ['foo(1)', 'foo(bar)']);
   });
 
   it('stops at --max', async () => {

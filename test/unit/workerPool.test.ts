@@ -7,7 +7,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { StructuralSearch } from '../../src/structural/search';
+import { readTextFile } from '../../src/structural/fileMatcher';
+import { PatternError } from '../../src/structural/pattern';
+import { MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
+import { fileOutcomeFromWire, fileOutcomeToWire } from '../../src/structural/workerProtocol';
 import { SourceCache } from '../../src/structural/sourceCache';
 import { ParsingThreadFailed, WorkerPool } from '../../src/structural/workerPool';
 import { registry, repoRoot } from './support/structuralEngine';
@@ -15,6 +18,8 @@ import { registry, repoRoot } from './support/structuralEngine';
 const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
 
 const readFile = async (file: string): Promise<string | undefined> => fs.promises.readFile(file, 'utf8');
+/** As the command line reads: undefined for a missing or binary file. */
+const readText = async (file: string): Promise<string | undefined> => readTextFile(file);
 
 function summary(result: Awaited<ReturnType<StructuralSearch['search']>>): string[] {
   return result.files.flatMap((file) => file.matches.map((match) => `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`));
@@ -79,8 +84,65 @@ describe('structural search on worker threads', function () {
     assert.deepEqual(seen.slice(0, 3), ['file00.ts 1', 'file03.ts 1', 'file06.ts 1']);
   });
 
-  it('reports an error raised in a thread with its type and message', async () => {
+  it('reports an error raised in a thread with its type and message; a pattern error stays a PatternError', async () => {
     await assert.rejects(pool.match({ language: 'javascript', pattern: 'foo(', text: 'foo(1)', limit: 10 }), { name: 'PatternError' });
+    await assert.rejects(pool.describe('javascript', 'foo('), (error: Error) => error instanceof PatternError && /in any context tried/.test(error.message));
+    assert.deepEqual(await pool.describe('javascript', 'log($A, "a")'), {
+      language: 'javascript',
+      context: 'statement',
+      requiredTexts: ['log', 'a'],
+      metavariables: new Map([['A', { multi: false }]]),
+    });
+  });
+
+  describe('threads that read the files themselves (the command line)', () => {
+    let nested: string;
+    let binary: string;
+    let big: string;
+
+    before(() => {
+      nested = path.join(dir, 'nested.js');
+      // Nested matches repeat the same text: they come back as offsets into the text, sent once.
+      fs.writeFileSync(nested, 'function outer() {\n  function middle() {\n    function inner() { log(1); }\n  }\n}\nlog(2);\n');
+      binary = path.join(dir, 'binary.js');
+      fs.writeFileSync(binary, 'log(1);\u0000\n');
+      big = path.join(dir, 'big.js');
+      fs.writeFileSync(big, `log(3);\n${'x;\n'.repeat(MAX_SEARCHED_FILE_LENGTH / 2)}`);
+    });
+
+    it('answers as a search of texts on this thread does, with or without the texts, and says what it skipped', async () => {
+      const all = [...files, nested, binary, big, path.join(dir, 'missing.js')];
+      for (const pattern of ['log($A)', 'function $F() { $$$B }', 'log($$$A)']) {
+        const request = { pattern, files: all, maxResults: Number.POSITIVE_INFINITY };
+        const inline = await new StructuralSearch(registry, readText).search(request);
+        const threads = new StructuralSearch(registry, readText, { pool, threadsRead: true });
+        const read = await threads.search(request);
+        const lean = await threads.search({ ...request, withSources: false });
+        assert.ok(inline.matchCount > 2, pattern);
+        assert.deepEqual(summary(read), summary(inline), pattern);
+        assert.deepEqual(summary(lean), summary(inline), pattern);
+        assert.deepEqual(read.files.map((file) => file.source), inline.files.map((file) => file.source), pattern);
+        assert.ok(lean.files.every((file) => file.source === undefined), pattern);
+        assert.deepEqual([read.filesParsed, read.skippedLarge], [inline.filesParsed, inline.skippedLarge], pattern);
+      }
+      const functions = await new StructuralSearch(registry, readText, { pool, threadsRead: true }).search({ pattern: 'function $F() { $$$B }', files: [nested, files[4]], maxResults: 10 });
+      assert.deepEqual(summary(functions).map((line) => line.split(' ')[0]), ['nested.js:1', 'nested.js:2', 'nested.js:3']);
+      assert.deepEqual(functions.skippedLarge, []);
+      const capped = await new StructuralSearch(registry, readText, { pool, threadsRead: true }).search({ pattern: 'log($A)', files: [big, nested], maxResults: 10 });
+      assert.deepEqual([capped.skippedLarge, summary(capped)], [[big], ['nested.js:3 log(1) A=1', 'nested.js:6 log(2) A=2']]);
+    });
+
+    it('sends matches with their own texts, or as offsets into the text when that copies less', () => {
+      const text = 'function a() { function b() {} }';
+      const outer = { start: 0, end: text.length, startRow: 0, startColumn: 0, endRow: 0, text, captures: new Map([['F', { text: 'a', start: 9, end: 10 }]]) };
+      const inner = { start: 15, end: 30, startRow: 0, startColumn: 15, endRow: 0, text: text.slice(15, 30), captures: new Map() };
+      const sliced = fileOutcomeToWire({ parsed: true, matches: [outer, inner], source: text }, false);
+      assert.equal(sliced.source, text);
+      assert.deepEqual(fileOutcomeFromWire(sliced, false), { parsed: true, matches: [outer, inner] });
+      const own = fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, false);
+      assert.deepEqual(own, { parsed: true, matches: [inner] });
+      assert.deepEqual(fileOutcomeFromWire(fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, true), true), { parsed: true, matches: [inner], source: text });
+    });
   });
 
   it('reports a thread that dies, and the next job gets a fresh thread', async () => {
@@ -93,6 +155,22 @@ describe('structural search on worker threads', function () {
       await assert.rejects(faulty.match(job), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 7/.test(error.message));
       assert.equal(faulty.threads, 0);
       await assert.rejects(faulty.match(job), ParsingThreadFailed);
+    } finally {
+      faulty.dispose();
+    }
+  });
+
+  it('a thread that runs out of memory says how to ask for less', async () => {
+    // A stand-in that holds on to everything: the thread's real heap limit stops it.
+    const hoarding = path.join(dir, 'hoarding.js');
+    fs.writeFileSync(hoarding, "const kept = []; require('node:worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e5).fill(kept.length)); });\n");
+    const faulty = new WorkerPool({ script: hoarding, size: 1 });
+    try {
+      await assert.rejects(faulty.match({ language: 'javascript', pattern: '$A', text: 'f()', limit: 10 }), (error: Error) => {
+        assert.ok(error instanceof ParsingThreadFailed);
+        assert.match(error.message, /memory limit.*narrow the pattern/);
+        return true;
+      });
     } finally {
       faulty.dispose();
     }

@@ -150,7 +150,7 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 if (require.main === module) {
-  // Its V8 flags (a small young generation) are on the shebang line esbuild.mjs writes: set here, they come too late.
+  // Its V8 heap flags are on the shebang line esbuild.mjs writes: set here, they come too late.
   const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(`${text}\n`);
   void main(process.argv.slice(2), path.join(__dirname, 'grammars'), write(process.stdout), write(process.stderr)).then((code) => {
     process.exitCode = code;

@@ -110,7 +110,8 @@ export interface StructuralSearchOptions {
   /**
    * A batch run over files on disk (the command line): a file that may match is read again by the
    * thread that parses it, so no text crosses threads or stays on this one (only matches do, or
-   * the text of a file whose matches would copy more). Not with `cacheMatches`.
+   * the text of a file whose matches would copy more). A search of one file parses on this thread,
+   * with the text already read. Not with `cacheMatches`.
    */
   readonly threadsRead?: boolean;
 }
@@ -221,7 +222,7 @@ export class StructuralSearch {
           let outcome: Promise<FileOutcome>;
           if (length > maxLength) {
             outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
-          } else if (this.options.threadsRead) {
+          } else if (this.options.threadsRead && matcher !== this.inline) {
             // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
             outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false });
           } else {

@@ -4,7 +4,8 @@
  * has room first, and a worker on a large file is given nothing more meanwhile (it never holds up
  * the small ones behind it). Workers start on first use and stop after a quiet period, which also
  * hands back the memory their wasm heaps grew to (a wasm heap never shrinks while its thread
- * lives). A worker that dies fails its jobs with the reason; the next job starts a fresh one. */
+ * lives). A worker that dies fails its jobs with the reason; the next job starts a fresh one.
+ */
 import { Worker } from 'node:worker_threads';
 import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { Match } from './matcher';
@@ -24,7 +25,7 @@ export class ParsingThreadFailed extends Error {
 
 interface Pending {
   readonly request: WorkerRequest;
-  /** The text's length, or the file's size in bytes: what decides whether it is large. */
+  /** The length of the text (for a file, as this thread last read it): what decides whether it is large. */
   readonly length: number;
   resolve(reply: WorkerReply): void;
   reject(error: Error): void;
@@ -81,7 +82,8 @@ export class WorkerPool implements FileMatcher {
 
   async match(job: MatchJob): Promise<Match[]> {
     const reply = await this.send({ kind: 'text', job }, job.text.length);
-    return 'matches' in reply ? reply.matches.map((wire) => fromWire(wire, job.text)) : [];
+    if (!('matches' in reply)) throw new ParsingThreadFailed('it answered a text with something else');
+    return reply.matches.map((wire) => fromWire(wire, job.text));
   }
 
   async matchFile(job: DiskJob): Promise<FileOutcome> {

@@ -5,7 +5,7 @@
  * replacements; nothing is written), errors on stderr. Exit code 0 with matches, 1 without, 2 on
  * error.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readTextFile } from '../structural/fileMatcher';
@@ -94,10 +94,15 @@ export async function main(
   // One search per process: nothing to gain from keeping file texts or matches; the threads read the files.
   const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
   try {
+    // A file named is searched as it is (a folder's listing skips what .gitignore ignores); told apart here, not by a round trip each.
+    const named = (options.paths.length ? options.paths : ['.']).map((start) => ({ absolute: path.resolve(start), isFile: statSync(path.resolve(start)).isFile() }));
+    // The threads load the grammar while folders are listed (the search asks again and is answered at once; its error is the one reported).
+    // One file parses on this thread: no thread is started for it.
+    if (language && pool && !(named.length === 1 && named[0].isFile)) search.compile(language, options.pattern as string).catch(() => undefined);
     const files: string[] = [];
-    for (const start of options.paths.length ? options.paths : ['.']) {
-      const absolute = path.resolve(start);
-      files.push(...(await listFiles(absolute, { root: absolute, excludeGlobs: [], useGitignore: true, accept: (file) => registry.entryForFile(file) !== undefined })));
+    for (const { absolute, isFile } of named) {
+      if (isFile) files.push(absolute);
+      else files.push(...(await listFiles(absolute, { root: absolute, excludeGlobs: [], useGitignore: true, accept: (file) => registry.entryForFile(file) !== undefined })));
     }
     if (options.rewrite !== undefined && language) checkRewrite(await search.compile(language, options.pattern as string), options.rewrite);
     const print = (file: FileMatches): void => {

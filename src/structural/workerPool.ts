@@ -1,10 +1,11 @@
 /**
  * Parsing on worker threads. Each worker loads its own grammars (wasm heaps are per thread) and
  * holds a few jobs at a time, answered in order; jobs wait in one queue and go to whichever worker
- * has room first, and a worker on a large file is given nothing more meanwhile (it never holds up
- * the small ones behind it). Workers start on first use and stop after a quiet period, which also
- * hands back the memory their wasm heaps grew to (a wasm heap never shrinks while its thread
- * lives). A worker that dies fails its jobs with the reason; the next job starts a fresh one.
+ * has room first, the longest first, and a worker on a large text is given nothing more meanwhile
+ * (it never holds up the small ones behind it). Workers start together, on first use, and stop
+ * after a quiet period, which also hands back the memory their wasm heaps grew to (a wasm heap
+ * never shrinks while its thread lives). A worker that dies fails its jobs with the reason; the
+ * next job starts a fresh one.
  */
 import { Worker } from 'node:worker_threads';
 import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
@@ -25,6 +26,8 @@ export class ParsingThreadFailed extends Error {
 
 interface Pending {
   readonly request: WorkerRequest;
+  /** The worker it is for, when it is not for whichever has room. */
+  readonly worker?: PooledWorker;
   /** The length of the text (for a file, as this thread last read it): what decides whether it is large. */
   readonly length: number;
   resolve(reply: WorkerReply): void;
@@ -41,8 +44,10 @@ interface PooledWorker {
 
 /**
  * Texts longer than this go to the one worker that takes large texts: each worker's wasm heap
- * grows to its largest tree and never shrinks (~60 bytes per character: a 1 M character file grows
- * it by ~60 MB, a 256 K one by ~15 MB), so only one heap grows large.
+ * grows to its largest tree and never shrinks (30–100 bytes per character, measured: the 1 M
+ * character bundle of the benchmark grows it by ~70 MB, a dense 300 K one by ~25 MB), so only one
+ * heap grows large. (Letting a second worker take texts up to 400 K balanced the threads better but
+ * took the benchmark's peak from ~180 to ~205 MB.)
  */
 export const LARGE_TEXT_LENGTH = 256 * 1024;
 
@@ -55,6 +60,18 @@ const PIPELINE_DEPTH = 4;
 
 function isLarge(pending: Pending): boolean {
   return pending.length > LARGE_TEXT_LENGTH;
+}
+
+/** The first reply, or error of the request itself (a pattern's); a thread that stopped counts only when all did. */
+function firstAnswer(replies: ReadonlyArray<Promise<WorkerReply>>): Promise<WorkerReply> {
+  return new Promise((resolve, reject) => {
+    let stopped = 0;
+    for (const reply of replies) {
+      reply.then(resolve, (error: Error) => {
+        if (!(error instanceof ParsingThreadFailed) || ++stopped === replies.length) reject(error);
+      });
+    }
+  });
 }
 
 export interface WorkerPoolOptions {
@@ -92,8 +109,13 @@ export class WorkerPool implements FileMatcher {
     return fileOutcomeFromWire(reply.file, job.withSource);
   }
 
+  /**
+   * Every worker compiles the pattern (those not running yet start now), so all have loaded the
+   * grammar by the time files come; the first answer is taken.
+   */
   async describe(language: string, pattern: string): Promise<PatternSummary> {
-    const reply = await this.send({ kind: 'describe', language, pattern }, 0);
+    while (this.workers.length < this.options.size) this.start();
+    const reply = await firstAnswer(this.workers.map((worker) => this.send({ kind: 'describe', language, pattern }, 0, worker)));
     if (!('summary' in reply)) throw new ParsingThreadFailed('it answered a pattern with something else');
     return reply.summary;
   }
@@ -105,28 +127,44 @@ export class WorkerPool implements FileMatcher {
     for (const pooled of this.workers.splice(0)) this.stop(pooled, failure);
   }
 
-  private send(request: WorkerRequest, length: number): Promise<WorkerReply> {
+  private send(request: WorkerRequest, length: number, worker?: PooledWorker): Promise<WorkerReply> {
     this.clearIdleTimer();
     return new Promise<WorkerReply>((resolve, reject) => {
-      this.waiting.push({ request, length, resolve, reject });
+      this.waiting.push({ request, length, worker, resolve, reject });
       this.dispatch();
     });
   }
 
-  /** Hands waiting jobs to free workers (each the first job it may take), starting workers up to the pool's size. */
+  /** Hands waiting jobs to free workers, starting workers up to the pool's size. */
   private dispatch(): void {
     while (this.workers.length < Math.min(this.options.size, this.waiting.length + this.busy())) this.start();
     // Idle workers first, then one more job each in turn, so jobs spread over the workers.
     for (let depth = 0; depth < PIPELINE_DEPTH; depth++) {
       for (const pooled of this.workers) {
         if (pooled.inFlight.length !== depth || pooled.inFlight.some(isLarge)) continue;
-        const at = this.waiting.findIndex((pending) => pooled.takesLarge || !isLarge(pending));
+        const at = this.next(pooled);
         if (at === -1) continue;
         const [pending] = this.waiting.splice(at, 1);
         pooled.inFlight.push(pending);
         pooled.worker.postMessage(pending.request);
       }
     }
+  }
+
+  /**
+   * Where in the queue the next job for a worker is: the first one meant for it alone, else the
+   * longest it may take (a long text left for last keeps one worker busy after the others are
+   * done), the earliest of equals. -1 when there is none.
+   */
+  private next(pooled: PooledWorker): number {
+    let best = -1;
+    for (let at = 0; at < this.waiting.length; at++) {
+      const pending = this.waiting[at];
+      if (pending.worker === pooled) return at;
+      if (pending.worker || (isLarge(pending) && !pooled.takesLarge)) continue;
+      if (best === -1 || pending.length > this.waiting[best].length) best = at;
+    }
+    return best;
   }
 
   private busy(): number {
@@ -155,7 +193,10 @@ export class WorkerPool implements FileMatcher {
   private remove(pooled: PooledWorker, reason: string): void {
     const at = this.workers.indexOf(pooled);
     if (at !== -1) this.workers.splice(at, 1);
-    this.stop(pooled, new ParsingThreadFailed(reason));
+    const failure = new ParsingThreadFailed(reason);
+    this.stop(pooled, failure);
+    // What waits for this worker alone waits in vain.
+    for (let i = this.waiting.length - 1; i >= 0; i--) if (this.waiting[i].worker === pooled) this.waiting.splice(i, 1)[0].reject(failure);
     // Jobs still waiting get a fresh worker.
     this.dispatch();
   }

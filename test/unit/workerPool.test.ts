@@ -95,6 +95,27 @@ describe('structural search on worker threads', function () {
     });
   });
 
+  it('starts every thread on a pattern, so each loads its grammar before the files come', async () => {
+    assert.equal(pool.threads, 0);
+    assert.deepEqual((await pool.describe('python', 'f($A)')).requiredTexts, ['f']);
+    assert.equal(pool.threads, 2);
+  });
+
+  it('gives a free thread the longest text waiting first', async () => {
+    const single = new WorkerPool({ script: SCRIPT, size: 1 });
+    try {
+      const answered: string[] = [];
+      const job = (name: string, text: string): Promise<void> =>
+        single.match({ language: 'javascript', pattern: 'f($A)', text, limit: 10 }).then(() => void answered.push(name));
+      // The first is large: the thread gets nothing more until it answers, so the others wait together.
+      const large = job('large', `f(0);\n${'x;\n'.repeat(150_000)}`);
+      await Promise.all([large, job('short', 'f(1);'), job('medium', 'f(2);\n'.repeat(100)), job('long', 'f(3);\n'.repeat(10_000))]);
+      assert.deepEqual(answered, ['large', 'long', 'medium', 'short']);
+    } finally {
+      single.dispose();
+    }
+  });
+
   describe('threads that read the files themselves (the command line)', () => {
     let nested: string;
     let binary: string;
@@ -157,6 +178,28 @@ describe('structural search on worker threads', function () {
       await assert.rejects(faulty.match(job), ParsingThreadFailed);
     } finally {
       faulty.dispose();
+    }
+  });
+
+  it('takes a pattern from the first thread that answers; a thread that dies meanwhile fails it only when all do', async () => {
+    // Stand-ins for the fault: of two threads started together (consecutive ids) the odd one exits on its first request, the other answers 300 ms later.
+    const halfDying = path.join(dir, 'half-dying.js');
+    const summary = "{ summary: { language: 'javascript', context: 'expression', requiredTexts: ['f'], metavariables: new Map() } }";
+    fs.writeFileSync(
+      halfDying,
+      "const { parentPort, threadId } = require('node:worker_threads');\n" +
+        `parentPort.on('message', () => (threadId % 2 ? process.exit(3) : setTimeout(() => parentPort.postMessage(${summary}), 300)));\n`,
+    );
+    const dying = path.join(dir, 'always-dying.js');
+    fs.writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
+    const half = new WorkerPool({ script: halfDying, size: 2 });
+    const none = new WorkerPool({ script: dying, size: 2 });
+    try {
+      assert.deepEqual((await half.describe('javascript', 'f()')).requiredTexts, ['f']);
+      await assert.rejects(none.describe('javascript', 'f()'), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 3/.test(error.message));
+    } finally {
+      half.dispose();
+      none.dispose();
     }
   });
 

@@ -116,31 +116,15 @@ export interface StructuralSearchOptions {
   readonly threadsRead?: boolean;
 }
 
-/** A file handed on to be matched, in the order its matches are taken. */
-interface InFlight {
-  readonly file: string;
-  readonly language: string;
-  readonly length: number;
-  readonly outcome: Promise<FileOutcome>;
-  /** Its text (or its answer) counts towards what this thread holds. */
-  held: boolean;
-  taken: boolean;
-}
-
 /** A file with matches, or without (kept to answer a repeated query). */
 interface CachedMatches {
   readonly source: string;
   readonly matches: readonly Match[];
 }
 
-/**
- * Files handed to the threads ahead of the one whose matches are awaited, per thread (more when the
- * threads read the files: a job is then a file name, and the threads take the longest first), and
- * the text this thread holds for them in all: texts it sent, and answers come back before their turn.
- */
+/** Files handed to the threads ahead of the one whose matches are awaited, per thread, and their text in all. */
 const FILES_AHEAD_PER_THREAD = 16;
-const FILES_AHEAD_PER_READING_THREAD = 256;
-const MAX_HELD_LENGTH = 4 * 1024 * 1024;
+const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
 
 /** Patterns whose matches are kept, most recent last. */
 const CACHED_PATTERNS = 4;
@@ -195,21 +179,14 @@ export class StructuralSearch {
     const skippedLarge: string[] = [];
     const maxLength = request.files.length > 1 ? MAX_SEARCHED_FILE_LENGTH : Number.POSITIVE_INFINITY;
     const matcher = this.matcherFor(request);
-    const threadsRead = this.options.threadsRead === true && matcher !== this.inline;
     // Files in flight, in file order: each one's matches are taken only after those of the files before it.
-    const queue: InFlight[] = [];
+    const queue: Array<{ file: string; language: string; length: number; outcome: Promise<FileOutcome> }> = [];
     // Enough files ahead that a large one at the head does not leave the other threads idle; bounded in text held.
-    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * (threadsRead ? FILES_AHEAD_PER_READING_THREAD : FILES_AHEAD_PER_THREAD);
-    let heldLength = 0;
-    const hold = (entry: InFlight): void => {
-      if (entry.taken || entry.held) return;
-      entry.held = true;
-      heldLength += entry.length;
-    };
+    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * FILES_AHEAD_PER_THREAD;
+    let queuedLength = 0;
     const takeOne = async (): Promise<boolean> => {
-      const head = queue.shift() as InFlight;
-      head.taken = true;
-      if (head.held) heldLength -= head.length;
+      const head = queue.shift() as (typeof queue)[number];
+      queuedLength -= head.length;
       const outcome = await head.outcome;
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
       if (outcome.skipped === 'too large') skippedLarge.push(head.file);
@@ -245,19 +222,15 @@ export class StructuralSearch {
           let outcome: Promise<FileOutcome>;
           if (length > maxLength) {
             outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
-          } else if (threadsRead) {
+          } else if (this.options.threadsRead && matcher !== this.inline) {
             // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
             outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false });
           } else {
             outcome = this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit }, file);
           }
-          const entry: InFlight = { file, language, length, outcome, held: false, taken: false };
-          queue.push(entry);
-          // A thread that reads the file holds its text until it answers, then this one holds the matches (at most about
-          // as much as the text: texts of nested matches come as one text and offsets); else this thread holds the text from now on.
-          if (threadsRead) outcome.then((done) => done.matches.length > 0 && hold(entry), () => undefined);
-          else hold(entry);
-          while (queue.length > 0 && (queue.length >= aheadFiles || heldLength > MAX_HELD_LENGTH)) if (await takeOne()) break outer;
+          queue.push({ file, language, length, outcome });
+          queuedLength += length;
+          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH)) if (await takeOne()) break outer;
         }
       }
       while (queue.length > 0 && !truncated) await takeOne();

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { LanguageRegistry } from './languages';
 import { findMatches, Match } from './matcher';
 import { CompiledPattern, compilePattern } from './pattern';
+import { mayMatch } from './prefilter';
 
 export interface MatchJob {
   readonly language: string;
@@ -40,7 +41,7 @@ export interface FileOutcome {
 }
 
 /** What the caller needs of a compiled pattern: its scaffold context, prefilter texts and names. */
-export type PatternSummary = Pick<CompiledPattern, 'language' | 'context' | 'requiredTexts' | 'metavariables'>;
+export type PatternSummary = Pick<CompiledPattern, 'language' | 'context' | 'requiredTexts' | 'requiredRuns' | 'gapWords' | 'metavariables'>;
 
 export interface FileMatcher {
   match(job: MatchJob): Promise<Match[]>;
@@ -60,11 +61,6 @@ export function readTextFile(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function containsAll(source: string, texts: readonly string[]): boolean {
-  for (const text of texts) if (!source.includes(text)) return false;
-  return true;
 }
 
 export class InlineMatcher implements FileMatcher {
@@ -88,7 +84,7 @@ export class InlineMatcher implements FileMatcher {
   async matchFile(job: DiskJob): Promise<FileOutcome> {
     const text = readTextFile(job.file);
     if (text === undefined) return { parsed: false, matches: [], skipped: 'unreadable' };
-    if (!containsAll(text, (await this.describe(job.language, job.pattern)).requiredTexts)) return { parsed: false, matches: [], skipped: 'no candidate' };
+    if (!mayMatch(text, await this.describe(job.language, job.pattern))) return { parsed: false, matches: [], skipped: 'no candidate' };
     if (text.length > job.maxLength) return { parsed: false, matches: [], skipped: 'too large' };
     const matches = await this.match({ ...job, text });
     return { parsed: true, matches, ...(job.withSource ? { source: text } : {}) };

@@ -28,8 +28,8 @@ if (parentPort) {
         // The text comes back along when asked for, or when it is less to copy than the matches' own texts.
         return { file: fileOutcomeToWire(await matcher.matchFile({ ...request.job, withSource: true }), request.job.withSource) };
       case 'describe': {
-        const { language, context, requiredTexts, metavariables } = await matcher.describe(request.language, request.pattern);
-        return { summary: { language, context, requiredTexts, metavariables } };
+        const { language, context, requiredTexts, requiredRuns, gapWords, metavariables } = await matcher.describe(request.language, request.pattern);
+        return { summary: { language, context, requiredTexts, requiredRuns, gapWords, metavariables } };
       }
     }
   };

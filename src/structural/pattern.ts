@@ -8,6 +8,7 @@
  */
 import { Node } from 'web-tree-sitter';
 import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
+import { gapWordsOf, requiredRunsOf } from './prefilter';
 
 export type PatternNode =
   | { readonly kind: 'meta'; readonly name: string; readonly multi: boolean }
@@ -24,6 +25,9 @@ export interface CompiledPattern {
   readonly metavariables: ReadonlyMap<string, { readonly multi: boolean }>;
   /** Texts every match contains verbatim: a file lacking any of them cannot match. */
   readonly requiredTexts: readonly string[];
+  /** Runs of leaf texts every match contains in order, and the grammar's keywords that may lie between (prefilter.ts). */
+  readonly requiredRuns: ReadonlyArray<readonly string[]>;
+  readonly gapWords: readonly string[];
 }
 
 export class PatternError extends Error {
@@ -99,6 +103,8 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
         root,
         metavariables: new Map([...checkMultiUse].map(([name, multi]) => [name, { multi }])),
         requiredTexts: requiredTextsOf(root),
+        requiredRuns: requiredRunsOf(loaded.entry.id, root),
+        gapWords: gapWordsOf(loaded.language),
       };
     } finally {
       found.tree.delete();

@@ -6,10 +6,11 @@
  * is unchanged since the same pattern last searched it is answered from a small match cache.
  * Used by `ast_grep`, `ast_edit`, the command line and the benchmark.
  */
-import { containsAll, FileMatcher, FileOutcome, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
+import { FileMatcher, FileOutcome, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
 import { PatternError } from './pattern';
+import { mayMatch } from './prefilter';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
 
@@ -216,7 +217,7 @@ export class StructuralSearch {
             await new Promise((resolve) => setImmediate(resolve));
           }
           const source = await this.readText(file);
-          if (source === undefined || !containsAll(source, pattern.requiredTexts)) continue;
+          if (source === undefined || !mayMatch(source, pattern)) continue;
           const length = source.length;
           const limit = request.maxResults - matchCount + 1;
           let outcome: Promise<FileOutcome>;

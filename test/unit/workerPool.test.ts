@@ -87,12 +87,15 @@ describe('structural search on worker threads', function () {
   it('reports an error raised in a thread with its type and message; a pattern error stays a PatternError', async () => {
     await assert.rejects(pool.match({ language: 'javascript', pattern: 'foo(', text: 'foo(1)', limit: 10 }), { name: 'PatternError' });
     await assert.rejects(pool.describe('javascript', 'foo('), (error: Error) => error instanceof PatternError && /in any context tried/.test(error.message));
-    assert.deepEqual(await pool.describe('javascript', 'log($A, "a")'), {
+    const { gapWords, ...summary } = await pool.describe('javascript', 'log($A, "a")');
+    assert.deepEqual(summary, {
       language: 'javascript',
       context: 'statement',
       requiredTexts: ['log', 'a'],
+      requiredRuns: [['a', '"']],
       metavariables: new Map([['A', { multi: false }]]),
     });
+    assert.ok(gapWords.includes('async') && gapWords.includes('function') && !gapWords.includes('log'));
   });
 
   it('starts every thread on a pattern, so each loads its grammar before the files come', async () => {
@@ -184,7 +187,7 @@ describe('structural search on worker threads', function () {
   it('takes a pattern from the first thread that answers; a thread that dies meanwhile fails it only when all do', async () => {
     // Stand-ins for the fault: of two threads started together (consecutive ids) the odd one exits on its first request, the other answers 300 ms later.
     const halfDying = path.join(dir, 'half-dying.js');
-    const summary = "{ summary: { language: 'javascript', context: 'expression', requiredTexts: ['f'], metavariables: new Map() } }";
+    const summary = "{ summary: { language: 'javascript', context: 'expression', requiredTexts: ['f'], requiredRuns: [], gapWords: [], metavariables: new Map() } }";
     fs.writeFileSync(
       halfDying,
       "const { parentPort, threadId } = require('node:worker_threads');\n" +

@@ -95,7 +95,7 @@ export async function main(
   const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
   try {
     // A file named is searched as it is (a folder's listing skips what .gitignore ignores); told apart here, not by a round trip each.
-    const named = (options.paths.length ? options.paths : ['.']).map((start) => ({ absolute: path.resolve(start), isFile: statSync(path.resolve(start)).isFile() }));
+    const named = (options.paths.length ? options.paths : ['.']).map((start) => path.resolve(start)).map((absolute) => ({ absolute, isFile: statSync(absolute).isFile() }));
     // The threads load the grammar while folders are listed (the search asks again and is answered at once; its error is the one reported).
     // One file parses on this thread: no thread is started for it.
     if (language && pool && !(named.length === 1 && named[0].isFile)) search.compile(language, options.pattern as string).catch(() => undefined);

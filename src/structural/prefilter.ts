@@ -74,11 +74,15 @@ export function gapWordsOf(language: Language): string[] {
   return [...words].sort();
 }
 
+/** The keyword sets, one per pattern summary (a search checks every file it reads against one). */
+const gapWordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 /** Whether the text has what every match of the pattern contains. */
 export function mayMatch(text: string, prefilter: Prefilter): boolean {
   for (const required of prefilter.requiredTexts) if (!text.includes(required)) return false;
   if (prefilter.requiredRuns.length === 0) return true;
-  const gapWords = new Set(prefilter.gapWords);
+  let gapWords = gapWordSets.get(prefilter.gapWords);
+  if (!gapWords) gapWordSets.set(prefilter.gapWords, (gapWords = new Set(prefilter.gapWords)));
   return prefilter.requiredRuns.every((run) => containsRun(text, run, gapWords));
 }
 

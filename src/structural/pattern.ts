@@ -251,14 +251,19 @@ export function requiredTextsOf(root: PatternNode): string[] {
     if (node.kind === 'leaf') {
       if (!optional && (node.text.length > 1 || /[\p{L}\p{N}_]/u.test(node.text))) texts.add(node.text);
     } else if (node.kind === 'node') {
-      let afterRun = false;
-      for (const child of node.children) {
-        const token = child.kind === 'leaf' && !child.named;
-        visit(child, afterRun && token);
-        afterRun = (child.kind === 'meta' && child.multi) || (afterRun && token);
-      }
+      for (const { child, optional: leftOut } of childrenOf(node)) visit(child, leftOut);
     }
   };
   visit(root, false);
   return [...texts].sort((a, b) => b.length - a.length);
+}
+
+/** A node's children, each with whether a match may leave it out (a token written right after a `$$$` run). */
+export function childrenOf(node: Extract<PatternNode, { kind: 'node' }>): Array<{ child: PatternNode; optional: boolean }> {
+  let afterRun = false;
+  return node.children.map((child) => {
+    const optional = afterRun && child.kind === 'leaf' && !child.named;
+    afterRun = (child.kind === 'meta' && child.multi) || optional;
+    return { child, optional };
+  });
 }

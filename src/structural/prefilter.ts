@@ -12,7 +12,7 @@
  * characters.
  */
 import { Language } from 'web-tree-sitter';
-import { PatternNode } from './pattern';
+import { childrenOf, PatternNode } from './pattern';
 
 /**
  * Where the runs are checked: the languages whose only extras are whitespace and `//`, `/* … *\/`
@@ -44,11 +44,7 @@ export function requiredRunsOf(languageId: string, root: PatternNode): string[][
   const visit = (node: PatternNode): void => {
     if (node.kind !== 'node') return;
     let run: string[] = [];
-    let afterMultiRun: boolean = false;
-    for (const child of node.children) {
-      const token = child.kind === 'leaf' && !child.named;
-      const optional: boolean = afterMultiRun && token;
-      afterMultiRun = (child.kind === 'meta' && child.multi) || optional;
+    for (const { child, optional } of childrenOf(node)) {
       if (child.kind === 'leaf' && !optional) {
         run.push(child.text);
         continue;

@@ -11,6 +11,7 @@ import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
+import { matchedLength } from './workerProtocol';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
 
@@ -126,6 +127,13 @@ interface CachedMatches {
 /** Files handed to the threads ahead of the one whose matches are awaited, per thread, and their text in all. */
 const FILES_AHEAD_PER_THREAD = 16;
 const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
+/**
+ * Where threads read the files, no text waits here, only the matches of files done ahead of the
+ * one awaited: far more files go ahead (the large texts all go to one thread, and with 16 the
+ * others ran out of work behind them), bounded by the text those matches hold.
+ */
+export const FILES_AHEAD_PER_THREAD_READING = 256;
+export const MAX_HELD_LENGTH = 1024 * 1024;
 
 /** Patterns whose matches are kept, most recent last. */
 const CACHED_PATTERNS = 4;
@@ -181,14 +189,17 @@ export class StructuralSearch {
     const maxLength = request.files.length > 1 ? MAX_SEARCHED_FILE_LENGTH : Number.POSITIVE_INFINITY;
     const matcher = this.matcherFor(request);
     // Files in flight, in file order: each one's matches are taken only after those of the files before it.
-    const queue: Array<{ file: string; language: string; length: number; outcome: Promise<FileOutcome> }> = [];
+    const queue: Array<{ file: string; language: string; length: number; held: number; outcome: Promise<FileOutcome> }> = [];
+    const threadsRead = this.options.threadsRead === true && matcher !== this.inline;
     // Enough files ahead that a large one at the head does not leave the other threads idle; bounded in text held.
-    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * FILES_AHEAD_PER_THREAD;
+    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * (threadsRead ? FILES_AHEAD_PER_THREAD_READING : FILES_AHEAD_PER_THREAD);
     let queuedLength = 0;
+    let heldLength = 0;
     const takeOne = async (): Promise<boolean> => {
       const head = queue.shift() as (typeof queue)[number];
       queuedLength -= head.length;
       const outcome = await head.outcome;
+      heldLength -= head.held;
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
       if (outcome.skipped === 'too large') skippedLarge.push(head.file);
       if (outcome.parsed) filesParsed++;
@@ -223,15 +234,22 @@ export class StructuralSearch {
           let outcome: Promise<FileOutcome>;
           if (length > maxLength) {
             outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
-          } else if (this.options.threadsRead && matcher !== this.inline) {
+          } else if (threadsRead) {
             // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
             outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false });
           } else {
             outcome = this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit }, file);
           }
-          queue.push({ file, language, length, outcome });
-          queuedLength += length;
-          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH)) if (await takeOne()) break outer;
+          const entry = { file, language, length: threadsRead ? 0 : length, held: 0, outcome };
+          if (threadsRead) {
+            void outcome.then((done) => {
+              entry.held = heldBy(done);
+              heldLength += entry.held;
+            }, () => undefined);
+          }
+          queue.push(entry);
+          queuedLength += entry.length;
+          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH || heldLength > MAX_HELD_LENGTH)) if (await takeOne()) break outer;
         }
       }
       while (queue.length > 0 && !truncated) await takeOne();
@@ -321,6 +339,14 @@ export class StructuralSearch {
     }
     return groups;
   }
+}
+
+/**
+ * The text a file's outcome keeps alive until it is taken: its matches' and captures' texts (at
+ * least the source they were cut from, when that came along instead), and the source when asked for.
+ */
+function heldBy(outcome: FileOutcome): number {
+  return (outcome.source?.length ?? 0) + matchedLength(outcome.matches);
 }
 
 /** With language cpp, `.h` headers (served by c by default) are searched too, parsed as C++. */

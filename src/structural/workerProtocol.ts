@@ -53,15 +53,20 @@ export type WireFileOutcome =
   | (Omit<FileOutcome, 'source'> & { readonly source?: undefined })
   | (Omit<FileOutcome, 'matches' | 'source'> & { readonly source: string; readonly offsets: readonly WireMatch[] });
 
+/** The text of matches and their captures, in UTF-16 units: what sending them copies. */
+export function matchedLength(matches: readonly Match[]): number {
+  let length = 0;
+  for (const match of matches) {
+    length += match.end - match.start;
+    for (const capture of match.captures.values()) length += capture.end - capture.start;
+  }
+  return length;
+}
+
 export function fileOutcomeToWire(outcome: FileOutcome, withSource: boolean): WireFileOutcome {
   const { source, matches, ...rest } = outcome;
   if (source === undefined) return { ...rest, matches };
-  let copied = 0;
-  for (const match of matches) {
-    copied += match.end - match.start;
-    for (const capture of match.captures.values()) copied += capture.end - capture.start;
-  }
-  return withSource || copied > source.length ? { ...rest, source, offsets: matches.map(toWire) } : { ...rest, matches };
+  return withSource || matchedLength(matches) > source.length ? { ...rest, source, offsets: matches.map(toWire) } : { ...rest, matches };
 }
 
 export function fileOutcomeFromWire(wire: WireFileOutcome, withSource: boolean): FileOutcome {

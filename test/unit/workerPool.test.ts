@@ -7,9 +7,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readTextFile } from '../../src/structural/fileMatcher';
+import { DiskJob, FileMatcher, FileOutcome, PatternSummary, readTextFile } from '../../src/structural/fileMatcher';
 import { PatternError } from '../../src/structural/pattern';
-import { MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
+import { FILES_AHEAD_PER_THREAD_READING, MAX_HELD_LENGTH, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
 import { fileOutcomeFromWire, fileOutcomeToWire } from '../../src/structural/workerProtocol';
 import { SourceCache } from '../../src/structural/sourceCache';
 import { ParsingThreadFailed, WorkerPool } from '../../src/structural/workerPool';
@@ -256,5 +256,66 @@ describe('structural search on worker threads', function () {
     engine.forgetMatches();
     await engine.search({ ...request, maxResults: 1 });
     assert.equal((await engine.search(request)).matchCount, first.matchCount);
+  });
+});
+
+/**
+ * Stand-in threads that read the files (to hold the first file's answer back on demand, which real
+ * threads do not): how far a batch run hands files out while it waits for the first one.
+ */
+class HeldBackThreads implements FileMatcher {
+  readonly parallelism = 2;
+  /** Files handed out when the first one was answered. */
+  handedWhenFirstAnswered = 0;
+  private handed = 0;
+  private answerFirst: () => void = () => undefined;
+
+  constructor(private readonly matchedLength: number) {}
+
+  async matchFile(_job: DiskJob): Promise<FileOutcome> {
+    const outcome = { parsed: true, matches: [{ start: 0, end: this.matchedLength, startRow: 0, startColumn: 0, endRow: 0, text: 'f()', captures: new Map() }] };
+    if (++this.handed > 1) return outcome;
+    // The first is answered once no more files come (none for 200 ms), as a long parse would be.
+    await new Promise<void>((resolve) => {
+      this.answerFirst = resolve;
+      this.waitForQuiet();
+    });
+    this.handedWhenFirstAnswered = this.handed;
+    return outcome;
+  }
+
+  async match(): Promise<never> {
+    throw new Error('a batch run hands over files, not texts');
+  }
+
+  async describe(language: string): Promise<PatternSummary> {
+    return { language, context: 'expression', requiredTexts: [], requiredRuns: [], gapWords: [], metavariables: new Map() };
+  }
+
+  dispose(): void {}
+
+  private waitForQuiet(): void {
+    const handed = this.handed;
+    setTimeout(() => (this.handed === handed ? this.answerFirst() : this.waitForQuiet()), 200);
+  }
+}
+
+describe('a batch run while the first file is still being parsed', () => {
+  const files = Array.from({ length: 1000 }, (_, i) => path.join(os.tmpdir(), `ahead${i}.js`));
+  const search = (threads: HeldBackThreads) =>
+    new StructuralSearch(registry, async () => 'f()', { pool: threads, threadsRead: true }).search({ pattern: 'f()', language: 'javascript', files, maxResults: Number.POSITIVE_INFINITY });
+
+  it('keeps handing files to the other threads, many more than the threads hold', async () => {
+    const threads = new HeldBackThreads(3);
+    assert.equal((await search(threads)).matchCount, files.length);
+    assert.equal(threads.handedWhenFirstAnswered, 2 * FILES_AHEAD_PER_THREAD_READING);
+  });
+
+  it('stops handing them out once the matches waiting behind the first hold too much text', async () => {
+    const threads = new HeldBackThreads(MAX_HELD_LENGTH / 4);
+    assert.equal((await search(threads)).matchCount, files.length);
+    // The first, then four files whose matches make the limit and a fifth that goes over it (an
+    // answer is counted when it comes, so one more file is handed out before it is).
+    assert.equal(threads.handedWhenFirstAnswered, 7);
   });
 });

@@ -14,14 +14,16 @@ async function compiled(language: string, pattern: string) {
   return compilePattern(await registry.load(language), pattern);
 }
 
-describe('prefilter: runs of leaves side by side', function () {
+describe('prefilter: runs of leaves in order', function () {
   this.timeout(120_000);
 
-  it('takes the runs of one node, from the first word, and none where a metavariable or an optional token breaks them', async () => {
-    assert.deepEqual((await compiled('javascript', 'console.log($$$A)')).requiredRuns, [['console', '.', 'log']]);
+  it('takes the leaves in order into child nodes and on past `a.b`, from the first word, broken by a metavariable or an optional token', async () => {
+    // On past `a.b` (nothing follows its property) into the arguments.
+    assert.deepEqual((await compiled('javascript', 'console.log($$$A)')).requiredRuns, [['console', '.', 'log', '(']]);
+    assert.deepEqual((await compiled('javascript', '$A.dispose()')).requiredRuns, [['dispose', '(', ')']]);
+    // Into a node (`function`), not past one that may have more (parameters after `$F`, a body after them).
+    assert.deepEqual((await compiled('javascript', 'export default function $F() { return $X; }')).requiredRuns, [['export', 'default', 'function']]);
     assert.deepEqual((await compiled('typescript', 'for (const $X of $Y) $B')).requiredRuns, [['for', '(', 'const']]);
-    // `.dispose` alone is one text (requiredTexts has it); `()` has no word to start from.
-    assert.deepEqual((await compiled('javascript', '$A.dispose()')).requiredRuns, []);
     // Only the languages whose comments and keywords are known here.
     assert.deepEqual((await compiled('python', 'print($A)')).requiredRuns, []);
   });
@@ -32,6 +34,10 @@ describe('prefilter: runs of leaves side by side', function () {
       ['console.log($$$A)', 'console\n  .log(1);', true],
       ['console.log($$$A)', 'console; log(1);', false],
       ['console.log($$$A)', 'consoles.log(1); console.info(log);', false],
+      ['console.log($$$A)', 'console.log /* a */ (1);', true],
+      ['console.log($$$A)', 'const log = console.log; log(1); console.log.call(console, 2);', false],
+      ['new Promise(($R) => $B)', 'new Promise(executor); f((r) => r);', false],
+      ['new Promise(($R) => $B)', 'new Promise( // c\n  (r) => r());', true],
       ['for (const $X of $Y) $B', 'async function f() { for await (const x of y) g(x); }', true],
       ['for (const $X of $Y) $B', 'for (let x of y) g(x); const z = 1;', false],
     ];
@@ -43,7 +49,10 @@ describe('prefilter: runs of leaves side by side', function () {
   });
 
   it('never refuses a file of real code the matcher finds a match in', async () => {
-    const patterns = ['console.log($$$A)', 'Object.defineProperty($O, $K, $D)', 'for (const $X of $Y) $B', 'export default function $F($$$P) { $$$B }', 'typeof $X === "function"', 'new Promise(($R) => $B)'];
+    const patterns = [
+      'console.log($$$A)', 'Object.defineProperty($O, $K, $D)', 'for (const $X of $Y) $B', 'export default function $F($$$P) { $$$B }',
+      'typeof $X === "function"', 'new Promise(($R) => $B)', 'require($M)', '$A.forEach(($X) => { $$$B })', 'process.env.$V',
+    ];
     const files = fs
       .readdirSync(path.join(repoRoot, 'node_modules'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && /\.(js|mjs|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))

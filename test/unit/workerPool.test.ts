@@ -92,7 +92,7 @@ describe('structural search on worker threads', function () {
       language: 'javascript',
       context: 'statement',
       requiredTexts: ['log', 'a'],
-      requiredRuns: [['a', '"']],
+      requiredRuns: [['log', '('], ['a', '"']],
       metavariables: new Map([['A', { multi: false }]]),
     });
     assert.ok(gapWords.includes('async') && gapWords.includes('function') && !gapWords.includes('log'));

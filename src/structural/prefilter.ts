@@ -14,14 +14,37 @@
 import { Language } from 'web-tree-sitter';
 import { childrenOf, PatternNode } from './pattern';
 
+/** What the runs of a language need to know of its grammar. */
+interface RunGrammar {
+  /** Openers of comments that end at the line's end. */
+  readonly lineComments: readonly string[];
+  readonly blockComments: ReadonlyArray<readonly [open: string, close: string]>;
+  /**
+   * Nodes whose last child in a pattern is the last in every match too (the matcher ignores a
+   * node's children after those the pattern names, so a run ends after any other node): `a.b`.
+   */
+  readonly closedNodes: ReadonlySet<string>;
+}
+
+const JAVASCRIPT: RunGrammar = { lineComments: ['//', '<!--', '-->'], blockComments: [['/*', '*/']], closedNodes: new Set(['member_expression']) };
+
 /**
- * Where the runs are checked: the languages whose only extras are whitespace and `//`, `/* … *\/`
- * comments (`<!--` and `-->` line comments too), and whose unnamed tokens are all spelled as their
- * types (checked by parsing ~800 files of node_modules).
+ * Where the runs are checked: the languages whose extras (what may lie anywhere) are only
+ * whitespace and the comments given here, and whose unnamed tokens are all spelled as their types
+ * (what the matcher skips), checked by parsing real code: ~800 files of node_modules for
+ * javascript/typescript/tsx (TypeScript's `unique symbol` may be spaced otherwise: its words are
+ * keywords anyway), the 8,403 .py files of Debian's Python for python (a `\` line continuation is
+ * punctuation). Not Rust, Swift or Kotlin: their block comments nest.
  */
-const RUN_LANGUAGES: ReadonlySet<string> = new Set(['javascript', 'typescript', 'tsx']);
+const RUN_GRAMMARS: ReadonlyMap<string, RunGrammar> = new Map([
+  ['javascript', JAVASCRIPT],
+  ['typescript', JAVASCRIPT],
+  ['tsx', JAVASCRIPT],
+  ['python', { lineComments: ['#'], blockComments: [], closedNodes: new Set(['attribute']) }],
+]);
 
 export interface Prefilter {
+  readonly language: string;
   readonly requiredTexts: readonly string[];
   /** Runs of leaf texts that appear in this order, separated only as above. */
   readonly requiredRuns: ReadonlyArray<readonly string[]>;
@@ -30,20 +53,15 @@ export interface Prefilter {
 }
 
 /**
- * Nodes whose last child in a pattern is the last in every match too (the matcher ignores a node's
- * children after those the pattern names, so a run ends after any other node): `a.b`'s property.
- */
-const CLOSED_NODES: ReadonlySet<string> = new Set(['member_expression']);
-
-/**
  * The runs of a pattern: its leaves in order, into a child node (which a match has right where the
- * pattern has it, nothing named between) and on past one only if it is closed (above); broken by
+ * pattern has it, nothing named between) and on past one only if it is closed (`closedNodes`); broken by
  * a metavariable and by the tokens after a `$$$` run (which a match may leave out). Each from the
  * first text with a letter or digit (the search starts at each place the run's first text occurs:
  * a `(` is everywhere), of two texts or more.
  */
 export function requiredRunsOf(languageId: string, root: PatternNode): string[][] {
-  if (!RUN_LANGUAGES.has(languageId)) return [];
+  const grammar = RUN_GRAMMARS.get(languageId);
+  if (!grammar) return [];
   const runs: string[][] = [];
   let run: string[] = [];
   const end = (): void => {
@@ -57,7 +75,7 @@ export function requiredRunsOf(languageId: string, root: PatternNode): string[][
       if (child.kind === 'leaf' && !optional) run.push(child.text);
       else if (child.kind === 'node') {
         visit(child);
-        if (!CLOSED_NODES.has(child.type)) end();
+        if (!grammar.closedNodes.has(child.type)) end();
       } else end();
     }
   };
@@ -84,14 +102,23 @@ const gapWordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 export function mayMatch(text: string, prefilter: Prefilter): boolean {
   for (const required of prefilter.requiredTexts) if (!text.includes(required)) return false;
   if (prefilter.requiredRuns.length === 0) return true;
+  const grammar = RUN_GRAMMARS.get(prefilter.language);
+  if (!grammar) return true;
   let gapWords = gapWordSets.get(prefilter.gapWords);
   if (!gapWords) gapWordSets.set(prefilter.gapWords, (gapWords = new Set(prefilter.gapWords)));
-  return prefilter.requiredRuns.every((run) => containsRun(text, run, gapWords));
+  const gap: Gap = { words: gapWords, grammar };
+  return prefilter.requiredRuns.every((run) => containsRun(text, run, gap));
 }
 
-function containsRun(text: string, run: readonly string[], gapWords: ReadonlySet<string>): boolean {
+/** What may lie between two texts of a run besides whitespace and punctuation. */
+interface Gap {
+  readonly words: ReadonlySet<string>;
+  readonly grammar: RunGrammar;
+}
+
+function containsRun(text: string, run: readonly string[], gap: Gap): boolean {
   for (let at = text.indexOf(run[0]); at !== -1; at = text.indexOf(run[0], at + 1)) {
-    if (runFollows(text, at + run[0].length, run, 1, gapWords)) return true;
+    if (runFollows(text, at + run[0].length, run, 1, gap)) return true;
   }
   return false;
 }
@@ -100,7 +127,7 @@ function containsRun(text: string, run: readonly string[], gapWords: ReadonlySet
  * Whether `run[index..]` follows from `from`, across a gap. Every way through the gap is tried
  * (a `/*` may open a comment or be two tokens), each position once.
  */
-function runFollows(text: string, from: number, run: readonly string[], index: number, gapWords: ReadonlySet<string>): boolean {
+function runFollows(text: string, from: number, run: readonly string[], index: number, gap: Gap): boolean {
   if (index === run.length) return true;
   const seen = new Set<number>();
   const pending = [from];
@@ -108,21 +135,22 @@ function runFollows(text: string, from: number, run: readonly string[], index: n
     const at = pending.pop() as number;
     if (at >= text.length || seen.has(at)) continue;
     seen.add(at);
-    if (text.startsWith(run[index], at) && runFollows(text, at + run[index].length, run, index + 1, gapWords)) return true;
+    if (text.startsWith(run[index], at) && runFollows(text, at + run[index].length, run, index + 1, gap)) return true;
     const code = text.charCodeAt(at);
     if (isWordCharacter(code)) {
       let end = at + 1;
       while (end < text.length && isWordCharacter(text.charCodeAt(end))) end++;
       // A keyword the matcher may skip; any other word (a name, a number) ends the gap.
-      if (gapWords.has(text.slice(at, end))) pending.push(end);
+      if (gap.words.has(text.slice(at, end))) pending.push(end);
       continue;
     }
     // Whitespace, punctuation (parts of unnamed tokens) and any other character.
     pending.push(at + 1);
-    if (text.startsWith('//', at) || text.startsWith('<!--', at) || text.startsWith('-->', at)) pending.push(lineEnd(text, at));
-    else if (text.startsWith('/*', at)) {
-      const close = text.indexOf('*/', at + 2);
-      pending.push(close === -1 ? text.length : close + 2);
+    if (gap.grammar.lineComments.some((open) => text.startsWith(open, at))) pending.push(...lineEnds(text, at));
+    for (const [open, close] of gap.grammar.blockComments) {
+      if (!text.startsWith(open, at)) continue;
+      const closing = text.indexOf(close, at + open.length);
+      pending.push(closing === -1 ? text.length : closing + close.length);
     }
   }
   return false;
@@ -132,11 +160,15 @@ function isWordCharacter(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
 }
 
-/** Where a line comment starting at `at` ends: its line terminator (JavaScript has four). */
-function lineEnd(text: string, at: number): number {
+/**
+ * Where a line comment starting at `at` may end: at the first line terminator of any kind
+ * (JavaScript has four), and at the first line feed (where one that runs to a line feed ends).
+ */
+function lineEnds(text: string, at: number): number[] {
+  const lineFeed = text.indexOf('\n', at);
   for (let i = at; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029) return i;
+    if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029) return lineFeed === -1 || lineFeed === i ? [i] : [i, lineFeed];
   }
-  return text.length;
+  return [text.length];
 }

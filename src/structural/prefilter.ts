@@ -101,9 +101,8 @@ const gapWordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 /** Whether the text has what every match of the pattern contains. */
 export function mayMatch(text: string, prefilter: Prefilter): boolean {
   for (const required of prefilter.requiredTexts) if (!text.includes(required)) return false;
-  if (prefilter.requiredRuns.length === 0) return true;
   const grammar = RUN_GRAMMARS.get(prefilter.language);
-  if (!grammar) return true;
+  if (!grammar || prefilter.requiredRuns.length === 0) return true;
   let gapWords = gapWordSets.get(prefilter.gapWords);
   if (!gapWords) gapWordSets.set(prefilter.gapWords, (gapWords = new Set(prefilter.gapWords)));
   const gap: Gap = { words: gapWords, grammar };

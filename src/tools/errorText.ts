@@ -25,6 +25,7 @@ import {
   UnknownStagedEdit,
 } from '../staging/stagingErrors';
 import { InvalidEdit, OverlappingEdits } from '../edits/textEdits';
+import { InvalidPath, LinkLeavesWorkspace } from '../workspace/containment';
 import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../workspace/paths';
 import { HunkNotFound, hunkText } from '../writes/applyPatch';
 import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../writes/editMatch';
@@ -60,6 +61,14 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof OutsideWorkspace) {
     return `Error: ${error.absolutePath} is outside the workspace; only files inside the workspace folder can be used.`;
   }
+  if (error instanceof LinkLeavesWorkspace) {
+    const display = context.displayPath ?? ((absolutePath: string) => absolutePath);
+    return (
+      `Error: ${display(error.absolutePath)} is refused: the symbolic link ${display(error.link)} points to ${error.target}, ` +
+      'outside the workspace. Nothing was read or written. Only files whose real location is inside the workspace folder can be used.'
+    );
+  }
+  if (error instanceof InvalidPath) return `Error: ${error.message}. Nothing was read or written.`;
   if (error instanceof LineOutOfRange) {
     return `Error: line ${error.line} is outside the file${where}, which has ${error.lineCount} lines (lines are 1-based).`;
   }

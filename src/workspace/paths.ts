@@ -4,6 +4,7 @@
  * Multi-root workspaces prefix relative paths with the folder name, like VS Code does.
  */
 import * as path from 'node:path';
+import { assertRealPathInside, isInside, pathTextOf } from './containment';
 
 export interface WorkspaceFolderPath {
   readonly name: string;
@@ -45,10 +46,7 @@ export class OutsideWorkspace extends Error {
   }
 }
 
-export function isInside(folder: string, candidate: string): boolean {
-  const relative = path.relative(folder, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
+export { isInside };
 
 export function containingFolder(
   folders: readonly WorkspaceFolderPath[],
@@ -70,7 +68,8 @@ export function displayPath(folders: readonly WorkspaceFolderPath[], absolutePat
 }
 
 /**
- * Resolves a file argument to an absolute path inside the workspace. `exists` says whether a
+ * Resolves a file argument to an absolute path inside the workspace, by its text and by its real
+ * path (a link out of the workspace is refused: LinkLeavesWorkspace). `exists` says whether a
  * path names a file (on disk or open in the editor).
  */
 export function resolveFileArgument(
@@ -79,11 +78,12 @@ export function resolveFileArgument(
   exists: (absolutePath: string) => boolean,
 ): string {
   if (folders.length === 0) throw new NoWorkspaceFolder();
-  const cleaned = input.trim().replace(/^file:\/\//, '');
+  const cleaned = pathTextOf(input);
   if (path.isAbsolute(cleaned)) {
     const absolute = path.normalize(cleaned);
     if (!containingFolder(folders, absolute)) throw new OutsideWorkspace(absolute);
     if (!exists(absolute)) throw new FileNotFound(input, [absolute]);
+    assertRealPathInside(folders, absolute);
     return absolute;
   }
   const relative = cleaned.replace(/^\.\//, '');
@@ -99,7 +99,10 @@ export function resolveFileArgument(
       if (exists(candidate) && !found.includes(candidate)) found.push(candidate);
     }
   }
-  if (found.length === 1) return found[0];
+  if (found.length === 1) {
+    assertRealPathInside(folders, found[0]);
+    return found[0];
+  }
   if (found.length > 1) throw new AmbiguousFile(input, found.map((candidate) => displayPath(folders, candidate)));
   if (tried.length === 0) throw new OutsideWorkspace(path.resolve(folders[0].path, relative));
   throw new FileNotFound(input, tried.map((candidate) => displayPath(folders, candidate)));

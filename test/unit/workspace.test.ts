@@ -1,4 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { InvalidPath, LinkLeavesWorkspace, MAX_PATH_BYTES, pathTextOf, realPathOf } from '../../src/workspace/containment';
+import { resolveWritePath } from '../../src/writes/targetPath';
 import { DeadlineExceeded, withDeadline } from '../../src/async/deadline';
 import { DiagnosticsClock, freshnessNote } from '../../src/lsp/freshness';
 import { AmbiguousFile, displayPath, FileNotFound, NoWorkspaceFolder, OutsideWorkspace, resolveFileArgument } from '../../src/workspace/paths';
@@ -47,6 +52,66 @@ describe('file arguments and display paths', () => {
     assert.equal(displayPath(two, '/w/lib/src/a.ts'), 'lib/src/a.ts');
     assert.equal(displayPath(one, '/usr/lib/x.d.ts'), '/usr/lib/x.d.ts');
     assert.equal(displayPath([{ name: 'app', path: '/w/app' }, { name: 'inner', path: '/w/app/inner' }], '/w/app/inner/x.ts'), 'inner/x.ts');
+  });
+});
+
+describe('the workspace boundary on the real file system', () => {
+  let base: string;
+  let folders: Array<{ name: string; path: string }>;
+  let outside: string;
+  const onDisk = (file: string): boolean => fs.statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+
+  before(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'live-tools-boundary-')));
+    const workspace = path.join(base, 'ws');
+    outside = path.join(base, 'outside');
+    fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
+    fs.writeFileSync(path.join(workspace, 'src', 'a.ts'), 'a\n');
+    fs.symlinkSync(outside, path.join(workspace, 'linkdir'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'linked.txt'));
+    fs.symlinkSync(path.join(outside, 'not-yet.txt'), path.join(workspace, 'dangling.txt'));
+    fs.symlinkSync(path.join(workspace, 'src'), path.join(workspace, 'srclink'));
+    // The workspace itself opened through a link is fine: only links that leave it count.
+    fs.symlinkSync(workspace, path.join(base, 'ws-alias'));
+    folders = [{ name: 'ws', path: path.join(base, 'ws-alias') }];
+  });
+  after(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('refuses a linked folder and a linked file that point outside, naming the link and its target', () => {
+    assert.throws(
+      () => resolveFileArgument(folders, 'linkdir/secret.txt', onDisk),
+      (error: unknown) => error instanceof LinkLeavesWorkspace && error.link === path.join(folders[0].path, 'linkdir') && error.target === outside,
+    );
+    assert.throws(() => resolveFileArgument(folders, 'linked.txt', onDisk), LinkLeavesWorkspace);
+    assert.throws(() => resolveFileArgument(folders, path.join(folders[0].path, 'linked.txt'), onDisk), LinkLeavesWorkspace);
+  });
+
+  it('refuses to create a file through a linked folder or a dangling link', () => {
+    assert.throws(() => resolveWritePath(folders, 'linkdir/new.txt', onDisk), LinkLeavesWorkspace);
+    assert.throws(() => resolveWritePath(folders, 'linkdir/deeper/new.txt', onDisk), LinkLeavesWorkspace);
+    assert.throws(() => resolveWritePath(folders, 'dangling.txt', onDisk), LinkLeavesWorkspace);
+    assert.equal(realPathOf(path.join(folders[0].path, 'dangling.txt')), path.join(outside, 'not-yet.txt'));
+  });
+
+  it('lets links that stay inside the workspace through', () => {
+    assert.equal(resolveFileArgument(folders, 'srclink/a.ts', onDisk), path.join(folders[0].path, 'srclink', 'a.ts'));
+    assert.equal(resolveWritePath(folders, 'srclink/new.ts', onDisk), path.join(folders[0].path, 'srclink', 'new.ts'));
+    assert.equal(resolveWritePath(folders, 'src/new/deeper.ts', onDisk), path.join(folders[0].path, 'src', 'new', 'deeper.ts'));
+  });
+
+  it('refuses path text that names no workspace file, decoding nothing', () => {
+    const invalid = (input: string, reason: RegExp) =>
+      assert.throws(() => resolveWritePath(folders, input, onDisk), (error: unknown) => error instanceof InvalidPath && reason.test(error.reason));
+    invalid('src/a.ts\u0000.png', /NUL/);
+    invalid(`file://evil.example/${folders[0].path}/src/a.ts`, /host "evil\.example"/);
+    invalid(`file://${folders[0].path}/src/a%2e%2e/x.ts`, /percent-encoded/);
+    invalid(`src/${'x'.repeat(300)}.ts`, /longer than 255 bytes/);
+    invalid(`src/${'abc/'.repeat(MAX_PATH_BYTES / 4)}x.ts`, /longer than 4096 bytes/);
+    invalid('   ', /empty/);
+    assert.equal(pathTextOf('file://localhost/w/app/a.ts'), '/w/app/a.ts');
+    assert.equal(resolveFileArgument(folders, `file://${folders[0].path}/src/a.ts`, onDisk), path.join(folders[0].path, 'src', 'a.ts'));
   });
 });
 

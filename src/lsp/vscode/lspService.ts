@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../registry/settings';
+import { isRealPathInside } from '../../workspace/containment';
 import { containingFolder, displayPath } from '../../workspace/paths';
+import { resourcesOf } from '../../workspace/vscode/workspaceEdits';
 import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
 import { CodeLine, DiagnosticItem, Severity } from '../format';
 import { Freshness } from '../freshness';
@@ -422,14 +424,7 @@ export class LspService {
     if (!edit || entries.length === 0) {
       throw new RenameRefused(`the language server offers no rename for "${target.location.symbol}" here`);
     }
-    const folders = workspaceFolderPaths();
-    const outside = entries
-      .map(([uri]) => uri)
-      .filter((uri) => uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath))
-      .map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString(true)));
-    if (outside.length > 0) {
-      throw new RenameRefused('the rename would change files outside the workspace', outside);
-    }
+    assertEditInsideWorkspace(edit);
     return { edit, files: entries.map(([uri, edits]) => ({ path: pathOf(uri), edits: edits.length })) };
   }
 
@@ -437,6 +432,8 @@ export class LspService {
   async rename(target: Target, newName: string, token: vscode.CancellationToken): Promise<RenamedFile[]> {
     const { edit, files } = await this.planRename(target, newName, token);
     throwIfCancelled(token);
+    // Again right before writing: a link may have been put in place meanwhile.
+    assertEditInsideWorkspace(edit);
     if (!(await vscode.workspace.applyEdit(edit))) {
       throw new RenameRefused('the editor refused to apply the edit (a file may have changed meanwhile)');
     }
@@ -448,6 +445,18 @@ export class LspService {
     }
     return files;
   }
+}
+
+/**
+ * Refuses (RenameRefused, naming them) an edit that touches a resource outside the workspace: its
+ * text edits and its file operations, by the real path of each file.
+ */
+function assertEditInsideWorkspace(edit: vscode.WorkspaceEdit): void {
+  const folders = workspaceFolderPaths();
+  const outside = resourcesOf(edit)
+    .filter((uri) => uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath) || !isRealPathInside(folders, uri.fsPath))
+    .map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString(true)));
+  if (outside.length > 0) throw new RenameRefused('the rename would change files outside the workspace', outside);
 }
 
 function isInTab(uri: vscode.Uri): boolean {

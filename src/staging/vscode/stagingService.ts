@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { describeError, Logger } from '../../log/logger';
+import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { proposedAnswer } from '../answers';
 import { Resolver, StagedEdit, StagedFile, StageRequest } from '../stagedEdit';
@@ -65,6 +66,8 @@ export class StagingService {
    * opens its review. A review that fails to open is logged, not thrown: the change is staged.
    */
   async stage(request: StageRequest): Promise<StagedEdit> {
+    const folders = workspaceFolderPaths();
+    for (const file of request.files) assertRealPathInside(folders, file.path);
     const edit = this.store.stage(request);
     this.log.info('staging.stage', `${edit.id} by ${edit.origin} conversation=${edit.conversation}: ${edit.summary} (${edit.files.length} files)`);
     try {
@@ -108,6 +111,9 @@ export class StagingService {
 
   /** Applies the proposed edits with ranges taken from the captured text; returns the files it could not save. */
   private async write(edit: StagedEdit, files: readonly StagedFile[]): Promise<string[]> {
+    // The boundary again, right before writing: a link may have been put in place since staging.
+    const folders = workspaceFolderPaths();
+    for (const file of files) assertRealPathInside(folders, file.path);
     const documents = await Promise.all(files.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))));
     // The edit is applied to these documents: they must hold exactly the captured text (disk was checked; this is what the editor holds).
     const drifted = files.filter((file, index) => documents[index].getText() !== file.original).map((file) => ({ path: file.path, kind: 'changed' as const }));

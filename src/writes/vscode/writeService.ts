@@ -9,6 +9,7 @@ import { LspService } from '../../lsp/vscode/lspService';
 import { WRITE_IMPORTERS_CAP } from '../../registry/catalog';
 import { Setting } from '../../registry/settings';
 import { currentText, documentAt } from '../../staging/vscode/stagingService';
+import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { diagnosticsSection, FileCheck } from '../answers';
 import { DiagnosticRegistry } from '../diagnosticRegistry';
@@ -184,6 +185,9 @@ export class WriteService {
   private async write(files: readonly PlannedFile[], token: vscode.CancellationToken): Promise<string[]> {
     const edit = new vscode.WorkspaceEdit();
     const keepUnsaved = new Set<string>();
+    // The boundary again, right before writing: a link may have been put in place since the plan.
+    const folders = workspaceFolderPaths();
+    for (const file of files) for (const target of [file.path, file.moveTo]) if (target) assertRealPathInside(folders, target);
     for (const file of files) {
       const uri = vscode.Uri.file(file.path);
       if (file.before === undefined) {

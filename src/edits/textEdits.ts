@@ -106,3 +106,14 @@ export function withLineBreaksOf(original: string, edits: readonly TextEdit[]): 
     return normalized === edit.text ? edit : { ...edit, text: normalized };
   });
 }
+
+/**
+ * True when the text ends lines both with CRLF and with a lone LF. The editor's model holds one
+ * line break per document and normalizes such a file when it loads it (measured in VS Code 1.139:
+ * an edit through a WorkspaceEdit then rewrites every line ending), so such a file is written as bytes.
+ */
+export function hasMixedLineBreaks(text: string): boolean {
+  const crlf = text.indexOf('\r\n');
+  if (crlf === -1) return false;
+  return /(^|[^\r])\n/.test(text);
+}

@@ -15,7 +15,14 @@ export interface JsonSchema {
   readonly required?: readonly string[];
   readonly items?: JsonSchema;
   readonly minimum?: number;
-  readonly additionalProperties?: boolean;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly anyOf?: readonly JsonSchema[];
+  /** false: no other keys; a schema: what every other key's value must be (a map such as `env`). */
+  readonly additionalProperties?: boolean | JsonSchema;
 }
 
 export interface ToolDeclaration {
@@ -192,17 +199,27 @@ export interface DebugInput {
 // ---------------------------------------------------------------------------------------
 // Shared schema pieces.
 
+/** Bounds a model can reach with one number; far past any real file, so only nonsense is refused. */
+const MAX_LINE = 10_000_000;
+/** Patterns and rewrites are code fragments: far below this. */
+const MAX_PATTERN_LENGTH = 100_000;
+/** A worker's label is shown on one line of the approval card and the Workers view. */
+export const WORKER_LABEL_MAX = 60;
+
 const fileProperty: JsonSchema = {
   type: 'string',
+  minLength: 1,
   description: 'Path of the file, relative to the workspace folder (an absolute path inside the workspace also works).',
 };
 const lineProperty: JsonSchema = {
   type: 'integer',
   minimum: 1,
+  maximum: MAX_LINE,
   description: '1-based line number of the symbol.',
 };
 const symbolProperty: JsonSchema = {
   type: 'string',
+  minLength: 1,
   description:
     'The identifier exactly as written on that line (a substring of the line, never a column). ' +
     'If it occurs more than once on the line, add `occurrence` or write `name#2`.',
@@ -210,6 +227,7 @@ const symbolProperty: JsonSchema = {
 const occurrenceProperty: JsonSchema = {
   type: 'integer',
   minimum: 1,
+  maximum: MAX_LINE,
   description: 'Which occurrence of `symbol` on the line, 1-based, when it occurs more than once.',
 };
 
@@ -219,6 +237,9 @@ export const LSP_WORKSPACE_SYMBOLS_CAP = 100;
 export const LSP_DOCUMENT_SYMBOLS_CAP = 200;
 
 export const AST_GREP_DEFAULT_RESULTS = 50;
+export const AST_GREP_MAX_RESULTS = 1000;
+/** Options on one question card: 1–9 have keys; more than this is not a question a human answers at a glance. */
+export const ASK_USER_MAX_OPTIONS = 20;
 /** ast_edit stages at most this many replacements at once; a larger rewrite is refused with a narrower-path hint. */
 export const AST_EDIT_MAX_REPLACEMENTS = 2000;
 
@@ -238,6 +259,7 @@ const patternDescriptionLines = [
 
 const pathProperty: JsonSchema = {
   type: 'string',
+  minLength: 1,
   description:
     'A file or folder, relative to the workspace folder. Default: the whole workspace. .gitignore, files.exclude and search.exclude are respected.',
 };
@@ -255,6 +277,7 @@ export const WRITE_DIAGNOSTICS_CAP = 30;
 
 const writePathProperty: JsonSchema = {
   type: 'string',
+  minLength: 1,
   description: 'Path of the file, relative to the workspace folder (an absolute path inside the workspace also works).',
 };
 
@@ -305,6 +328,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         occurrence: occurrenceProperty,
         query: {
           type: 'string',
+          minLength: 1,
           description: 'For symbols: the name to search for across the workspace, or to filter the outline of `file`.',
         },
       },
@@ -337,7 +361,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         line: lineProperty,
         symbol: symbolProperty,
         occurrence: occurrenceProperty,
-        new_name: { type: 'string', description: 'The new name, exactly as it should appear in code.' },
+        new_name: { type: 'string', minLength: 1, description: 'The new name, exactly as it should appear in code.' },
         stage: {
           type: 'boolean',
           description:
@@ -365,10 +389,10 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        pattern: { type: 'string', description: 'Code fragment with metavariables, e.g. `foo($A, $$$REST)`.' },
+        pattern: { type: 'string', minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'Code fragment with metavariables, e.g. `foo($A, $$$REST)`.' },
         path: pathProperty,
         language: languageProperty,
-        max_results: { type: 'integer', minimum: 1, description: `Stop after this many matches. Default ${AST_GREP_DEFAULT_RESULTS}.` },
+        max_results: { type: 'integer', minimum: 1, maximum: AST_GREP_MAX_RESULTS, description: `Stop after this many matches. Default ${AST_GREP_DEFAULT_RESULTS}.` },
       },
       required: ['pattern'],
       additionalProperties: false,
@@ -392,8 +416,8 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        pattern: { type: 'string', description: 'Code fragment with metavariables, e.g. `$X.dispose()`.' },
-        rewrite: { type: 'string', description: 'Replacement code using the pattern\'s metavariables, e.g. `dispose($X)`.' },
+        pattern: { type: 'string', minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'Code fragment with metavariables, e.g. `$X.dispose()`.' },
+        rewrite: { type: 'string', maxLength: MAX_PATTERN_LENGTH, description: 'Replacement code using the pattern\'s metavariables, e.g. `dispose($X)`.' },
         path: pathProperty,
         language: languageProperty,
       },
@@ -421,7 +445,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        edit_id: { type: 'string', description: 'The id the staging tool returned, e.g. "edit_1".' },
+        edit_id: { type: 'string', minLength: 1, description: 'The id the staging tool returned, e.g. "edit_1".' },
         action: { type: 'string', enum: RESOLVE_ACTIONS, description: 'accept: write the change; discard: drop it.' },
       },
       required: ['edit_id', 'action'],
@@ -468,7 +492,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
       type: 'object',
       properties: {
         path: writePathProperty,
-        old_string: { type: 'string', description: 'The exact text to replace.' },
+        old_string: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
         new_string: { type: 'string', description: 'The text to put in its place.' },
         replace_all: { type: 'boolean', description: 'Replace every occurrence instead of exactly one. Default false.' },
       },
@@ -505,7 +529,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        patch: { type: 'string', description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' },
+        patch: { type: 'string', minLength: 1, description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' },
       },
       required: ['patch'],
       additionalProperties: false,
@@ -592,8 +616,8 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        code: { type: 'string', description: 'The cell to run.' },
-        description: { type: 'string', description: 'What the cell does, in 5–10 words: the label the human sees.' },
+        code: { type: 'string', minLength: 1, description: 'The cell to run.' },
+        description: { type: 'string', minLength: 1, maxLength: 200, description: 'What the cell does, in 5–10 words: the label the human sees.' },
         language: { type: 'string', enum: EVAL_LANGUAGES, description: 'python (default) or javascript.' },
         reset: { type: 'boolean', description: "Drop this language's kernel and start a clean one first." },
       },
@@ -621,20 +645,21 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        question: { type: 'string', description: 'The question, one or two sentences.' },
+        question: { type: 'string', minLength: 1, description: 'The question, one or two sentences.' },
         context: { type: 'string', description: 'Why you ask and what depends on the answer.' },
         options: {
           type: 'array',
           items: {
             type: 'object',
             properties: {
-              label: { type: 'string', description: 'A few words; the result names it back.' },
+              label: { type: 'string', minLength: 1, description: 'A few words; the result names it back.' },
               description: { type: 'string', description: 'One line on what this choice means.' },
             },
             required: ['label'],
             additionalProperties: false,
           },
-          description: 'Choices to pick from; the human picks 1–9 by number key.',
+          maxItems: ASK_USER_MAX_OPTIONS,
+          description: 'Choices to pick from, each an object {label, description?}; the human picks 1–9 by number key.',
         },
         allow_free_text: { type: 'boolean', description: 'Let the human type an answer (besides or instead of picking).' },
         multi_select: { type: 'boolean', description: 'Several options may be picked.' },
@@ -660,8 +685,8 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        brief: { type: 'string', description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
-        label: { type: 'string', description: 'A few words naming the worker for the human.' },
+        brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
+        label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
         tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
         access: { type: 'string', enum: WORKER_ACCESS, description: 'The most the worker may do: read, write (default) or exec.' },
       },
@@ -679,7 +704,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     modelDescription: 'Add a message to a worker\'s brief. A running worker reads it at its next tool boundary (its transcript notes the delivery); a finished worker continues from where it ended with the message.',
     inputSchema: {
       type: 'object',
-      properties: { worker_id: { type: 'string', description: 'The id vibe_spawn returned (w1, w2…).' }, message: { type: 'string', description: 'What to add or change.' } },
+      properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, message: { type: 'string', minLength: 1, description: 'What to add or change.' } },
       required: ['worker_id', 'message'],
       additionalProperties: false,
     },
@@ -694,7 +719,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     modelDescription: `Wait until a worker finishes (or timeout_seconds pass, default ${VIBE_WAIT_DEFAULT_SECONDS}) and return its result. A timeout does not stop the worker.`,
     inputSchema: {
       type: 'object',
-      properties: { worker_id: { type: 'string', description: 'The id vibe_spawn returned (w1, w2…).' }, timeout_seconds: { type: 'number', minimum: 0, description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}.` } },
+      properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, timeout_seconds: { type: 'number', minimum: 0, description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}.` } },
       required: ['worker_id'],
       additionalProperties: false,
     },
@@ -709,7 +734,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     modelDescription: 'Stop a worker. What it already changed stays; its transcript stays in the Workers view.',
     inputSchema: {
       type: 'object',
-      properties: { worker_id: { type: 'string', description: 'The id vibe_spawn returned (w1, w2…).' } },
+      properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' } },
       required: ['worker_id'],
       additionalProperties: false,
     },

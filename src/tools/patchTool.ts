@@ -45,7 +45,12 @@ async function plan(writes: WriteService, input: PatchInput): Promise<PatchPlan>
         if (kind !== 'exact') loose.push(`${shown} hunk ${index + 1} matched with ${kind}`);
       });
       const moveTo = operation.moveTo === undefined ? undefined : writes.resolve(operation.moveTo);
-      if (moveTo !== undefined) seen.add(moveTo);
+      if (moveTo !== undefined) {
+        const target = writes.display(moveTo);
+        if (seen.has(moveTo)) throw new WriteRefused(target, 'the patch names this file twice (as a file it adds, changes or deletes and as a "*** Move to:" target); give each file one section');
+        if ((await writes.text(moveTo)) !== undefined) throw new WriteRefused(target, 'cannot move a file there: a file already exists; delete it first or move elsewhere');
+        seen.add(moveTo);
+      }
       files.push({ path, before, after: patched.text, moveTo });
       lines.push(`M ${shown}${moveTo ? ` → ${writes.display(moveTo)}` : ''} (${plural(operation.hunks.length, 'hunk')})`);
     }

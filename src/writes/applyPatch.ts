@@ -93,18 +93,34 @@ export function closestLine(lines: readonly string[], wanted: string, from = 0):
   return best;
 }
 
-/** Splits into lines without the final line break; remembers whether there was one and which style. */
-export function splitLines(text: string): { lines: string[]; eol: string; finalNewline: boolean } {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const normalized = text.replace(/\r\n/g, '\n');
-  const finalNewline = normalized.endsWith('\n');
-  const lines = normalized === '' ? [] : (finalNewline ? normalized.slice(0, -1) : normalized).split('\n');
-  return { lines, eol, finalNewline };
+/**
+ * Splits into lines, each with its own line break (`\r\n`, `\n`, or '' for a last line without
+ * one), and the break most lines use, which added lines take.
+ */
+function splitLines(text: string): { lines: string[]; breaks: string[]; dominant: string } {
+  const lines: string[] = [];
+  const breaks: string[] = [];
+  let crlf = 0;
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    if (end === -1) {
+      lines.push(text.slice(start));
+      breaks.push('');
+      break;
+    }
+    const isCrlf = end > start && text[end - 1] === '\r';
+    if (isCrlf) crlf++;
+    lines.push(text.slice(start, isCrlf ? end - 1 : end));
+    breaks.push(isCrlf ? '\r\n' : '\n');
+    start = end + 1;
+  }
+  return { lines, breaks, dominant: crlf * 2 > breaks.filter(Boolean).length ? '\r\n' : '\n' };
 }
 
 export function applyHunks(path: string, original: string, hunks: readonly Hunk[]): PatchedText {
-  const { lines, eol, finalNewline } = splitLines(original);
-  const replacements: { start: number; removed: number; added: string[] }[] = [];
+  const { lines, breaks, dominant } = splitLines(original);
+  const replacements: { start: number; removed: number; added: NewLine[] }[] = [];
   const matches: MatchKind[] = [];
   let cursor = 0;
   hunks.forEach((hunk, hunkIndex) => {
@@ -117,7 +133,7 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
       cursor = found.index + 1;
     }
     const old = hunk.lines.filter((line) => line.kind !== 'add').map((line) => line.text);
-    const added = hunk.lines.filter((line) => line.kind !== 'remove').map((line) => line.text);
+    const added = hunk.lines.filter((line) => line.kind !== 'remove').map((line): NewLine => ({ text: line.text }));
     if (old.length === 0) {
       // Pure insertion: after the header when there is one, else at the end of the file.
       const at = hunk.header !== undefined ? cursor : lines.length;
@@ -133,7 +149,7 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
       found = seek(lines, trimmed, cursor, hunk.endOfFile);
       if (found && found.index + trimmed.length === lines.length) {
         const kept = keepFileContext(hunk, lines, found.index);
-        const lastAdded = kept[kept.length - 1] === '' ? kept.slice(0, -1) : kept;
+        const lastAdded = kept[kept.length - 1]?.text === '' ? kept.slice(0, -1) : kept;
         replacements.push({ start: found.index, removed: trimmed.length, added: lastAdded });
         matches.push(found.kind);
         cursor = found.index + trimmed.length;
@@ -150,23 +166,46 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
     matches.push(found.kind);
     cursor = found.index + old.length;
   });
-  const result = [...lines];
+  const result: NewLine[] = lines.map((text, index) => ({ text, from: index }));
   for (const replacement of [...replacements].reverse()) {
     result.splice(replacement.start, replacement.removed, ...replacement.added);
   }
-  const keepFinal = finalNewline || original === '';
-  const text = result.join(eol) + (keepFinal && result.length > 0 ? eol : '');
+  // Each line keeps its own break; a new one takes the file's usual break; the file keeps (or lacks) its final one.
+  const finalBreak = original === '' || breaks[breaks.length - 1] !== '';
+  const text = result
+    .map((line, index) => {
+      const own = line.from === undefined ? '' : breaks[line.from];
+      if (index < result.length - 1) return line.text + (own || dominant);
+      return line.text + (finalBreak ? own || dominant : '');
+    })
+    .join('');
   return { text, matches };
 }
 
-/** The new lines of a hunk matched at `start`: context lines as the file has them (a loose match keeps the file's whitespace). */
-function keepFileContext(hunk: Hunk, lines: readonly string[], start: number): string[] {
-  const result: string[] = [];
+/**
+ * A line of the patched file: its text and the line of the file whose line break it takes (a kept
+ * line its own, an added line the one of the line it replaces); none: the file's usual break.
+ */
+interface NewLine {
+  readonly text: string;
+  readonly from?: number;
+}
+
+/**
+ * The new lines of a hunk matched at `start`: context lines as the file has them (a loose match
+ * keeps the file's whitespace), added lines paired in order with the lines they replace.
+ */
+function keepFileContext(hunk: Hunk, lines: readonly string[], start: number): NewLine[] {
+  const result: NewLine[] = [];
+  const replaced: number[] = [];
   let old = start;
   for (const line of hunk.lines) {
-    if (line.kind === 'context') result.push(lines[old++] ?? line.text);
-    else if (line.kind === 'remove') old++;
-    else result.push(line.text);
+    if (line.kind === 'context') {
+      replaced.length = 0;
+      result.push(old < lines.length ? { text: lines[old], from: old } : { text: line.text });
+      old++;
+    } else if (line.kind === 'remove') replaced.push(old++);
+    else result.push({ text: line.text, from: replaced.shift() });
   }
   return result;
 }

@@ -39,9 +39,19 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-function occurrences(text: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length)) found.push(index);
+/**
+ * Where `needle` occurs, without overlaps, as [start, end) ranges. Line breaks are layout: an LF in
+ * `needle` matches a CRLF of the text and the other way round (a model writes `\n` whatever the file has).
+ */
+function occurrences(text: string, needle: string): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = [];
+  if (!needle.includes('\n')) {
+    for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length)) found.push({ start: index, end: index + needle.length });
+    return found;
+  }
+  const escaped = needle.split(/\r?\n/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(escaped.join('\\r?\\n'), 'g');
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) found.push({ start: match.index, end: match.index + match[0].length });
   return found;
 }
 
@@ -67,14 +77,9 @@ function collapsed(text: string): { text: string; offsets: number[] } {
   return { text: out, offsets };
 }
 
-/** Where `oldString` almost occurs: with other whitespace or line breaks, else the most similar line. */
+/** Where `oldString` almost occurs: with other whitespace, else the most similar line. */
 export function nearMatch(text: string, oldString: string): OldStringNotFound['closest'] {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const normalizedOld = oldString.replace(/\r\n/g, '\n');
-  if (normalizedOld !== oldString && text.includes(normalizedOld)) {
-    const line = lineAt(text, text.indexOf(normalizedOld));
-    return { line, text: lines[line - 1], how: 'it matches with LF line breaks instead of CRLF' };
-  }
   const haystack = collapsed(text);
   const needle = collapsed(oldString.trim()).text;
   if (needle.trim() !== '') {
@@ -101,6 +106,6 @@ export function editsFor(text: string, oldString: string, newString: string, rep
   if (oldString === newString) throw new NothingToEdit('old_string and new_string are identical, so nothing would change');
   const found = occurrences(text, oldString);
   if (found.length === 0) throw new OldStringNotFound(nearMatch(text, oldString));
-  if (found.length > 1 && !replaceAll) throw new OldStringNotUnique(found.map((offset) => lineAt(text, offset)));
-  return found.map((start) => ({ start, end: start + oldString.length, text: newString }));
+  if (found.length > 1 && !replaceAll) throw new OldStringNotUnique(found.map(({ start }) => lineAt(text, start)));
+  return found.map(({ start, end }) => ({ start, end, text: newString }));
 }

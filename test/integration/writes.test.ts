@@ -100,6 +100,34 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     assert.match(missing, /^Error: old_string was not found in src\/writeLib\.ts; nothing was written\. Closest: line 6: "return n \* 2;"/);
   });
 
+  it('line breaks are the file\'s: an LF old_string edits a CRLF file, a patch keeps each line\'s own break', async () => {
+    const crlf = 'export const a = 1;\r\nexport function f(): number {\r\n  return a;\r\n}\r\n';
+    fs.writeFileSync(path.join(workspaceRoot(), 'src/writeCrlf.ts'), crlf);
+    const text = await edit({ path: 'src/writeCrlf.ts', old_string: 'export function f(): number {\n  return a;\n}', new_string: 'export function f(): number {\n  return a + 1;\n}' });
+    assert.match(text, /^Edited src\/writeCrlf\.ts: 1 replacement at line 2, saved\./, text);
+    assert.equal(read('src/writeCrlf.ts'), crlf.replace('return a;', 'return a + 1;'));
+
+    const mixed = 'export const b = 1;\nexport const c = 2;\r\nexport const d = 3;\n';
+    fs.writeFileSync(path.join(workspaceRoot(), 'src/writeMixed.ts'), mixed);
+    const patched = await applyPatch('*** Begin Patch\n*** Update File: src/writeMixed.ts\n export const b = 1;\n-export const c = 2;\n+export const c = 20;\n export const d = 3;\n*** End Patch');
+    assert.match(patched, /^Patch applied to 1 file:/, patched);
+    assert.equal(read('src/writeMixed.ts'), 'export const b = 1;\nexport const c = 20;\r\nexport const d = 3;\n');
+    // A staged rewrite accepted on that file keeps them too.
+    const staged = await invokeText('ast_edit', { pattern: 'export const d = $V', rewrite: 'export const d = 30;', path: 'src/writeMixed.ts' });
+    const id = /edit_\d+/.exec(staged)?.[0];
+    assert.ok(id, staged);
+    assert.match(await invokeText('resolve', { edit_id: id, action: 'accept' }), /^Accepted/);
+    assert.equal(read('src/writeMixed.ts'), 'export const b = 1;\nexport const c = 20;\r\nexport const d = 30;\n');
+  });
+
+  it('a patch that adds a file and moves another onto it is refused while planning; nothing is written', async () => {
+    const before = read('src/writeLib.ts');
+    const text = await applyPatch('*** Begin Patch\n*** Add File: src/writeTwice.ts\n+x\n*** Update File: src/writeLib.ts\n*** Move to: src/writeTwice.ts\n*** End Patch');
+    assert.match(text, /^Error: src\/writeTwice\.ts: the patch names this file twice/, text);
+    assert.equal(fs.existsSync(path.join(workspaceRoot(), 'src/writeTwice.ts')), false);
+    assert.equal(read('src/writeLib.ts'), before);
+  });
+
   it('refuses paths outside the workspace', async () => {
     const text = await write({ path: '../outside.ts', content: 'x' });
     assert.match(text, /^Error: .*outside\.ts is outside the workspace/);

@@ -89,6 +89,51 @@ describe('input validation against the schema', () => {
     );
   });
 
+  const problemsOf = (tool: string, input: unknown): readonly string[] => {
+    try {
+      validateInput(TOOL_CATALOG.find((entry) => entry.name === tool)!.inputSchema, input);
+      return [];
+    } catch (error) {
+      if (error instanceof InputError) return error.problems;
+      throw error;
+    }
+  };
+
+  it('checks array items and nested objects, naming where', () => {
+    assert.deepEqual(problemsOf('ask_user', { question: 'Ship?', options: ['yes', 'no'] }), [
+      '"options[0]" must be an object {label, description?}.',
+      '"options[1]" must be an object {label, description?}.',
+    ]);
+    assert.deepEqual(problemsOf('ask_user', { question: 'Ship?', options: [{ label: 'yes', colour: 'red' }, {}] }), [
+      'Unknown key "colour" in "options[0]" (accepted: label, description).',
+      'Missing "options[1].label".',
+    ]);
+  });
+
+  it('checks maxima, empty strings and list lengths', () => {
+    assert.deepEqual(problemsOf('ast_grep', { pattern: '$A', max_results: 1e12 }), ['"max_results" must be at most 1000.']);
+    assert.deepEqual(problemsOf('ask_user', { question: '' }), ['"question" must not be empty.']);
+    assert.deepEqual(problemsOf('lsp', { action: 'hover', file: 'a.ts', line: 0, symbol: '' }), ['"line" must be at least 1.', '"symbol" must not be empty.']);
+    const many = Array.from({ length: 21 }, (_, i) => ({ label: `o${i}` }));
+    assert.deepEqual(problemsOf('ask_user', { question: 'Which?', options: many }), ['"options" must have at most 20 items.']);
+  });
+
+  it('says an alternative once, as what it accepts', () => {
+    const schema = {
+      type: 'object' as const,
+      properties: { lines: { type: 'array' as const, items: { anyOf: [{ type: 'integer' as const, minimum: 1 }, { type: 'object' as const, properties: { line: { type: 'integer' as const } }, required: ['line'] }] } } },
+    };
+    assert.throws(
+      () => validateInput(schema, { lines: [4, 'four'] }),
+      (error: unknown) => error instanceof InputError && error.message === '"lines[1]" must be a whole number (at least 1) or an object {line}.',
+    );
+  });
+
+  it('takes null for an optional key as leaving it out', () => {
+    assert.deepEqual(problemsOf('lsp', { action: 'status', file: null, line: null }), []);
+    assert.deepEqual(problemsOf('lsp', { action: null }), ['Missing "action".']);
+  });
+
   it('names missing required keys and refuses non-objects', () => {
     assert.throws(() => validateInput(lspSchema, {}), (error: unknown) => error instanceof InputError && error.message === 'Missing "action".');
     assert.throws(() => validateInput(lspSchema, [1]), /must be a JSON object/);

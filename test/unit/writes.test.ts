@@ -99,6 +99,14 @@ describe('applying hunks', () => {
     assert.equal(applyHunks('a.ts', 'a\n', hunksOf('+b')).text, 'a\nb\n');
   });
 
+  it('on a file with mixed line breaks, every line keeps its own; a replacing line takes the one it replaces, a new line the usual one', () => {
+    assert.equal(applyHunks('a.ts', 'b\nc\r\nd\n', hunksOf(' b', '-c', '+c2', '+c3', ' d')).text, 'b\nc2\r\nc3\nd\n');
+    const mixed = 'a\r\nb\nc\r\nd\r\n';
+    assert.equal(applyHunks('a.ts', mixed, hunksOf(' b', '-c', '+C', '+C2')).text, 'a\r\nb\nC\r\nC2\r\nd\r\n');
+    assert.equal(applyHunks('a.ts', 'a\nb\r\nc\n', hunksOf(' a', '+x', ' b')).text, 'a\nx\nb\r\nc\n');
+    assert.equal(applyHunks('a.ts', 'a\r\nb', hunksOf(' b', '+c')).text, 'a\r\nb\r\nc');
+  });
+
   it('End of File anchors the hunk at the end', () => {
     const { text } = applyHunks('a.ts', 'x\ny\nx\n', hunksOf(' x', '+z', '*** End of File'));
     assert.equal(text, 'x\ny\nx\nz\n');
@@ -139,6 +147,14 @@ describe('edit: finding old_string', () => {
       (error: unknown) => error instanceof OldStringNotFound && error.closest?.line === 3 && /closest line/.test(error.closest.how),
     );
     assert.throws(() => editsFor(text, 'zzzzqqqq', 'x', false), (error: unknown) => error instanceof OldStringNotFound && !error.closest);
+  });
+
+  it('line breaks are layout: an LF old_string matches a CRLF file and the other way round', () => {
+    const crlf = 'const a = 1;\r\nfunction f() {\r\n    return a;\r\n}\r\n';
+    const edits = editsFor(crlf, 'function f() {\n    return a;\n}', 'function f() {\n    return 2;\n}', false);
+    assert.deepEqual(edits.map(({ start, end }) => crlf.slice(start, end)), ['function f() {\r\n    return a;\r\n}']);
+    assert.equal(editsFor(text, 'function f() {\r\n    return a;', 'x', false).length, 1);
+    assert.throws(() => editsFor(`${crlf}${crlf}`, 'const a = 1;\nfunction', 'x', false), (error: unknown) => error instanceof OldStringNotUnique && error.lines.join() === '1,5');
   });
 
   it('empty or identical strings are refused', () => {

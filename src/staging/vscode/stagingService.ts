@@ -7,6 +7,8 @@ import { proposedAnswer } from '../answers';
 import { Resolver, StagedEdit, StagedFile, StageRequest } from '../stagedEdit';
 import { AcceptRefused, DriftedFile, StaleStagedEdit } from '../stagingErrors';
 import { driftOf, StagingStore } from '../stagingStore';
+import { currentText, documentAt, writeTextExactly } from '../../workspace/vscode/fileTexts';
+import { hasMixedLineBreaks } from '../../edits/textEdits';
 
 /** Opens and closes the review of a change (the diff editors); the review UI provides it. */
 export interface ReviewPresenter {
@@ -17,28 +19,6 @@ export interface AcceptOutcome {
   readonly edit: StagedEdit;
   /** Absolute paths of files written into the editor but not saved. */
   readonly unsaved: readonly string[];
-}
-
-export function documentAt(path: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path);
-}
-
-/**
- * The text of a file as the editor sees it: an open document's unsaved text, else what is on
- * disk (decoded as the editor would), undefined when it no longer exists. Disk is read even when
- * a clean document is open: the editor may not have reloaded an outside change yet.
- */
-export async function currentText(path: string): Promise<string | undefined> {
-  const open = documentAt(path);
-  if (open?.isDirty) return open.getText();
-  const uri = vscode.Uri.file(path);
-  let bytes: Uint8Array;
-  try {
-    bytes = await vscode.workspace.fs.readFile(uri);
-  } catch {
-    return undefined;
-  }
-  return vscode.workspace.decode(bytes, { uri });
 }
 
 /**
@@ -109,31 +89,42 @@ export class StagingService {
     return edit;
   }
 
-  /** Applies the proposed edits with ranges taken from the captured text; returns the files it could not save. */
+  /**
+   * Applies the proposed edits with ranges taken from the captured text, in one WorkspaceEdit; a file
+   * with mixed line breaks (the editor's model would give every line one) is written as bytes after
+   * it, as writes do. Returns the files it could not save.
+   */
   private async write(edit: StagedEdit, files: readonly StagedFile[]): Promise<string[]> {
     // The boundary again, right before writing: a link may have been put in place since staging.
     const folders = workspaceFolderPaths();
     for (const file of files) assertRealPathInside(folders, file.path);
-    const documents = await Promise.all(files.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))));
+    const exact = files.filter((file) => hasMixedLineBreaks(file.original) && !documentAt(file.path)?.isDirty);
+    const viaEditor = files.filter((file) => !exact.includes(file));
+    for (const file of exact) {
+      if ((await currentText(file.path)) !== file.original) throw new StaleStagedEdit(edit.id, edit.origin, [{ path: file.path, kind: 'changed' }]);
+    }
+    const documents = await Promise.all(viaEditor.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))));
     // The edit is applied to these documents: they must hold exactly the captured text (disk was checked; this is what the editor holds).
-    const drifted = files.filter((file, index) => documents[index].getText() !== file.original).map((file) => ({ path: file.path, kind: 'changed' as const }));
+    const drifted = viaEditor.filter((file, index) => documents[index].getText() !== file.original).map((file) => ({ path: file.path, kind: 'changed' as const }));
     if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
     const workspaceEdit = new vscode.WorkspaceEdit();
-    files.forEach((file, index) => {
+    viaEditor.forEach((file, index) => {
       const document = documents[index];
       for (const change of file.edits) {
         workspaceEdit.replace(document.uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
       }
     });
-    if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
+    // (The editor refuses an empty WorkspaceEdit.)
+    if (viaEditor.length > 0 && !(await vscode.workspace.applyEdit(workspaceEdit))) {
       throw new AcceptRefused(edit.id, 'the editor refused to apply the edit (a file may have changed meanwhile)');
     }
+    for (const file of exact) await writeTextExactly(file.path, file.original, file.proposed);
     const unsaved: string[] = [];
     for (const [index, document] of documents.entries()) {
-      if (document.getText() !== files[index].proposed) {
-        this.log.warn('staging.accept', `${edit.id}: ${files[index].path} does not read as proposed after the edit`);
+      if (document.getText() !== viaEditor[index].proposed) {
+        this.log.warn('staging.accept', `${edit.id}: ${viaEditor[index].path} does not read as proposed after the edit`);
       }
-      if (document.isDirty && !(await document.save())) unsaved.push(files[index].path);
+      if (document.isDirty && !(await document.save())) unsaved.push(viaEditor[index].path);
     }
     return unsaved;
   }

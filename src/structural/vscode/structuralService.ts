@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { documentAt } from '../../workspace/vscode/fileTexts';
 import { Logger } from '../../log/logger';
 import { containingFolder, displayPath, resolveFileArgument, WorkspaceFolderPath } from '../../workspace/paths';
 import { listFiles } from '../fileWalker';
@@ -93,8 +94,10 @@ export class StructuralService implements vscode.Disposable {
   }
 
   private readText(file: string): Promise<string | undefined> {
-    const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === file);
-    if (open) return Promise.resolve(open.getText());
+    // Unsaved text counts; a clean document is read from disk, as staging captures it (the editor's
+    // model may differ from the file: it normalizes mixed line breaks, or has not reloaded yet).
+    const open = documentAt(file);
+    if (open?.isDirty) return Promise.resolve(open.getText());
     return this.cache.read(file);
   }
 }

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
-import { applyEdits, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
-import { Logger } from '../../log/logger';
+import { applyEdits, hasMixedLineBreaks, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
+import { describeError, Logger } from '../../log/logger';
 import { DiagnosticItem, Severity } from '../../lsp/format';
 import { languageExtensionsReady, LineTexts, workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { LspService } from '../../lsp/vscode/lspService';
 import { WRITE_IMPORTERS_CAP } from '../../registry/catalog';
 import { Setting } from '../../registry/settings';
-import { currentText, documentAt } from '../../staging/vscode/stagingService';
+import { currentText, documentAt, writeTextExactly } from '../../workspace/vscode/fileTexts';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { diagnosticsSection, FileCheck } from '../answers';
@@ -188,7 +188,14 @@ export class WriteService {
     // The boundary again, right before writing: a link may have been put in place since the plan.
     const folders = workspaceFolderPaths();
     for (const file of files) for (const target of [file.path, file.moveTo]) if (target) assertRealPathInside(folders, target);
-    for (const file of files) {
+    // A file with mixed line breaks, changed in place and not open with unsaved changes, is written as
+    // bytes after the edit: through the editor's model every line would take one break.
+    const exact = files.filter((file) => file.before !== undefined && file.after !== undefined && !file.moveTo && hasMixedLineBreaks(file.before) && !documentAt(file.path)?.isDirty);
+    for (const file of exact) {
+      if ((await currentText(file.path)) !== file.before) throw new WriteRefused(this.display(file.path), 'the file changed while the write was prepared; nothing was written, try again');
+    }
+    const viaEditor = files.filter((file) => !exact.includes(file));
+    for (const file of viaEditor) {
       const uri = vscode.Uri.file(file.path);
       if (file.before === undefined) {
         if (exists(file.path)) throw new WriteRefused(this.display(file.path), 'the file was created meanwhile; read it and write again');
@@ -216,12 +223,21 @@ export class WriteService {
       }
     }
     throwIfCancelled(token);
-    if (!(await vscode.workspace.applyEdit(edit))) {
+    // (The editor refuses an empty WorkspaceEdit, and `size` does not count file operations.)
+    if (viaEditor.length > 0 && !(await vscode.workspace.applyEdit(edit))) {
       throw new WriteRefused(files.map((file) => this.display(file.path)).join(', '), 'the editor refused the edit (a file may have changed meanwhile); nothing was written');
+    }
+    for (const file of exact) {
+      try {
+        await writeTextExactly(file.path, file.before as string, file.after as string);
+      } catch (error) {
+        const others = files.filter((other) => other !== file).map((other) => this.display(other.path));
+        throw new WriteRefused(this.display(file.path), `${describeError(error)}; it was not written${others.length ? `, but the other files of this write were: ${others.join(', ')}` : ''}`);
+      }
     }
     const unsaved: string[] = [];
     for (const file of files) {
-      if (file.after === undefined) continue;
+      if (file.after === undefined || exact.includes(file)) continue;
       const path = file.moveTo ?? file.path;
       const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
       if (document.getText() !== file.after && document.getText().replace(/\r\n/g, '\n') !== file.after.replace(/\r\n/g, '\n')) {

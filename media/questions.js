@@ -1,6 +1,7 @@
 // The Agent Questions page. Everything the agent wrote arrives as data and is inserted with
-// textContent, never as markup. Keys act on the first waiting card: 1–9 pick an option, Enter
-// submits, Escape skips (Enter in the text box submits, Shift+Enter adds a line).
+// textContent, never as markup. Keys act on the card that has focus (click or Tab into it), never on
+// one that arrived meanwhile: 1–9 pick an option, Enter submits, Escape skips (Enter in the text box
+// submits, Shift+Enter adds a line). A re-render keeps the focus on the same card.
 (function () {
   const vscode = acquireVsCodeApi();
   const root = document.getElementById('root');
@@ -50,6 +51,8 @@
     const draft = draftOf(card.number);
     const section = el('section', first ? 'card active' : 'card queued');
     section.dataset.number = String(card.number);
+    // Focusable, so a click anywhere on the card gives it the keys.
+    section.tabIndex = 0;
     section.setAttribute('aria-label', `Question #${card.number}`);
     const header = el('header', 'card-header');
     header.append(icon('question'), el('span', 'number', `#${card.number}`));
@@ -135,12 +138,16 @@
   let history = [];
 
   function render() {
-    const focused = document.activeElement && document.activeElement.classList.contains('free-text') ? document.activeElement.closest('.card')?.dataset.number : undefined;
+    const active = document.activeElement;
+    const focused = active && active.closest ? active.closest('.card')?.dataset.number : undefined;
+    const inText = !!active && active.classList.contains('free-text');
     root.replaceChildren();
     if (pending.length === 0) root.append(el('p', 'empty', 'No questions from the agent.'));
     pending.forEach((card, index) => root.append(renderCard(card, index === 0)));
     if (history.length > 0) root.append(renderHistory(history));
-    if (focused) root.querySelector(`.card[data-number="${focused}"] .free-text`)?.focus();
+    // The focus stays with its card; a card that is gone takes it along (the next card is not picked for the human).
+    const section = focused ? root.querySelector(`.card[data-number="${focused}"]`) : null;
+    if (section) (inText ? section.querySelector('.free-text') ?? section : section).focus({ preventScroll: true });
   }
 
   window.addEventListener('message', (event) => {
@@ -154,8 +161,10 @@
   });
 
   document.addEventListener('keydown', (event) => {
-    const card = pending[0];
-    if (!card || event.target instanceof HTMLTextAreaElement) return;
+    if (event.target instanceof HTMLTextAreaElement) return;
+    const section = event.target instanceof Element ? event.target.closest('.card') : null;
+    const card = section ? pending.find((candidate) => String(candidate.number) === section.dataset.number) : undefined;
+    if (!card) return;
     if (/^[1-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       pick(card, Number(event.key) - 1);

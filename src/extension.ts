@@ -8,7 +8,8 @@ import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
 import { registerStaging } from './staging/vscode/registerStaging';
 import { registerStructural } from './structural/vscode/registerStructural';
-import { registerTools } from './tools/registerTools';
+import { createApprovalCard } from './tools/approvalCard';
+import { ToolRunner } from './tools/toolRunner';
 import { registerWrites } from './writes/vscode/registerWrites';
 import { createToolList } from './tools/toolList';
 
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
   const started = performance.now();
   try {
     const runtime = createRuntime(context);
+    const runner = new ToolRunner(runtime);
     const lsp = registerLsp(context, runtime);
     const staging = registerStaging(context, runtime);
     const structural = registerStructural(context, runtime);
@@ -32,13 +34,15 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const debug = registerDebug(context, runtime);
     const kernels = registerKernels(context, runtime);
     const questions = registerQuestions(context, runtime);
-    const vibe = registerVibe(context, runtime, questions);
+    const approver = createApprovalCard(questions);
+    runner.setApprover(approver);
+    const vibe = registerVibe(context, runtime, runner, approver);
     stopLanguageServers = async () => {
       await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll(), kernels.disposeAll()]);
     };
-    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions, vibe });
-    registerTools(context, runtime, tools);
-    registerPlayground(context, runtime, tools);
+    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions, vibe, runner });
+    runner.register(context, tools);
+    registerPlayground(context, runtime, tools, runner);
     const activationMs = performance.now() - started;
     runtime.log.info('activate', `activated in ${activationMs.toFixed(1)} ms`);
     return { activationMs, logUri: context.logUri };

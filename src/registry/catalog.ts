@@ -158,6 +158,12 @@ export interface VibeSpawnInput {
   access?: (typeof WORKER_ACCESS)[number];
 }
 
+export interface VibeSpawnReadonlyInput {
+  brief: string;
+  label: string;
+  tier?: (typeof WORKER_TIERS)[number];
+}
+
 export interface VibeSendInput {
   worker_id: string;
   message: string;
@@ -238,8 +244,8 @@ export const LSP_DOCUMENT_SYMBOLS_CAP = 200;
 
 export const AST_GREP_DEFAULT_RESULTS = 50;
 export const AST_GREP_MAX_RESULTS = 1000;
-/** Options on one question card: 1–9 have keys; more than this is not a question a human answers at a glance. */
-export const ASK_USER_MAX_OPTIONS = 20;
+/** Options on one question card (1–9 have keys): a bound, far above what a human reads on one card. */
+export const ASK_USER_MAX_OPTIONS = 50;
 /** ast_edit stages at most this many replacements at once; a larger rewrite is refused with a narrower-path hint. */
 export const AST_EDIT_MAX_REPLACEMENTS = 2000;
 
@@ -670,17 +676,19 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   },
   {
     name: ToolName.vibeSpawn,
-    tier: 'read',
+    // What it may grant: a worker with exec access runs programs. With access read it needs (and asks) nothing more.
+    tier: 'exec',
     resource: 'vibe',
     displayName: 'Spawn a worker',
     icon: '$(rocket)',
-    userDescription: 'Start a background worker agent on a brief.',
+    userDescription: 'Start a background worker agent on a brief, with the access you allow.',
     modelDescription: [
       'Start a background worker: an agent loop of its own on a language model, with the editor\'s tools, working on `brief` ' +
         'while you go on. Returns at once with a worker id; vibe_wait gets its result, vibe_send steers it, vibe_kill stops it.',
       'tier: fast (default) for mechanical work with a clear spec; good for design, judgement, or reviewing a fast worker\'s output. ' +
-        'access: read (sees no tool that changes anything), write (default: file edits), exec (also runs programs). Each write/exec ' +
-        'tool call of a worker waits for the human\'s approval. Write the brief so it stands alone: the worker sees nothing else.',
+        'access: read (default: sees no tool that changes anything), write (file edits), exec (also runs programs). Granting write or ' +
+        'exec is asked of the human first, and each write/exec tool call of the worker waits for the human\'s approval too. ' +
+        'Write the brief so it stands alone: the worker sees nothing else.',
     ].join('\n'),
     inputSchema: {
       type: 'object',
@@ -688,7 +696,32 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
         label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
         tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
-        access: { type: 'string', enum: WORKER_ACCESS, description: 'The most the worker may do: read, write (default) or exec.' },
+        access: { type: 'string', enum: WORKER_ACCESS, description: 'The most the worker may do: read (default), write or exec.' },
+      },
+      required: ['brief', 'label'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: ToolName.vibeSpawnReadonly,
+    tier: 'read',
+    resource: 'vibe',
+    displayName: 'Spawn a read-only worker',
+    icon: '$(rocket)',
+    userDescription: 'Start a background worker agent that can only read (research, review).',
+    modelDescription: [
+      'Start a background worker that can only read: an agent loop of its own on a language model, with the editor\'s read ' +
+        'tools (language servers, structural search, questions to the human), working on `brief` while you go on. For research, ' +
+        'review and planning. Returns at once with a worker id; vibe_wait gets its result, vibe_send steers it, vibe_kill stops it.',
+      'tier: fast (default) for mechanical work with a clear spec; good for design and judgement. Write the brief so it stands alone: ' +
+        'the worker sees nothing else.',
+    ].join('\n'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
+        label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
+        tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
       },
       required: ['brief', 'label'],
       additionalProperties: false,
@@ -701,7 +734,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     displayName: 'Message a worker',
     icon: '$(comment)',
     userDescription: 'Add to a worker\'s brief.',
-    modelDescription: 'Add a message to a worker\'s brief. A running worker reads it at its next tool boundary (its transcript notes the delivery); a finished worker continues from where it ended with the message.',
+    modelDescription: 'Add a message to a worker\'s brief. A running worker reads it at its next tool boundary (its transcript notes the delivery); a finished worker continues from where it ended with the message. Steering a worker that may write or run programs is asked of the human first.',
     inputSchema: {
       type: 'object',
       properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, message: { type: 'string', minLength: 1, description: 'What to add or change.' } },
@@ -746,7 +779,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     displayName: 'List workers',
     icon: '$(list-unordered)',
     userDescription: 'List the background workers.',
-    modelDescription: 'List every worker of this window: id, label, tier and model, status, elapsed time, and its last result.',
+    modelDescription: 'List the workers of this conversation: id, label, tier and model, access, status, elapsed time, and its last result.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   },
 ];

@@ -12,6 +12,7 @@ export const ToolName = {
   eval: 'eval',
   askUser: 'ask_user',
   vibeSpawn: 'vibe_spawn',
+  vibeSpawnReadonly: 'vibe_spawn_readonly',
   vibeSend: 'vibe_send',
   vibeWait: 'vibe_wait',
   vibeKill: 'vibe_kill',

@@ -22,6 +22,17 @@ export class AlreadyResolved extends Error {
   }
 }
 
+/** A change staged by another conversation: only that conversation, or the human in the review, may resolve it. */
+export class StagedInOtherConversation extends Error {
+  constructor(
+    readonly id: string,
+    readonly conversation: string,
+  ) {
+    super(`${id} was staged in another conversation (${conversation}).`);
+    this.name = 'StagedInOtherConversation';
+  }
+}
+
 /** Another accept or discard of the same change is still running (the human clicked while the agent resolved it). */
 export class ResolutionInProgress extends Error {
   constructor(readonly id: string) {

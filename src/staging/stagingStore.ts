@@ -11,6 +11,7 @@ import {
   DriftedFile,
   InvalidStagedChange,
   ResolutionInProgress,
+  StagedInOtherConversation,
   StaleStagedEdit,
   UnknownStagedEdit,
 } from './stagingErrors';
@@ -85,10 +86,14 @@ export class StagingStore {
     );
   }
 
-  /** The pending change with this id, or the typed reason there is none. */
-  requirePending(id: string): StagedEdit {
+  /**
+   * The pending change with this id, or the typed reason there is none. With `conversation` (a
+   * tool's caller; the human's review gives none), a change of another conversation is refused.
+   */
+  requirePending(id: string, conversation?: string): StagedEdit {
     const edit = this.get(id);
-    if (!edit) throw new UnknownStagedEdit(id, this.pending().map(({ id: pendingId, summary }) => ({ id: pendingId, summary })));
+    if (!edit) throw new UnknownStagedEdit(id, this.pending(conversation).map(({ id: pendingId, summary }) => ({ id: pendingId, summary })));
+    if (conversation !== undefined && edit.conversation !== conversation) throw new StagedInOtherConversation(edit.id, edit.conversation);
     if (edit.resolution) throw new AlreadyResolved(edit.id, edit.resolution);
     return edit;
   }
@@ -98,8 +103,8 @@ export class StagingStore {
    * nothing written, still pending) if any differs from its captured text or is gone, else
    * writes them all through `io.write` and marks the change accepted by `by`.
    */
-  async accept<Written>(id: string, by: Resolver, io: AcceptIo<Written>): Promise<{ edit: StagedEdit; written: Written }> {
-    const edit = this.requirePending(id);
+  async accept<Written>(id: string, by: Resolver, io: AcceptIo<Written>, conversation?: string): Promise<{ edit: StagedEdit; written: Written }> {
+    const edit = this.requirePending(id, conversation);
     return this.exclusively(edit.id, async () => {
       const texts = new Map<string, string | undefined>();
       for (const file of edit.files) texts.set(file.path, await io.currentText(file.path));
@@ -111,8 +116,8 @@ export class StagingStore {
   }
 
   /** Drops a pending change; nothing is written. */
-  discard(id: string, by: Resolver): StagedEdit {
-    const edit = this.requirePending(id);
+  discard(id: string, by: Resolver, conversation?: string): StagedEdit {
+    const edit = this.requirePending(id, conversation);
     if (this.resolving.has(edit.id)) throw new ResolutionInProgress(edit.id);
     return this.resolve(edit, 'discard', by);
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { declarationOf, EditInput } from '../registry/catalog';
 import { ToolName } from '../registry/toolNames';
 import { FileNotFound } from '../workspace/paths';
-import { changePreview } from '../writes/answers';
+import { changePreview, executableWarning } from '../writes/answers';
 import { editsFor } from '../writes/editMatch';
 import { PlannedFile, WriteService } from '../writes/vscode/writeService';
 import { LiveTool } from './liveTool';
@@ -30,7 +30,7 @@ export function createEditTool(writes: WriteService): LiveTool<EditInput> {
       const where = lines.length === 1 ? `line ${lines[0]}` : `${lines.length} places (lines ${lines.join(', ')})`;
       return {
         title: 'Edit file?',
-        message: `Edit \`${writes.display(file.path)}\` at ${where} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\``,
+        message: `Edit \`${writes.display(file.path)}\` at ${where} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\`${executableWarning([writes.display(file.path)])}`,
       };
     },
 

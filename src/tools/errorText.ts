@@ -21,6 +21,7 @@ import {
   FileOperationsNotStaged,
   InvalidStagedChange,
   ResolutionInProgress,
+  StagedInOtherConversation,
   StaleStagedEdit,
   UnknownStagedEdit,
 } from '../staging/stagingErrors';
@@ -132,6 +133,9 @@ function stagingErrorText(error: unknown, display: (absolutePath: string) => str
       `${driftList(error.drifted, display)}. Nothing was written; ${error.id} stays pending. ` +
       `Re-run ${error.origin} on the current text to stage a fresh edit, then discard ${error.id}.`
     );
+  }
+  if (error instanceof StagedInOtherConversation) {
+    return `Error: ${error.id} was staged in another conversation (${error.conversation}); nothing was written. Only that conversation, or the human in its review, can accept or discard it.`;
   }
   if (error instanceof ResolutionInProgress) {
     return `Error: ${error.id} is being accepted or discarded right now (the user may have just clicked in the diff view); call resolve again in a moment to see the outcome.`;

@@ -1,10 +1,10 @@
 import { KernelStartError } from '../kernels/kernelProcess';
 import { EvalLanguage, KernelPool, NoInterpreter } from '../kernels/kernelPool';
 import { KernelResult } from '../kernels/kernelResult';
-import { relayToolCall } from '../kernels/vscode/toolRelay';
 import { declarationOf, EvalInput } from '../registry/catalog';
 import { ToolName } from '../registry/toolNames';
 import { LiveTool, ToolAnswer } from './liveTool';
+import { ToolRunner } from './toolRunner';
 
 const LANGUAGE_NAMES: Record<EvalLanguage, string> = { python: 'Python', javascript: 'JavaScript' };
 /** Lines of the cell shown in the confirmation; the rest is counted. */
@@ -31,7 +31,7 @@ function statusLine(result: KernelResult): string | undefined {
   }
 }
 
-export function createEvalTool(pool: KernelPool): LiveTool<EvalInput> {
+export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<EvalInput> {
   const declaration = declarationOf(ToolName.eval);
   return {
     declaration,
@@ -46,16 +46,18 @@ export function createEvalTool(pool: KernelPool): LiveTool<EvalInput> {
       };
     },
 
-    async invoke(input, { conversation, token, invocationToken }): Promise<string | ToolAnswer> {
+    async invoke(input, { conversation, caller, token, invocationToken }): Promise<string | ToolAnswer> {
       const language = input.language ?? 'python';
+      // A cell may call what its caller may (a worker's cell no more than the worker), never eval or the workers'
+      // tools; in a chat its calls go back through the chat, elsewhere a write or exec call is asked on the card.
+      const cell = { kind: 'cell' as const, cap: caller.cap, conversation, label: `A ${LANGUAGE_NAMES[language]} cell of ${caller.label}`, humanAsked: false, chatToken: invocationToken };
       let answer;
       try {
         answer = await pool.run(conversation, language, {
           code: input.code,
           reset: input.reset,
           cancellation: token,
-          // A cell may call what its caller may: eval's own tier and below (eval itself excepted).
-          callTool: (name, toolInput) => relayToolCall(name, toolInput, { cap: declaration.tier, invocationToken }, token),
+          callTool: (name, toolInput) => runner.relay(name, toolInput, cell, token),
         });
       } catch (error) {
         if (error instanceof NoInterpreter) return `Error: ${error.message}`;

@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import { Logger } from '../log/logger';
+import { Caller } from '../registry/caller';
 import { ToolDeclaration } from '../registry/catalog';
+import { Tier } from '../registry/tiers';
 
 export interface ToolContext {
   readonly token: vscode.CancellationToken;
-  /** `vscode-chat-session://…` inside a chat session, `window` otherwise (see registry/conversation.ts). */
+  /** `vscode-chat-session://…` inside a chat session, `window` otherwise (see registry/conversation.ts); a worker's own under its owner's. */
   readonly conversation: string;
+  /** Who calls: its cap, label and conversation (the tool runner has already held the call to them). */
+  readonly caller: Caller;
   readonly log: Logger;
   /** The chat's token for this call, passed on when the tool calls other tools (approvals follow it). */
   readonly invocationToken: vscode.ChatParticipantToolToken | undefined;
@@ -30,6 +34,11 @@ export interface LiveTool<Input> {
   invocationMessage(input: Input): string;
   /** Required for write and exec tools: the confirmation the human answers before the tool runs. */
   confirmation?(input: Input, token: vscode.CancellationToken): Promise<Confirmation>;
+  /**
+   * The tier this very input needs, when it is not the declared one (vibe_spawn with access read
+   * needs read; messaging a worker needs what the worker may do). Asked and capped by that tier.
+   */
+  requiredTier?(input: Input): Tier;
   /** Input has passed schema validation. Returns what the model reads: text, and images where there are any. */
   invoke(input: Input, context: ToolContext): Promise<string | ToolAnswer>;
 }

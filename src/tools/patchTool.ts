@@ -3,7 +3,7 @@ import { plural } from '../lsp/format';
 import { PatchInput, declarationOf } from '../registry/catalog';
 import { ToolName } from '../registry/toolNames';
 import { FileNotFound } from '../workspace/paths';
-import { changePreview } from '../writes/answers';
+import { changePreview, executableWarning } from '../writes/answers';
 import { applyHunks, MatchKind } from '../writes/applyPatch';
 import { parsePatch } from '../writes/patchParser';
 import { WriteRefused } from '../writes/writeErrors';
@@ -71,7 +71,7 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
         .map((file) => `\`${writes.display(file.moveTo ?? file.path)}\`\n\`\`\`diff\n${changePreview(file.before, file.after, 20)}\n\`\`\``);
       return {
         title: `Apply a patch to ${plural(files.length, 'file')}?`,
-        message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}`,
+        message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(files.flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])]).map((file) => writes.display(file)))}`,
       };
     },
 

@@ -30,10 +30,11 @@ export function createResolveTool(staging: StagingService): LiveTool<ResolveInpu
       };
     },
 
-    async invoke(input, { token }) {
+    // Only the conversation that staged a change resolves it through this tool; the human can resolve any in the review.
+    async invoke(input, { token, conversation }) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      if (input.action === 'discard') return discardedAnswer(staging.discard(input.edit_id, 'agent'));
-      const { edit, unsaved } = await staging.accept(input.edit_id, 'agent');
+      if (input.action === 'discard') return discardedAnswer(staging.discard(input.edit_id, 'agent', conversation));
+      const { edit, unsaved } = await staging.accept(input.edit_id, 'agent', conversation);
       return acceptedAnswer(edit, display, unsaved);
     },
   };

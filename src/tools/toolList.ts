@@ -19,6 +19,7 @@ import { QuestionService } from '../questions/vscode/registerQuestions';
 import { createAskUserTool } from './askUserTool';
 import { VibeService } from '../vibe/vscode/registerVibe';
 import { createVibeTools } from './vibeTools';
+import { ToolRunner } from './toolRunner';
 
 export interface ToolServices {
   readonly lsp: LspService;
@@ -29,6 +30,8 @@ export interface ToolServices {
   readonly kernels: KernelPool;
   readonly questions: QuestionService;
   readonly vibe: VibeService;
+  /** Where a cell's tool() calls go. */
+  readonly runner: ToolRunner;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
@@ -43,7 +46,7 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createEditTool(services.writes),
     createPatchTool(services.writes),
     createDebugTool(services.debug),
-    createEvalTool(services.kernels),
+    createEvalTool(services.kernels, services.runner),
     createAskUserTool(services.questions),
     ...createVibeTools(services.vibe),
   ] as AnyLiveTool[];

@@ -1,10 +1,20 @@
-import { declarationOf, VIBE_WAIT_DEFAULT_SECONDS, VibeKillInput, VibeListInput, VibeSendInput, VibeSpawnInput, VibeWaitInput } from '../registry/catalog';
+import { Confirmation } from './liveTool';
+import { declarationOf, VIBE_WAIT_DEFAULT_SECONDS, VibeKillInput, VibeListInput, VibeSendInput, VibeSpawnInput, VibeSpawnReadonlyInput, VibeWaitInput } from '../registry/catalog';
+import { singleLine } from '../registry/caller';
+import { Tier } from '../registry/tiers';
 import { ToolName } from '../registry/toolNames';
-import { UnknownWorker, WorkerSummary } from '../vibe/vibeWorkers';
+import { NotYourWorker, UnknownWorker, WorkerSummary, WorkerTier } from '../vibe/vibeWorkers';
 import { VibeService } from '../vibe/vscode/registerVibe';
-import { AnyLiveTool, LiveTool } from './liveTool';
+import { AnyLiveTool, LiveTool, ToolContext } from './liveTool';
 
 const RESULT_IN_LIST = 300;
+
+/** What each access lets a worker do, as a confirmation says it. */
+const ACCESS_WORDS: Record<Tier, string> = {
+  read: 'it sees only tools that change nothing',
+  write: 'it may edit files in the workspace',
+  exec: 'it may edit files and run programs (debugger, kernels, tools of other extensions)',
+};
 
 function elapsed(worker: WorkerSummary): string {
   const seconds = Math.round(((worker.endedAt ?? Date.now()) - worker.startedAt) / 1000);
@@ -15,39 +25,66 @@ function named(worker: WorkerSummary): string {
   return `${worker.id} "${worker.label}"`;
 }
 
-/** Unknown ids become an answer naming the known ones. */
+/** Unknown ids and other conversations' workers become an answer naming what this conversation has. */
 async function answering(work: () => Promise<string> | string): Promise<string> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof UnknownWorker) return `Error: ${error.message} vibe_list shows them.`;
+    if (error instanceof NotYourWorker) return `Error: ${error.id} was started in another conversation (${error.owner}); only that conversation can use it (the human can stop it in the Workers view). vibe_list shows yours.`;
     throw error;
   }
 }
 
 export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   const { pool } = vibe;
+
+  const start = async (input: { brief: string; label: string; tier?: WorkerTier }, access: Tier, { caller }: ToolContext): Promise<string> => {
+    let worker: WorkerSummary;
+    try {
+      worker = await vibe.spawn(input.brief, input.label, input.tier ?? 'fast', access, caller.conversation);
+    } catch (error) {
+      return `Error: the worker was not started: ${error instanceof Error ? error.message : String(error)}.`;
+    }
+    return `Started worker ${named(worker)} (${worker.model}, access ${access}). It runs in the background: vibe_wait with worker_id "${worker.id}" returns its result; vibe_send steers it.`;
+  };
+
   const spawn: LiveTool<VibeSpawnInput> = {
     declaration: declarationOf(ToolName.vibeSpawn),
-    invocationMessage: (input) => `Starting worker "${input.label}"`,
-    async invoke(input) {
-      const tier = input.tier ?? 'fast';
-      const access = input.access ?? 'write';
-      let worker: WorkerSummary;
-      try {
-        worker = await vibe.spawn(input.brief, input.label, tier, access);
-      } catch (error) {
-        return `Error: the worker was not started: ${error instanceof Error ? error.message : String(error)}.`;
-      }
-      return `Started worker ${named(worker)} (${worker.model}, access ${access}). It runs in the background: vibe_wait with worker_id "${worker.id}" returns its result; vibe_send steers it.`;
+    invocationMessage: (input) => `Starting worker "${singleLine(input.label, 60)}"`,
+    // The tier of the call is the access it grants: a read worker needs (and asks) nothing more.
+    requiredTier: (input) => input.access ?? 'read',
+    async confirmation(input): Promise<Confirmation> {
+      const access = input.access ?? 'read';
+      return {
+        title: `Start worker "${singleLine(input.label, 60)}" with ${access} access?`,
+        message:
+          `Start a background worker with **${access}** access: ${ACCESS_WORDS[access]}. Each of its write or exec calls is still asked here.\n\n` +
+          `Brief:\n\n${input.brief.length > 2000 ? `${input.brief.slice(0, 2000)}…` : input.brief}`,
+      };
     },
+    invoke: (input, context) => start(input, input.access ?? 'read', context),
+  };
+  const spawnReadonly: LiveTool<VibeSpawnReadonlyInput> = {
+    declaration: declarationOf(ToolName.vibeSpawnReadonly),
+    invocationMessage: (input) => `Starting read-only worker "${singleLine(input.label, 60)}"`,
+    invoke: (input, context) => start(input, 'read', context),
   };
   const send: LiveTool<VibeSendInput> = {
     declaration: declarationOf(ToolName.vibeSend),
     invocationMessage: (input) => `Messaging worker ${input.worker_id}`,
-    invoke: (input) =>
+    // Steering a worker is doing what it may do: a message to a writing worker is a write.
+    requiredTier: (input) => vibe.accessOf(input.worker_id) ?? 'read',
+    async confirmation(input): Promise<Confirmation> {
+      const access = vibe.accessOf(input.worker_id) ?? 'read';
+      return {
+        title: `Message worker ${input.worker_id} (${access} access)?`,
+        message: `Send this to worker ${input.worker_id}, which has **${access}** access (${ACCESS_WORDS[access]}):\n\n${input.message.length > 2000 ? `${input.message.slice(0, 2000)}…` : input.message}`,
+      };
+    },
+    invoke: (input, { caller }) =>
       answering(() => {
-        const { delivered, worker } = pool.send(input.worker_id, input.message);
+        const { delivered, worker } = pool.send(input.worker_id, input.message, caller.conversation);
         return delivered === 'queued'
           ? `Message queued for ${named(worker)}: it is delivered at the worker's next tool boundary.`
           : `${named(worker)} had finished; it continues with your message. vibe_wait for its new result.`;
@@ -56,13 +93,13 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   const wait: LiveTool<VibeWaitInput> = {
     declaration: declarationOf(ToolName.vibeWait),
     invocationMessage: (input) => `Waiting for worker ${input.worker_id}`,
-    invoke: (input, { token }) =>
+    invoke: (input, { token, caller }) =>
       answering(async () => {
         const seconds = input.timeout_seconds ?? VIBE_WAIT_DEFAULT_SECONDS;
         const abort = new AbortController();
         const listener = token.onCancellationRequested(() => abort.abort());
         try {
-          const { finished, worker } = await pool.wait(input.worker_id, seconds * 1000, abort.signal);
+          const { finished, worker } = await pool.wait(input.worker_id, seconds * 1000, abort.signal, caller.conversation);
           if (!finished) return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
           return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
         } finally {
@@ -73,26 +110,30 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   const kill: LiveTool<VibeKillInput> = {
     declaration: declarationOf(ToolName.vibeKill),
     invocationMessage: (input) => `Stopping worker ${input.worker_id}`,
-    invoke: (input) =>
+    invoke: (input, { caller }) =>
       answering(() => {
-        const before = pool.list().find((worker) => worker.id === input.worker_id)?.status;
-        const worker = pool.kill(input.worker_id, 'stopped by vibe_kill');
+        const before = pool.list(caller.conversation).find((worker) => worker.id === input.worker_id)?.status;
+        const worker = pool.kill(input.worker_id, 'stopped by vibe_kill', caller.conversation);
         return before === 'done' || before === 'failed' || before === 'killed' ? `${named(worker)} had already finished (${before}).` : `${named(worker)} was stopped after ${elapsed(worker)}.`;
       }),
   };
   const list: LiveTool<VibeListInput> = {
     declaration: declarationOf(ToolName.vibeList),
     invocationMessage: () => 'Listing workers',
-    async invoke() {
-      const workers = pool.list();
-      if (workers.length === 0) return 'No workers yet: vibe_spawn starts one.';
-      return workers
-        .map((worker) => {
-          const result = worker.result ? ` · last result: ${worker.result.length > RESULT_IN_LIST ? `${worker.result.slice(0, RESULT_IN_LIST)}…` : worker.result}` : '';
-          return `${named(worker)} · ${worker.tier} (${worker.model}) · ${worker.status} · ${elapsed(worker)}${result}`;
-        })
-        .join('\n');
+    async invoke(_input, { caller }) {
+      const workers = pool.list(caller.conversation);
+      const others = pool.list().length - workers.length;
+      const elsewhere = others > 0 ? `\n(${others} worker${others === 1 ? '' : 's'} of other conversations not shown.)` : '';
+      if (workers.length === 0) return `No workers in this conversation yet: vibe_spawn starts one.${elsewhere}`;
+      return (
+        workers
+          .map((worker) => {
+            const result = worker.result ? ` · last result: ${worker.result.length > RESULT_IN_LIST ? `${worker.result.slice(0, RESULT_IN_LIST)}…` : worker.result}` : '';
+            return `${named(worker)} · ${worker.tier} (${worker.model}) · access ${worker.access} · ${worker.status} · ${elapsed(worker)}${result}`;
+          })
+          .join('\n') + elsewhere
+      );
     },
   };
-  return [spawn, send, wait, kill, list] as AnyLiveTool[];
+  return [spawn, spawnReadonly, send, wait, kill, list] as AnyLiveTool[];
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { declarationOf, WriteInput } from '../registry/catalog';
 import { ToolName } from '../registry/toolNames';
-import { changePreview } from '../writes/answers';
+import { changePreview, executableWarning } from '../writes/answers';
 import { WriteService } from '../writes/vscode/writeService';
 import { LiveTool } from './liveTool';
 
@@ -22,7 +22,7 @@ export function createWriteTool(writes: WriteService): LiveTool<WriteInput> {
       const verb = before === undefined ? `Create \`${shown}\`` : `Overwrite \`${shown}\``;
       return {
         title: before === undefined ? 'Create file?' : 'Overwrite file?',
-        message: `${verb} (${lineCount(input.content)} lines) and save it:\n\n\`\`\`diff\n${changePreview(before, input.content)}\n\`\`\``,
+        message: `${verb} (${lineCount(input.content)} lines) and save it:\n\n\`\`\`diff\n${changePreview(before, input.content)}\n\`\`\`${executableWarning([shown])}`,
       };
     },
 

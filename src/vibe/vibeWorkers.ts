@@ -4,7 +4,11 @@
  * the results back, until the model answers without a tool call. Messages sent to a running worker
  * are delivered at its next tool boundary and acknowledged in its transcript; a finished worker
  * that gets a message continues from its transcript. A budget of turns and time ends a worker.
+ * Each worker belongs to the conversation that spawned it: only that one may message, wait for,
+ * list or stop it through the tools (the human may stop any).
  */
+
+import { Tier } from '../registry/tiers';
 
 export type WorkerTier = 'fast' | 'good';
 export type WorkerStatus = 'running' | 'awaiting approval' | 'done' | 'failed' | 'killed';
@@ -31,14 +35,15 @@ export interface ModelTurn {
 export interface WorkerModel {
   /** Which model, for the list ("scripted-1 (fast)"). */
   readonly name: string;
-  respond(transcript: readonly TranscriptEntry[], signal: AbortSignal): Promise<ModelTurn>;
+  /** The next turn of `worker` (what it may be offered depends on its access). */
+  respond(transcript: readonly TranscriptEntry[], signal: AbortSignal, worker: WorkerSummary): Promise<ModelTurn>;
 }
 
 export interface WorkerHost {
   /** The model for a tier; throws with a clear reason when none is available. */
   modelFor(tier: WorkerTier): WorkerModel;
-  /** Whether the tool changes things (write/exec tiers): such calls need a human's approval. */
-  needsApproval(tool: string): boolean;
+  /** Whether this call changes things (write/exec tiers) and must be put to a human first. */
+  needsApproval(worker: WorkerSummary, tool: string, input: unknown): boolean;
   approve(request: { readonly worker: WorkerSummary; readonly tool: string; readonly input: unknown }, signal: AbortSignal): Promise<boolean>;
   invokeTool(worker: WorkerSummary, tool: string, input: unknown, signal: AbortSignal): Promise<string>;
   /** Something about a worker changed (status, transcript). */
@@ -55,11 +60,26 @@ export interface WorkerSummary {
   readonly label: string;
   readonly tier: WorkerTier;
   readonly model: string;
+  /** The conversation that spawned it. */
+  readonly owner: string;
+  /** The most its tool calls may do (read: nothing that changes anything). */
+  readonly access: Tier;
   readonly status: WorkerStatus;
   readonly startedAt: number;
   readonly endedAt?: number;
   /** The final answer, or why it failed or stopped. */
   readonly result?: string;
+}
+
+/** A worker of another conversation: its owner alone (or the human, in the Workers view) may use it. */
+export class NotYourWorker extends Error {
+  constructor(
+    readonly id: string,
+    readonly owner: string,
+  ) {
+    super(`Worker ${id} belongs to another conversation (${owner}).`);
+    this.name = 'NotYourWorker';
+  }
 }
 
 export class UnknownWorker extends Error {
@@ -89,6 +109,8 @@ class Worker {
     readonly label: string,
     readonly tier: WorkerTier,
     readonly model: WorkerModel,
+    readonly owner: string,
+    readonly access: Tier,
     brief: string,
     readonly startedAt: number,
   ) {
@@ -113,7 +135,18 @@ class Worker {
   }
 
   summary(): WorkerSummary {
-    return { id: this.id, label: this.label, tier: this.tier, model: this.model.name, status: this.status, startedAt: this.startedAt, endedAt: this.endedAt, result: this.result };
+    return {
+      id: this.id,
+      label: this.label,
+      tier: this.tier,
+      model: this.model.name,
+      owner: this.owner,
+      access: this.access,
+      status: this.status,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      result: this.result,
+    };
   }
 }
 
@@ -126,17 +159,20 @@ export class WorkerPool {
     private readonly budget: () => WorkerBudget,
   ) {}
 
-  /** Starts a worker and returns at once. */
-  spawn(brief: string, label: string, tier: WorkerTier = 'fast', model: WorkerModel = this.host.modelFor(tier)): WorkerSummary {
-    const worker = new Worker(`w${this.nextId++}`, label, tier, model, brief, Date.now());
+  /** Starts a worker for the conversation `owner` and returns at once. */
+  spawn(brief: string, label: string, tier: WorkerTier = 'fast', model: WorkerModel = this.host.modelFor(tier), owner = 'window', access: Tier = 'read'): WorkerSummary {
+    const worker = new Worker(`w${this.nextId++}`, label, tier, model, owner, access, brief, Date.now());
     this.workers.set(worker.id, worker);
     this.start(worker);
     return worker.summary();
   }
 
-  /** Adds to a worker's brief: delivered at its next tool boundary, or continues a finished worker. */
-  send(id: string, message: string): { delivered: 'queued' | 'relaunched'; worker: WorkerSummary } {
-    const worker = this.require(id);
+  /**
+   * Adds to a worker's brief: delivered at its next tool boundary, or continues a finished worker.
+   * With `conversation`, only a worker of that conversation (here and below; none: the human).
+   */
+  send(id: string, message: string, conversation?: string): { delivered: 'queued' | 'relaunched'; worker: WorkerSummary } {
+    const worker = this.require(id, conversation);
     if (!worker.finished) {
       worker.inbox.push(message);
       return { delivered: 'queued', worker: worker.summary() };
@@ -152,8 +188,8 @@ export class WorkerPool {
   }
 
   /** Waits until the worker finishes or the timeout passes; gives its summary either way. */
-  async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<{ finished: boolean; worker: WorkerSummary }> {
-    const worker = this.require(id);
+  async wait(id: string, timeoutMs: number, signal?: AbortSignal, conversation?: string): Promise<{ finished: boolean; worker: WorkerSummary }> {
+    const worker = this.require(id, conversation);
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       worker.whenFinished().then(() => true),
@@ -166,8 +202,8 @@ export class WorkerPool {
     return { finished, worker: worker.summary() };
   }
 
-  kill(id: string, why = 'killed'): WorkerSummary {
-    const worker = this.require(id);
+  kill(id: string, why = 'killed', conversation?: string): WorkerSummary {
+    const worker = this.require(id, conversation);
     if (!worker.finished) {
       worker.finish('killed', why);
       worker.controller.abort();
@@ -176,8 +212,9 @@ export class WorkerPool {
     return worker.summary();
   }
 
-  list(): WorkerSummary[] {
-    return [...this.workers.values()].map((worker) => worker.summary());
+  /** Every worker, or those of one conversation. */
+  list(conversation?: string): WorkerSummary[] {
+    return [...this.workers.values()].filter((worker) => conversation === undefined || worker.owner === conversation).map((worker) => worker.summary());
   }
 
   transcript(id: string): readonly TranscriptEntry[] {
@@ -188,9 +225,10 @@ export class WorkerPool {
     for (const worker of this.workers.values()) if (!worker.finished) this.kill(worker.id, 'the window closed');
   }
 
-  private require(id: string): Worker {
+  private require(id: string, conversation?: string): Worker {
     const worker = this.workers.get(id);
-    if (!worker) throw new UnknownWorker(id, [...this.workers.keys()]);
+    if (!worker) throw new UnknownWorker(id, this.list(conversation).map((known) => known.id));
+    if (conversation !== undefined && worker.owner !== conversation) throw new NotYourWorker(id, worker.owner);
     return worker;
   }
 
@@ -215,7 +253,7 @@ export class WorkerPool {
           return;
         }
         worker.turns++;
-        const turn = await worker.model.respond(worker.transcript, signal);
+        const turn = await worker.model.respond(worker.transcript, signal, worker.summary());
         if (worker.finished) return;
         worker.transcript.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
         this.host.onChange(worker.summary());
@@ -241,7 +279,7 @@ export class WorkerPool {
   }
 
   private async runTool(worker: Worker, call: ToolCall, signal: AbortSignal): Promise<string> {
-    if (this.host.needsApproval(call.name)) {
+    if (this.host.needsApproval(worker.summary(), call.name, call.input)) {
       worker.status = 'awaiting approval';
       this.host.onChange(worker.summary());
       const approved = await this.host.approve({ worker: worker.summary(), tool: call.name, input: call.input }, signal);

@@ -72,3 +72,25 @@ export function changePreview(before: string | undefined, after: string | undefi
   const cut = body.length > maxLines ? [...body.slice(0, maxLines), `… ${body.length - maxLines} more lines`] : body;
   return cut.join('\n');
 }
+
+/**
+ * Places whose files later tool calls run or read as instructions: a write there can make them run
+ * something else. Matched on the workspace-relative path, anywhere in it (nested projects too).
+ */
+const EXECUTED_PLACES: ReadonlyArray<{ readonly segment: RegExp; readonly why: string }> = [
+  { segment: /(^|\/)\.vscode\//, why: 'the editor and the debug tool read it (launch configurations, tasks, settings)' },
+  { segment: /(^|\/)node_modules\/\.bin\//, why: 'language servers, checkers and scripts are started from there' },
+  { segment: /(^|\/)\.?venv\/bin\//, why: 'the eval kernel, the debugger and language servers run the Python and tools found there' },
+  { segment: /(^|\/)\.git\/hooks\//, why: 'git runs these hooks' },
+  { segment: /(^|\/)\.husky\//, why: 'git hooks run these' },
+];
+
+/** The warning a write confirmation carries for files that later tool calls may execute; empty when none. */
+export function executableWarning(displayPaths: readonly string[]): string {
+  const lines = displayPaths.flatMap((shown) => {
+    const place = EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
+    return place ? [`- \`${shown}\`: ${place.why}`] : [];
+  });
+  return lines.length === 0 ? '' : `\n\n**Warning:** this writes files that later tool calls can execute:\n${lines.join('\n')}`;
+}
+

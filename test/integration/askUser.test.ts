@@ -124,6 +124,25 @@ describe('ask_user tool', function () {
     assert.match(history.text ?? '', new RegExp(`#${secondNumber}\\s*Second question in the queue\\s*two[\\s\\S]*#${firstNumber}\\s*First question in the queue\\s*one`));
   });
 
+  it('keys act on the card that has focus, never on a card that arrived meanwhile', async () => {
+    const first = ask({ question: 'Answered with the mouse', options: [{ label: 'alpha' }] });
+    await cardText('Answered with the mouse');
+    await browser({ op: 'click', selector: '.card.active .option', text: 'alpha', ...inCard });
+    await browser({ op: 'click', selector: '.card.active .submit', ...inCard });
+    assert.match(await first, /chose "alpha"/);
+    // A card arrives while the human's hands are on the keys: their keys must not answer it.
+    const second = ask({ question: 'Arrived meanwhile', options: [{ label: 'beta' }] });
+    await cardText('Arrived meanwhile');
+    await browser({ op: 'press', key: '1' });
+    await browser({ op: 'press', key: 'Enter' });
+    const raced = await Promise.race([second.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_500))]);
+    assert.equal(raced, 'still waiting', 'keys pressed before the human focused the new card answered it');
+    await browser({ op: 'click', selector: '.card.active .question', ...inCard });
+    await browser({ op: 'press', key: '1' });
+    await browser({ op: 'press', key: 'Enter' });
+    assert.match(await second, /chose "beta"/);
+  });
+
   it('a cancelled call withdraws its card', async () => {
     const source = new vscode.CancellationTokenSource();
     const pending = ask({ question: 'This one is withdrawn' }, source.token);

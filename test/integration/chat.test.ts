@@ -151,7 +151,8 @@ describe('end to end through the built-in chat', function () {
 
     // The conversation is the chat session, taken from the invocation token.
     const invocations = await waitUntil('the rename invocation in the log', () => {
-      const lines = logLines(logUri, '[tool.invoke] lsp_rename');
+      // This test's own call: other suites invoke lsp_rename before it in the same editor.
+      const lines = logLines(logUri, '[tool.invoke] lsp_rename').filter((line) => line.includes('"symbol":"chatOld"'));
       return lines.length > 0 ? lines : undefined;
     });
     assert.match(invocations[0], /conversation=vscode-chat-session:\/\/local\/\S+ /);

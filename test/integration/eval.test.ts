@@ -116,9 +116,9 @@ describe('eval tool', function () {
     assert.match(found, /eval\/pkg\/sample\.py:4/);
     assert.match(found, /area\(2, 3\)  · \$A = 2, \$B = 3/);
     const refused = await python('tool("eval", {"code": "1", "description": "nested"})');
-    assert.match(refused, /ToolError: A cell cannot run eval/);
+    assert.match(refused, /ToolError: Refused: A cell cannot run eval/);
     const unknown = await python('tool("no_such_tool", {})');
-    assert.match(unknown, /No tool named "no_such_tool"\. Tools a cell can call: .*\bast_grep\b/);
+    assert.match(unknown, /no tool named "no_such_tool" here\. Tools A Python cell of .* can call: .*\bast_grep\b/);
   });
 
   it('Python: a cell past the idle budget is interrupted and the state is kept', async () => {

@@ -26,6 +26,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   eval: { code: '1', description: 'one' },
   ask_user: { question: 'Which?', options: [{ label: 'a' }] },
   vibe_spawn: { brief: 'b', label: 'l' },
+  vibe_spawn_readonly: { brief: 'b', label: 'l' },
   vibe_send: { worker_id: 'w999', message: 'm' },
   vibe_wait: { worker_id: 'w999', timeout_seconds: 1 },
   vibe_kill: { worker_id: 'w999' },

@@ -15,6 +15,8 @@ export interface RecordedRequest {
   readonly modelId: string;
   /** Names of the tools chat offered the model in this request. */
   readonly toolNames: readonly string[];
+  /** The same tools with the input schema each was offered with. */
+  readonly tools: ReadonlyArray<{ readonly name: string; readonly inputSchema: unknown }>;
   readonly messages: readonly RecordedMessage[];
 }
 

@@ -2,7 +2,8 @@
  * Test-only extension: a language model chat provider ("scripted") that answers with turns a
  * test scripts and records every request chat sends it — the tools offered, the messages,
  * tool results included. It stands in for a real model; everything else in the chat is real.
- * It also contributes the debugger type `live-fault-test`, whose adapter is the fault-injection
+ * It also registers `scripted_tagged_read`, a tool that claims to be one of Agent Live Tools' read tier by
+ * its tags (a foreign tool must count as exec whatever it says). It also contributes the debugger type `live-fault-test`, whose adapter is the fault-injection
  * one (esbuild.mjs copies out/test/fixtures/faultAdapter.js in beside us), so the debug tool's tests can launch it from launch.json.
  */
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ const VENDOR = 'scripted';
 const MODEL_ID = 'scripted-1';
 const SECOND_MODEL_ID = 'scripted-2';
 const FAULT_DEBUG_TYPE = 'live-fault-test';
+const TAGGED_TOOL = 'scripted_tagged_read';
 
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -78,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
       const recorded: RecordedRequest = {
         modelId: model.id,
         toolNames: (options.tools ?? []).map((tool) => tool.name),
+        tools: (options.tools ?? []).map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema })),
         messages: messages.map(
           (message): RecordedMessage => ({ role: roles[message.role] ?? String(message.role), parts: message.content.map(recordPart) }),
         ),
@@ -95,6 +98,11 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
     provideTokenCount: async (_model, text) => Math.ceil((typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4),
   };
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
+  context.subscriptions.push(
+    vscode.lm.registerTool<{ note?: string }>(TAGGED_TOOL, {
+      invoke: (options) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`${TAGGED_TOOL} ran: ${options.input.note ?? ''}`)]),
+    }),
+  );
   // The test profile gets a copy of this directory, so the adapter is looked for in it, not in out/.
   const faultAdapter = path.join(context.extensionPath, 'faultAdapter.js');
   context.subscriptions.push(

@@ -3,6 +3,7 @@ import { offeredTools } from '../../src/registry/availability';
 import { TOOL_CATALOG, ToolDeclaration } from '../../src/registry/catalog';
 import { conversationIdOf, WINDOW_CONVERSATION } from '../../src/registry/conversation';
 import { InputError, validateInput } from '../../src/registry/inputValidation';
+import { singleLine, workerConversation } from '../../src/registry/caller';
 import { ResourceBoard, ResourceId } from '../../src/registry/resources';
 import { tierNeedsConfirmation, tierWithinCap } from '../../src/registry/tiers';
 
@@ -114,8 +115,8 @@ describe('input validation against the schema', () => {
     assert.deepEqual(problemsOf('ast_grep', { pattern: '$A', max_results: 1e12 }), ['"max_results" must be at most 1000.']);
     assert.deepEqual(problemsOf('ask_user', { question: '' }), ['"question" must not be empty.']);
     assert.deepEqual(problemsOf('lsp', { action: 'hover', file: 'a.ts', line: 0, symbol: '' }), ['"line" must be at least 1.', '"symbol" must not be empty.']);
-    const many = Array.from({ length: 21 }, (_, i) => ({ label: `o${i}` }));
-    assert.deepEqual(problemsOf('ask_user', { question: 'Which?', options: many }), ['"options" must have at most 20 items.']);
+    const many = Array.from({ length: 51 }, (_, i) => ({ label: `o${i}` }));
+    assert.deepEqual(problemsOf('ask_user', { question: 'Which?', options: many }), ['"options" must have at most 50 items.']);
   });
 
   it('says an alternative once, as what it accepts', () => {
@@ -138,5 +139,15 @@ describe('input validation against the schema', () => {
     assert.throws(() => validateInput(lspSchema, {}), (error: unknown) => error instanceof InputError && error.message === 'Missing "action".');
     assert.throws(() => validateInput(lspSchema, [1]), /must be a JSON object/);
     assert.throws(() => validateInput(lspSchema, null), /must be a JSON object/);
+  });
+});
+
+describe('callers', () => {
+  it('a label a model wrote becomes one bounded line', () => {
+    assert.equal(singleLine('fix\nthe\r\ntests\u2028now\u0007', 60), 'fix the tests now');
+    assert.equal(singleLine('x'.repeat(100), 10), `${'x'.repeat(9)}…`);
+  });
+  it("a worker's conversation is its own, under its owner's", () => {
+    assert.equal(workerConversation('vscode-chat-session://local/abc', 'w3'), 'vscode-chat-session://local/abc#worker-w3');
   });
 });

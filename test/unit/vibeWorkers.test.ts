@@ -4,7 +4,7 @@
  * finished workers continue on a message, kill, budgets, and clear errors.
  */
 import * as assert from 'node:assert/strict';
-import { ModelTurn, TranscriptEntry, UnknownWorker, WorkerHost, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../../src/vibe/vibeWorkers';
+import { ModelTurn, NotYourWorker, TranscriptEntry, UnknownWorker, WorkerHost, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../../src/vibe/vibeWorkers';
 
 type Step = ModelTurn | ((transcript: readonly TranscriptEntry[]) => ModelTurn | Promise<ModelTurn>);
 
@@ -38,7 +38,7 @@ function makeHost(models: Partial<Record<WorkerTier, WorkerModel>>, options: { a
       if (!model) throw new Error(`no model for the ${tier} tier`);
       return model;
     },
-    needsApproval: (tool) => tool === 'write',
+    needsApproval: (_worker, tool) => tool === 'write',
     async approve({ tool }) {
       approvals.push(tool);
       return options.approve ? options.approve(tool) : true;
@@ -167,5 +167,30 @@ describe('vibe workers', () => {
     assert.equal(worker.result, 'the worker failed: the script ran out');
     assert.equal((pool.transcript('w1').find((entry) => entry.role === 'tool') as { text: string }).text, 'Error: broken failed: it broke');
     assert.throws(() => pool.kill('w9'), (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.');
+  });
+
+  it('a worker belongs to the conversation that spawned it: another is refused, naming the owner; the human (no conversation) may stop any', async () => {
+    const { host } = makeHost({ fast: new ScriptedModel('m', [say('one'), say('two')]) });
+    const pool = new WorkerPool(host, () => budget);
+    pool.spawn('first', 'mine', 'fast', undefined, 'chat-a');
+    pool.spawn('second', 'theirs', 'fast', undefined, 'chat-b');
+    await pool.wait('w1', 5_000, undefined, 'chat-a');
+    const notYours = (error: unknown) => error instanceof NotYourWorker && error.owner === 'chat-b' && error.id === 'w2';
+    assert.throws(() => pool.send('w2', 'hi', 'chat-a'), notYours);
+    assert.throws(() => pool.kill('w2', 'x', 'chat-a'), notYours);
+    await assert.rejects(pool.wait('w2', 10, undefined, 'chat-a'), notYours);
+    assert.deepEqual(pool.list('chat-a').map((worker) => worker.id), ['w1']);
+    assert.throws(() => pool.kill('w9', 'x', 'chat-a'), (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.');
+    assert.equal(pool.kill('w2', 'stopped by the human').id, 'w2');
+  });
+
+  it('asks approval for each call as the host judges it, with the worker and the input', async () => {
+    const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('vibe_spawn', { access: 'write' }), call('vibe_spawn', { access: 'read' })] }, say('done')]);
+    const asked: unknown[] = [];
+    const { host } = makeHost({ fast: model });
+    const pool = new WorkerPool({ ...host, needsApproval: (worker, tool, input) => (asked.push([worker.id, tool, input]), (input as { access: string }).access !== 'read') }, () => budget);
+    pool.spawn('spawn two', 'spawner');
+    await pool.wait('w1', 5_000);
+    assert.deepEqual(asked, [['w1', 'vibe_spawn', { access: 'write' }], ['w1', 'vibe_spawn', { access: 'read' }]]);
   });
 });

@@ -7,7 +7,7 @@ import { parsePatch, PatchSyntaxError, PatchOperation } from '../../src/writes/p
 import { resolveWritePath } from '../../src/writes/targetPath';
 import { applyEdits } from '../../src/edits/textEdits';
 import { OutsideWorkspace } from '../../src/workspace/paths';
-import { changePreview, diagnosticsSection } from '../../src/writes/answers';
+import { changePreview, diagnosticsSection, executableWarning } from '../../src/writes/answers';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
 
@@ -245,3 +245,14 @@ describe('importers and write paths', () => {
     assert.throws(() => resolveWritePath(folders, '/etc/passwd', () => false), OutsideWorkspace);
   });
 });
+
+describe('write confirmations', () => {
+  it('name the files later tool calls execute or read as instructions, and only those', () => {
+    const warning = executableWarning(['src/a.ts', '.vscode/launch.json', 'web/node_modules/.bin/tsc', '.venv/bin/python', 'venv/bin/pip', '.git/hooks/pre-commit']);
+    assert.match(warning, /^\n\n\*\*Warning:\*\* this writes files that later tool calls can execute:/);
+    for (const file of ['.vscode/launch.json', 'web/node_modules/.bin/tsc', '.venv/bin/python', 'venv/bin/pip', '.git/hooks/pre-commit']) assert.ok(warning.includes(`\`${file}\``), file);
+    assert.ok(!warning.includes('src/a.ts'));
+    assert.equal(executableWarning(['src/a.ts', 'docs/vscode/notes.md', 'bin/run.sh']), '');
+  });
+});
+

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../registry/settings';
+import { userSettingValue } from '../../registry/vscode/userSettings';
 import { displayPath, resolveFileArgument } from '../../workspace/paths';
 import { AdapterContext, ADAPTERS } from '../adapters';
 import { BreakpointSpec, DebugHost, DebugRefusal, LaunchPlan } from '../debugController';
@@ -245,7 +246,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       }
       if (dir === folder) break;
     }
-    const pythonSetting = vscode.workspace.getConfiguration(undefined, vscode.Uri.file(folder)).get<string>(Setting.debugPython) || undefined;
+    const pythonSetting = userSettingValue<string>(Setting.debugPython) || undefined;
     return {
       folder,
       adapter: {

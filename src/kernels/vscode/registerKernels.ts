@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { Setting } from '../../registry/settings';
+import { userSettingValue } from '../../registry/vscode/userSettings';
 import { ResourceState } from '../../registry/resources';
 import { Runtime } from '../../runtime';
 import { displayPath } from '../../workspace/paths';
@@ -28,7 +29,7 @@ function kernelsState(): ResourceState {
 function launchFor(language: EvalLanguage): LaunchChoice {
   if (language === 'javascript') return { ok: true, launch: javascriptLaunch(), origin: "the editor's own Node" };
   const root = workspaceFolderPaths()[0]?.path ?? process.cwd();
-  const setting = vscode.workspace.getConfiguration().get<string>(Setting.evalPython) || undefined;
+  const setting = userSettingValue<string>(Setting.evalPython) || undefined;
   const choice = choosePythonInterpreter({ root, setting, settingName: Setting.evalPython, pathVariable: process.env.PATH ?? '' });
   if (!choice) {
     return {

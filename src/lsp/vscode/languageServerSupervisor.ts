@@ -4,6 +4,7 @@ import { ChildProcessInfo, CloseAction, DocumentDiagnosticRequest, ErrorAction, 
 import { describeError, Logger } from '../../log/logger';
 import { LongLivedProcess, startLongLived } from '../../process/childProcess';
 import { Setting } from '../../registry/settings';
+import { userSettingValue } from '../../registry/vscode/userSettings';
 import { BinaryResolution, describeResolution, resolveBinary } from '../supervisor/binaryResolution';
 import { candidateDirs, ProjectRoot, realPathOf, rootOf, rootsFor, underOpenedFolder } from '../supervisor/projectRoots';
 import { EditorExtension, EffectiveEntry, effectiveTable, entryForLanguageId, LanguageOverrides } from '../supervisor/serverTable';
@@ -41,8 +42,9 @@ export interface RootPlan {
 export function supervisorSettings(): { overrides: LanguageOverrides; binDirs: string[]; checkTimeoutSeconds: number } {
   const config = vscode.workspace.getConfiguration();
   return {
-    overrides: config.get<LanguageOverrides>(Setting.lspServers, {}) ?? {},
-    binDirs: config.get<string[]>(Setting.lspBinDirs, []) ?? [],
+    // What runs is the user's choice, never a workspace's (registry/vscode/userSettings.ts).
+    overrides: userSettingValue<LanguageOverrides>(Setting.lspServers) ?? {},
+    binDirs: userSettingValue<string[]>(Setting.lspBinDirs) ?? [],
     checkTimeoutSeconds: config.get<number>(Setting.lspCheckTimeoutSeconds, 300),
   };
 }

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../log/logger';
 import { JsonSchema, TOOL_CATALOG } from '../../registry/catalog';
+import { WINDOW_CONVERSATION } from '../../registry/conversation';
 import { tierNeedsConfirmation } from '../../registry/tiers';
 import { Runtime } from '../../runtime';
-import { AnyLiveTool } from '../../tools/liveTool';
-import { confirmationOf } from '../../tools/registerTools';
+import { AnyLiveTool, LiveTool } from '../../tools/liveTool';
+import { confirmationOf, resultText, ToolRunner } from '../../tools/toolRunner';
 import { inputTemplate } from '../inputTemplate';
 import { JsoncSyntaxError, parseJsonc } from '../jsonc';
 
@@ -17,22 +18,12 @@ interface ToolPick extends vscode.QuickPickItem {
   readonly toolName: string;
 }
 
-function resultText(result: vscode.LanguageModelToolResult): string {
-  return result.content
-    .map((part) => {
-      if (part instanceof vscode.LanguageModelTextPart) return part.value;
-      if (part instanceof vscode.LanguageModelDataPart) return `[${part.mimeType}, ${part.data.byteLength} bytes]`;
-      return JSON.stringify(part);
-    })
-    .join('\n');
-}
-
 /**
  * "Agent Live Tools: Run Tool…": pick any registered tool, edit its input (prefilled from the
  * schema) as JSON with comments, run it, read the result beside. The playground for people
  * building agents, and what makes the tools usable without a model.
  */
-export function registerPlayground(context: vscode.ExtensionContext, runtime: Runtime, tools: readonly AnyLiveTool[]): void {
+export function registerPlayground(context: vscode.ExtensionContext, runtime: Runtime, tools: readonly AnyLiveTool[], runner: ToolRunner): void {
   const inputs = new Map<string, string>(); // input document uri → tool name
   const results = new Map<string, string>(); // result uri → text
   const resultChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -92,7 +83,7 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
       return undefined;
     }
     const ours = tools.find((tool) => tool.declaration.name === toolName);
-    if (ours && tierNeedsConfirmation(ours.declaration.tier)) {
+    if (ours && tierNeedsConfirmation(runner.requiredTier(ours as LiveTool<unknown>, input))) {
       const preview = new vscode.CancellationTokenSource();
       const confirmation = await confirmationOf(ours, input, preview.token).finally(() => preview.dispose());
       let choice: string | undefined;
@@ -114,7 +105,11 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
     try {
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Running ${toolName}…`, cancellable: true },
-        (_progress, token) => vscode.lm.invokeTool(toolName, { input: input as object, toolInvocationToken: undefined }, token),
+        // Ours run as the playground's, asked by the dialog above; another extension's through the editor, which asks itself.
+        (_progress, token) =>
+          ours
+            ? runner.run(toolName, input, { kind: 'playground', cap: 'exec', conversation: WINDOW_CONVERSATION, label: 'the Run Tool playground', humanAsked: true }, token)
+            : vscode.lm.invokeTool(toolName, { input: input as object, toolInvocationToken: undefined }, token),
       );
       text = resultText(result);
     } catch (error) {

@@ -73,18 +73,23 @@ export class StagingService {
    * Accepts a pending change: refuses it whole if any file drifted (StaleStagedEdit), else
    * applies every file in one WorkspaceEdit (one undo step) and saves them.
    */
-  async accept(id: string, by: Resolver): Promise<AcceptOutcome> {
-    const pending = this.store.requirePending(id);
-    const { edit, written: unsaved } = await this.store.accept(id, by, {
-      currentText,
-      write: (files) => this.write(pending, files),
-    });
+  async accept(id: string, by: Resolver, conversation?: string): Promise<AcceptOutcome> {
+    const pending = this.store.requirePending(id, conversation);
+    const { edit, written: unsaved } = await this.store.accept(
+      id,
+      by,
+      {
+        currentText,
+        write: (files) => this.write(pending, files),
+      },
+      conversation,
+    );
     this.log.info('staging.accept', `${edit.id} accepted by ${by}${unsaved.length ? `; not saved: ${unsaved.join(', ')}` : ''}`);
     return { edit, unsaved };
   }
 
-  discard(id: string, by: Resolver): StagedEdit {
-    const edit = this.store.discard(id, by);
+  discard(id: string, by: Resolver, conversation?: string): StagedEdit {
+    const edit = this.store.discard(id, by, conversation);
     this.log.info('staging.discard', `${edit.id} discarded by ${by}`);
     return edit;
   }

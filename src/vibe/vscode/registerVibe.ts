@@ -1,16 +1,19 @@
 /**
  * Wires vibe mode: the `vibe` resource follows the liveTools.vibe.enabled setting (a command and a
- * status bar item toggle it), workers run on `vscode.lm` chat models chosen per tier, see the tools of
- * `vscode.lm.tools` within their access, and have each write/exec call approved by the human on the
- * question card (a tool invoked without a chat token gets no confirmation from VS Code). The Workers
- * view shows each worker, its status and transcript, and stops one.
+ * status bar item toggle it), workers run on `vscode.lm` chat models chosen per tier, are offered
+ * the tools the tool runner offers a caller of their access (ours with their resource ready, other
+ * extensions' as exec), and have each write/exec call approved by the human on the question card.
+ * Each worker is a caller of its own: its cap is its access, its conversation its own under its
+ * owner's (so its own kernels, debug session and staged edits). The Workers view shows each worker,
+ * its status and transcript, and stops one.
  */
 import * as vscode from 'vscode';
-import { EXTENSION_TAG } from '../../registry/manifest';
+import { Caller, singleLine, workerConversation } from '../../registry/caller';
+import { WORKER_LABEL_MAX } from '../../registry/catalog';
 import { Setting } from '../../registry/settings';
-import { Tier, tierWithinCap } from '../../registry/tiers';
+import { Tier } from '../../registry/tiers';
 import { Runtime } from '../../runtime';
-import { QuestionService } from '../../questions/vscode/registerQuestions';
+import { Approver, ToolRunner } from '../../tools/toolRunner';
 import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../vibeWorkers';
 
 export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
@@ -22,14 +25,9 @@ const INSTRUCTIONS =
   'each tool call that changes something waits for the human\'s approval. When done, answer with a short report of what you did ' +
   'and what is left, without a tool call: that answer is your result.';
 
-/** What a worker may use: the tier a tool declares through our tags; tools of others count as exec. */
-function tierOf(tool: vscode.LanguageModelToolInformation): Tier {
-  const tag = tool.tags.find((candidate) => candidate.startsWith('tier:'));
-  return tool.tags.includes(EXTENSION_TAG) && tag ? (tag.slice(5) as Tier) : 'exec';
-}
-
-export function workerTools(access: Tier): vscode.LanguageModelToolInformation[] {
-  return vscode.lm.tools.filter((tool) => !tool.name.startsWith('vibe_') && tierWithinCap(tierOf(tool), access));
+/** A worker as a caller of tools: its access is its cap; it works in a conversation of its own. */
+export function workerCaller(worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>, access: Tier): Caller {
+  return { kind: 'worker', cap: access, conversation: workerConversation(worker.owner, worker.id), label: `Worker "${singleLine(worker.label, WORKER_LABEL_MAX)}" (${worker.id})`, humanAsked: false };
 }
 
 /** The chat model for a tier: the setting (an id, family or "vendor/id"), else a sensible pick from those available. */
@@ -87,13 +85,13 @@ function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispos
   };
 }
 
-function chatModel(model: vscode.LanguageModelChat, tier: WorkerTier, access: Tier): WorkerModel {
+function chatModel(model: vscode.LanguageModelChat, tier: WorkerTier, offered: (worker: WorkerSummary) => readonly vscode.LanguageModelToolInformation[]): WorkerModel {
   return {
     name: `${model.vendor}/${model.id} (${tier})`,
-    async respond(transcript, signal): Promise<ModelTurn> {
+    async respond(transcript, signal, worker): Promise<ModelTurn> {
       const cancellation = tokenOf(signal);
       try {
-        const tools = workerTools(access).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+        const tools = offered(worker).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
         const response = await model.sendRequest(toMessages(transcript), { tools, justification: 'A background worker of vibe mode runs its brief.' }, cancellation.token);
         let text = '';
         const toolCalls: ToolCall[] = [];
@@ -109,23 +107,18 @@ function chatModel(model: vscode.LanguageModelChat, tier: WorkerTier, access: Ti
   };
 }
 
-function textOf(result: vscode.LanguageModelToolResult): string {
-  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : part instanceof vscode.LanguageModelDataPart ? `[${part.mimeType}, ${part.data.byteLength} bytes]` : '')).join('\n');
-}
-
 export interface VibeService {
   readonly pool: WorkerPool;
-  /** Spawns with the model chosen for the tier (chosen before the worker starts, so a missing model is an error now). */
-  spawn(brief: string, label: string, tier: WorkerTier, access: Tier): Promise<WorkerSummary>;
+  /** Spawns for the conversation `owner` with the model chosen for the tier (chosen first, so a missing model is an error now). */
+  spawn(brief: string, label: string, tier: WorkerTier, access: Tier, owner: string): Promise<WorkerSummary>;
   accessOf(id: string): Tier | undefined;
 }
 
-export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime, questions: QuestionService): VibeService {
+export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime, runner: ToolRunner, approver: Approver): VibeService {
   const enabled = (): boolean => vscode.workspace.getConfiguration().get<boolean>(Setting.vibeEnabled) === true;
   const item = vscode.window.createStatusBarItem('liveTools.vibe', vscode.StatusBarAlignment.Left, 30);
   item.name = 'Agent Live Tools: vibe mode';
   item.command = TOGGLE_VIBE_COMMAND;
-  const access = new Map<string, Tier>();
   const tree = new WorkersTree();
 
   const pool: WorkerPool = new WorkerPool(
@@ -134,37 +127,22 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
       modelFor: (tier) => {
         throw new Error(`no model was chosen for the ${tier} tier`);
       },
-      needsApproval: (tool) => {
-        const info = vscode.lm.tools.find((candidate) => candidate.name === tool);
-        return !info || tierOf(info) !== 'read';
-      },
+      needsApproval: (worker, tool, input) => runner.needsApproval(tool, input, callerOf(worker)),
       async approve({ worker, tool, input }, signal) {
         const cancellation = tokenOf(signal);
         try {
-          const shown = JSON.stringify(input, null, 2) ?? 'undefined';
-          const { outcome } = await questions.ask(
-            {
-              question: `Worker "${worker.label}" (${worker.id}) wants to run ${tool}. Allow it?`,
-              context: `Input:\n${shown.length > 3000 ? `${shown.slice(0, 3000)}…` : shown}`,
-              options: [{ label: 'Allow', description: 'run this one call' }, { label: 'Deny', description: 'the worker is told and goes on without it' }],
-              allowFreeText: false,
-              multiSelect: false,
-            },
-            cancellation.token,
-          );
-          runtime.log.info('vibe.approval', `${worker.id} ${tool}: ${outcome.kind === 'answered' ? outcome.labels.join(',') : outcome.kind}`);
-          return outcome.kind === 'answered' && outcome.labels[0] === 'Allow';
+          const allowed = await approver.approve({ caller: callerOf(worker), tool, confirmation: await runner.confirmation(tool, input, cancellation.token) }, cancellation.token);
+          runtime.log.info('vibe.approval', `${worker.id} ${tool}: ${allowed ? 'allowed' : 'denied'}`);
+          return allowed;
         } finally {
           cancellation.dispose();
         }
       },
       async invokeTool(worker, tool, input, signal) {
-        // The cap holds here too: a model may name a tool it was not offered.
-        const allowed = workerTools(access.get(worker.id) ?? 'read').some((candidate) => candidate.name === tool);
-        if (!allowed) return `Error: ${tool} is not one of this worker's tools (access ${access.get(worker.id) ?? 'read'}).`;
         const cancellation = tokenOf(signal);
         try {
-          return textOf(await vscode.lm.invokeTool(tool, { input: input as object, toolInvocationToken: undefined }, cancellation.token));
+          // The loop has put this call to the human when it needed that; the runner holds the worker's cap again.
+          return (await runner.relay(tool, input, { ...callerOf(worker), humanAsked: true }, cancellation.token)).text;
         } finally {
           cancellation.dispose();
         }
@@ -180,6 +158,7 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
     }),
   );
   tree.pool = pool;
+  const callerOf = (worker: WorkerSummary): Caller => workerCaller(worker, worker.access);
 
   const update = (): void => {
     const on = enabled();
@@ -205,13 +184,12 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
 
   return {
     pool,
-    async spawn(brief, label, tier, cap) {
+    async spawn(brief, label, tier, access, owner) {
       const model = await chooseModel(tier);
-      const worker = pool.spawn(brief, label, tier, chatModel(model, tier, cap));
-      access.set(worker.id, cap);
-      return worker;
+      // What a worker is offered is computed for each turn: tools whose resource became ready meanwhile join.
+      return pool.spawn(brief, label, tier, chatModel(model, tier, (worker) => runner.offered(callerOf(worker))), owner, access);
     },
-    accessOf: (id) => access.get(id),
+    accessOf: (id) => pool.list().find((worker) => worker.id === id)?.access,
   };
 }
 

@@ -1,0 +1,41 @@
+/**
+ * Who calls a tool: what it may do at most (its tier cap), whose state it works on (its
+ * conversation: kernels, debug session, workers, staged edits), how the human sees it named, and
+ * whether the human was already asked about this very call. Every caller reaches the same tools
+ * through one runner (src/tools/toolRunner.ts), which holds the cap and asks where nobody did.
+ */
+import { Tier } from './tiers';
+
+export type CallerKind =
+  /** A chat request: VS Code showed (or the human auto-approved) the tool's confirmation. */
+  | 'chat'
+  /** `vscode.lm.invokeTool` without a chat token (another extension): VS Code asks with a dialog. */
+  | 'extension'
+  /** The Run Tool playground, which asked with its own dialog. */
+  | 'playground'
+  /** A background worker of vibe mode. */
+  | 'worker'
+  /** `tool()` from an eval cell. */
+  | 'cell';
+
+export interface Caller {
+  readonly kind: CallerKind;
+  /** The most this caller may do; a tool above it is refused (and never offered to it). */
+  readonly cap: Tier;
+  readonly conversation: string;
+  /** One line, bounded: how an approval card names who asks ("worker w2 "fix the tests""). */
+  readonly label: string;
+  /** True when the human already allowed this call (the chat's or VS Code's confirmation, the playground's dialog, our card). */
+  readonly humanAsked: boolean;
+}
+
+/** The conversation of a worker: its own kernels, debug session and staged edits, under its owner's. */
+export function workerConversation(owner: string, workerId: string): string {
+  return `${owner}#worker-${workerId}`;
+}
+
+/** Text a model wrote, made fit for one line of a card: control characters and line breaks become spaces, cut at `max`. */
+export function singleLine(text: string, max: number): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

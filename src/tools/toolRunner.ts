@@ -1,0 +1,290 @@
+/**
+ * The one way into our tools, whoever calls: the chat and other extensions through
+ * `vscode.lm.registerTool`, and in-process callers (a worker, a cell's `tool()`, the playground)
+ * through `run` and `relay`. Each call is refused when the tool's resource is not wired, validated
+ * against the schema, held to the caller's tier cap, asked of the human on the question card
+ * where nobody asked yet, cancelled with its token, and its errors turned into text for the model.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { offeredTools } from '../registry/availability';
+import { Caller } from '../registry/caller';
+import { TOOL_CATALOG, ToolDeclaration } from '../registry/catalog';
+import { conversationIdOf } from '../registry/conversation';
+import { validateInput } from '../registry/inputValidation';
+import { resourceTitle } from '../registry/resources';
+import { Tier, tierNeedsConfirmation, tierWithinCap } from '../registry/tiers';
+import { ToolName } from '../registry/toolNames';
+import { Runtime } from '../runtime';
+import { errorText } from './errorText';
+import { AnyLiveTool, Confirmation, LiveTool, ToolAnswer } from './liveTool';
+import { displayPath, FileNotFound } from '../workspace/paths';
+import { workspaceFolderPaths } from '../lsp/vscode/documents';
+
+/** Asks the human whether a caller may run one call (the question card); true when allowed. */
+export interface Approver {
+  approve(request: { readonly caller: Caller; readonly tool: string; readonly confirmation: Confirmation }, token: vscode.CancellationToken): Promise<boolean>;
+}
+
+/** What a relayed call answers a cell or a worker: the text, and whether it is a success. */
+export interface RelayedAnswer {
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+/** A caller inside this extension that may hold the chat's token (a cell of a chat's kernel). */
+export type RelayCaller = Caller & { readonly chatToken?: vscode.ChatParticipantToolToken };
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+function answerResult(answer: string | ToolAnswer): vscode.LanguageModelToolResult {
+  if (typeof answer === 'string') return textResult(answer);
+  return new vscode.LanguageModelToolResult([
+    new vscode.LanguageModelTextPart(answer.text),
+    ...answer.images.map((image) => vscode.LanguageModelDataPart.image(image.data, image.mime)),
+  ]);
+}
+
+/** The text of a result, images named by their type and size. */
+export function resultText(result: vscode.LanguageModelToolResult): string {
+  return result.content
+    .map((part) => {
+      if (part instanceof vscode.LanguageModelTextPart) return part.value;
+      if (part instanceof vscode.LanguageModelDataPart) return `[${part.mimeType}, ${part.data.byteLength} bytes]`;
+      return '';
+    })
+    .join('\n');
+}
+
+function isCancellation(error: unknown, token: vscode.CancellationToken): boolean {
+  return token.isCancellationRequested || error instanceof vscode.CancellationError;
+}
+
+/** The refusal a tool gives when invoked while its resource is not wired (lm.invokeTool ignores `when`). */
+export function refusalText(tool: AnyLiveTool, reason: string): string {
+  const { declaration } = tool;
+  return `Refused: ${declaration.name} needs ${resourceTitle(declaration.resource)}, which is not available in this window: ${reason}.`;
+}
+
+function inputPreview(input: unknown): string {
+  const text = JSON.stringify(input) ?? 'undefined';
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** Tools a caller of this kind may never call, whatever its cap: a cell runs no cell and starts no worker; a worker starts no worker. */
+function forbiddenFor(caller: Caller, name: string): string | undefined {
+  const vibe = name.startsWith('vibe_');
+  if (caller.kind === 'cell' && name === ToolName.eval) return 'A cell cannot run eval: run the code in this cell instead.';
+  if (caller.kind === 'cell' && vibe) return `A cell cannot use ${name}: workers are started and steered by the agent itself, not from code.`;
+  if (caller.kind === 'worker' && vibe) return `A worker cannot use ${name}: only the agent that started it manages workers.`;
+  return undefined;
+}
+
+/** A write or exec tool is never run unconfirmed: if its preview fails, the human sees the raw input. */
+export async function confirmationOf(tool: LiveTool<unknown>, input: unknown, token: vscode.CancellationToken): Promise<Confirmation> {
+  try {
+    if (tool.confirmation) return await tool.confirmation(input, token);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      title: `Run ${tool.declaration.displayName}?`,
+      message: `The preview failed (${why}); the tool would run with this input:\n\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+    };
+  }
+  return {
+    title: `Run ${tool.declaration.displayName}?`,
+    message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+  };
+}
+
+export class ToolRunner {
+  private readonly tools = new Map<string, LiveTool<unknown>>();
+  private approver: Approver | undefined;
+
+  constructor(private readonly runtime: Runtime) {}
+
+  /** The question card, once its area is wired; until then a call that must be asked is refused. */
+  setApprover(approver: Approver): void {
+    this.approver = approver;
+  }
+
+  /** Registers every tool of the explicit list with `vscode.lm.registerTool`, all through `run`. */
+  register(context: vscode.ExtensionContext, tools: readonly AnyLiveTool[]): void {
+    for (const anyTool of tools) {
+      const tool = anyTool as LiveTool<unknown>;
+      const { name } = tool.declaration;
+      this.tools.set(name, tool);
+      const implementation: vscode.LanguageModelTool<unknown> = {
+        prepareInvocation: async (options, token) => {
+          const invocationMessage = safeInvocationMessage(tool, options.input);
+          if (!tierNeedsConfirmation(this.requiredTier(tool, options.input))) return { invocationMessage };
+          const confirmation = await confirmationOf(tool, options.input, token);
+          return { invocationMessage, confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } };
+        },
+        // Measured in 1.139: the editor asks with the confirmation above before `invoke`, inline in a chat and with a
+        // dialog outside one (lm.invokeTool without a token), so these callers count as asked.
+        invoke: (options, token) => {
+          const chat = options.toolInvocationToken !== undefined;
+          const caller: Caller = chat
+            ? { kind: 'chat', cap: 'exec', conversation: conversationIdOf(options.toolInvocationToken), label: 'the chat', humanAsked: true }
+            : { kind: 'extension', cap: 'exec', conversation: conversationIdOf(undefined), label: 'another extension', humanAsked: true };
+          return this.run(name, options.input, caller, token, options.toolInvocationToken);
+        },
+      };
+      context.subscriptions.push(vscode.lm.registerTool(name, implementation));
+    }
+  }
+
+  /** The tier a call needs: the tool's own for this input (what vibe_spawn grants), else its declared tier. */
+  requiredTier(tool: LiveTool<unknown>, input: unknown): Tier {
+    try {
+      return tool.requiredTier?.(input) ?? tool.declaration.tier;
+    } catch {
+      return tool.declaration.tier;
+    }
+  }
+
+  /**
+   * Whether a call by this caller is put to the human before it runs (a worker's loop asks, and shows
+   * it is waiting): a write or exec call within its cap that nobody asked about. A call the caller may
+   * not make at all is refused without asking.
+   */
+  needsApproval(name: string, input: unknown, caller: Caller): boolean {
+    const tool = this.tools.get(name);
+    if (!tool && !vscode.lm.tools.some((candidate) => candidate.name === name)) return false;
+    const tier = tool ? this.requiredTier(tool, input) : 'exec';
+    return tierNeedsConfirmation(tier) && tierWithinCap(tier, caller.cap) && !forbiddenFor(caller, name) && !caller.humanAsked;
+  }
+
+  /** The confirmation of a call, in the words the chat would show; a foreign tool's is its input. */
+  async confirmation(name: string, input: unknown, token: vscode.CancellationToken): Promise<Confirmation> {
+    const tool = this.tools.get(name);
+    if (tool) return confirmationOf(tool, input, token);
+    return { title: `Run ${name} (a tool of another extension)?`, message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\`` };
+  }
+
+  /** Runs one of our tools for a caller; everything a model reads comes back as the result, refusals included. */
+  async run(name: string, input: unknown, caller: Caller, token: vscode.CancellationToken, invocationToken?: vscode.ChatParticipantToolToken): Promise<vscode.LanguageModelToolResult> {
+    const { board, log } = this.runtime;
+    const tool = this.tools.get(name);
+    if (!tool) return textResult(`Error: no tool named "${name}".`);
+    const { declaration } = tool;
+    log.info('tool.invoke', `${name} caller=${caller.kind} conversation=${caller.conversation} input=${inputPreview(input)}`);
+    const state = board.get(declaration.resource);
+    if (!state.ready) return textResult(refusalText(tool as AnyLiveTool, state.reason));
+    const forbidden = forbiddenFor(caller, name);
+    if (forbidden) return textResult(`Refused: ${forbidden}`);
+    try {
+      validateInput(declaration.inputSchema, input);
+      const tier = this.requiredTier(tool, input);
+      if (!tierWithinCap(tier, caller.cap)) {
+        return textResult(`Refused: this call of ${name} needs the ${tier} tier, and ${caller.label} may use ${caller.cap} tools only. Nothing was done.`);
+      }
+      if (tierNeedsConfirmation(tier) && !caller.humanAsked) {
+        const refusal = await this.ask(caller, name, await confirmationOf(tool, input, token), token);
+        if (refusal) return textResult(refusal);
+      }
+      const answer = await tool.invoke(input, { token, conversation: caller.conversation, caller, log, invocationToken });
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      return answerResult(answer);
+    } catch (error) {
+      if (isCancellation(error, token)) throw new vscode.CancellationError();
+      log.warn('tool.error', `${name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      const file = fileArgument(input);
+      const similarFiles = error instanceof FileNotFound && file ? await filesNamedLike(file) : undefined;
+      return textResult(errorText(error, { file, similarFiles, displayPath: workspaceDisplayPath }));
+    }
+  }
+
+  /**
+   * A call made from inside this extension on behalf of a cell or a worker: the same rules as any
+   * call, and the cap is the caller's own. A cell's call in a chat goes back through the chat (its
+   * confirmation appears there); otherwise a write or exec call is asked on the question card. Tools
+   * of other extensions (workers only) count as exec.
+   */
+  async relay(name: string, input: unknown, caller: RelayCaller, token: vscode.CancellationToken): Promise<RelayedAnswer> {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return { ok: false, text: `Error: the input of ${name} must be an object (a dict in Python), e.g. tool("${name}", {...}).` };
+    }
+    try {
+      if (this.tools.has(name)) {
+        const forbidden = forbiddenFor(caller, name);
+        if (forbidden) return { ok: false, text: `Refused: ${forbidden}` };
+        const tool = this.tools.get(name) as LiveTool<unknown>;
+        const tier = this.requiredTier(tool, input);
+        if (!tierWithinCap(tier, caller.cap)) return { ok: false, text: `Refused: ${name} is a ${tier} tool, and ${caller.label} may use ${caller.cap} tools only.` };
+        const result = caller.chatToken
+          ? await vscode.lm.invokeTool(name, { input, toolInvocationToken: caller.chatToken }, token)
+          : await this.run(name, input, caller, token);
+        return this.relayed(result);
+      }
+      const foreign = vscode.lm.tools.find((candidate) => candidate.name === name);
+      if (!foreign || caller.kind === 'cell') {
+        return { ok: false, text: `Error: no tool named "${name}" here. Tools ${caller.label} can call: ${this.offered(caller).map((tool) => tool.name).join(', ')}.` };
+      }
+      if (!tierWithinCap('exec', caller.cap)) return { ok: false, text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.` };
+      if (!caller.humanAsked) {
+        const refusal = await this.ask(caller, name, await this.confirmation(name, input, token), token);
+        if (refusal) return { ok: false, text: refusal };
+      }
+      return this.relayed(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
+    } catch (error) {
+      if (error instanceof vscode.CancellationError || token.isCancellationRequested) return { ok: false, text: `${name} was cancelled.` };
+      return { ok: false, text: `Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /**
+   * The tools a caller may be offered: ours within its cap whose resource is ready (registry/availability),
+   * except those its kind may never call, and other extensions' tools when it may use exec.
+   */
+  offered(caller: Caller): vscode.LanguageModelToolInformation[] {
+    const ours = new Set<string>(offeredTools(TOOL_CATALOG, this.runtime.board, caller.cap).map((declaration: ToolDeclaration) => declaration.name));
+    return vscode.lm.tools.filter((tool) => {
+      if (forbiddenFor(caller, tool.name)) return false;
+      if (TOOL_CATALOG.some((declaration) => declaration.name === tool.name)) return ours.has(tool.name);
+      return caller.kind !== 'cell' && tierWithinCap('exec', caller.cap);
+    });
+  }
+
+  /** Puts the call to the human; the refusal text when denied or when nobody can be asked, else undefined. */
+  private async ask(caller: Caller, name: string, confirmation: Confirmation, token: vscode.CancellationToken): Promise<string | undefined> {
+    if (!this.approver) return `Refused: ${name} needs the human's approval, and the question card is not available in this window. Nothing was done.`;
+    const allowed = await this.approver.approve({ caller, tool: name, confirmation }, token);
+    this.runtime.log.info('tool.approval', `${name} for ${caller.kind} ${caller.conversation}: ${allowed ? 'allowed' : 'denied'}`);
+    return allowed ? undefined : `Refused: the human denied this ${name} call. Do not retry it; continue without it, or finish and say what is left.`;
+  }
+
+  private relayed(result: vscode.LanguageModelToolResult): RelayedAnswer {
+    const text = resultText(result);
+    // Our tools answer a failure as text ("Error: …", "Refused: …"); in a cell it raises ToolError.
+    return { ok: !/^(Error|Refused):/.test(text), text };
+  }
+}
+
+async function filesNamedLike(file: string): Promise<string[]> {
+  const name = path.basename(file);
+  if (!name) return [];
+  const found = await vscode.workspace.findFiles(`**/${name}`, '**/node_modules/**', 5);
+  return found.map((uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1));
+}
+
+function safeInvocationMessage(tool: LiveTool<unknown>, input: unknown): string {
+  try {
+    return tool.invocationMessage(input);
+  } catch {
+    return `${tool.declaration.displayName}…`;
+  }
+}
+
+function workspaceDisplayPath(absolutePath: string): string {
+  return displayPath(workspaceFolderPaths(), absolutePath);
+}
+
+function fileArgument(input: unknown): string | undefined {
+  const record = input as { file?: unknown; path?: unknown } | undefined;
+  const file = record?.file ?? record?.path;
+  return typeof file === 'string' ? file : undefined;
+}

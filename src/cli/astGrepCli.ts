@@ -1,6 +1,6 @@
 /**
  * `live-ast-grep`: the structural engine on the command line, for users and the benchmark.
- *   live-ast-grep --lang ts --pattern 'foo($A)' [--rewrite 'bar($A)'] [--json] [--max N] PATH...
+ *   live-ast-grep --lang ts --pattern 'foo($A)' [--rewrite 'bar($A)'] [--json] [--max N] [--max-file-chars N] PATH...
  * Prints matches (or, with --rewrite, the files' rewritten text as a unified list of
  * replacements; nothing is written), errors on stderr. Exit code 0 with matches, 1 without, 2 on
  * error.
@@ -13,7 +13,7 @@ import { listFiles } from '../structural/fileWalker';
 import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
 import { checkRewrite, editsFor } from '../structural/rewrite';
-import { FileMatches, StructuralSearch } from '../structural/search';
+import { FileMatches, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../structural/search';
 import { WorkerPool } from '../structural/workerPool';
 
 const ALIASES: Readonly<Record<string, string>> = {
@@ -28,11 +28,12 @@ interface CliOptions {
   json: boolean;
   max: number;
   threads: number;
+  maxFileLength: number;
   paths: string[];
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { json: false, max: Number.POSITIVE_INFINITY, threads: defaultThreads(), paths: [] };
+  const options: CliOptions = { json: false, max: Number.POSITIVE_INFINITY, threads: defaultThreads(), maxFileLength: MAX_SEARCHED_FILE_LENGTH, paths: [] };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     const value = (): string => {
@@ -51,6 +52,10 @@ function parseArguments(argv: readonly string[]): CliOptions {
       options.threads = Number(value());
       if (!Number.isInteger(options.threads) || options.threads < 0) throw new Error('--threads needs a whole number, 0 (parse on the main thread) or more.');
     }
+    else if (argument === '--max-file-chars') {
+      options.maxFileLength = Number(value());
+      if (!Number.isInteger(options.maxFileLength) || options.maxFileLength < 1) throw new Error('--max-file-chars needs a whole number of characters, 1 or more.');
+    }
     else if (argument === '--json') options.json = true;
     else if (argument === '--help' || argument === '-h') throw new Error('help');
     else if (argument.startsWith('-')) throw new Error(`Unknown option ${argument}.`);
@@ -59,7 +64,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
   return options;
 }
 
-const USAGE = 'usage: live-ast-grep [--lang LANG] --pattern PATTERN [--rewrite TEMPLATE] [--json] [--max N] [--threads N] PATH...';
+const USAGE = 'usage: live-ast-grep [--lang LANG] --pattern PATTERN [--rewrite TEMPLATE] [--json] [--max N] [--threads N] [--max-file-chars N] PATH...';
 
 /** One parsing thread per core, up to four (each holds its own grammars and wasm heap). */
 function defaultThreads(): number {
@@ -90,15 +95,17 @@ export async function main(
   });
   const language = options.language ? (ALIASES[options.language] ?? options.language) : undefined;
   const workerScript = path.join(grammarDir, '..', 'parseWorker.js');
-  const pool = options.threads > 0 && existsSync(workerScript) ? new WorkerPool({ script: workerScript, size: options.threads }) : undefined;
-  // One search per process: nothing to gain from keeping file texts or matches; the threads read the files.
-  const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
+  let pool: WorkerPool | undefined;
   try {
     // A file named is searched as it is (a folder's listing skips what .gitignore ignores); told apart here, not by a round trip each.
     const named = (options.paths.length ? options.paths : ['.']).map((start) => path.resolve(start)).map((absolute) => ({ absolute, isFile: statSync(absolute).isFile() }));
+    // One file parses on this thread (a command line has nothing else to keep responsive): no thread is started for it.
+    const oneFile = named.length === 1 && named[0].isFile;
+    pool = options.threads > 0 && !oneFile && existsSync(workerScript) ? new WorkerPool({ script: workerScript, size: options.threads }) : undefined;
+    // One search per process: nothing to gain from keeping file texts or matches; the threads read the files.
+    const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
     // The threads load the grammar while folders are listed (the search asks again and is answered at once; its error is the one reported).
-    // One file parses on this thread: no thread is started for it.
-    if (language && pool && !(named.length === 1 && named[0].isFile)) search.compile(language, options.pattern as string).catch(() => undefined);
+    if (language && pool) search.compile(language, options.pattern as string).catch(() => undefined);
     const files: string[] = [];
     for (const { absolute, isFile } of named) {
       if (isFile) files.push(absolute);
@@ -134,12 +141,17 @@ export async function main(
       files,
       maxResults: options.max,
       withSources: options.rewrite !== undefined,
+      maxFileLength: options.maxFileLength,
       onFile: (file) => {
         filesWithMatches++;
         print(file);
       },
     });
     if (!options.json) out(`${result.matchCount}${result.truncated ? '+' : ''} matches in ${filesWithMatches} files (${result.filesParsed} parsed of ${files.length}).`);
+    if (result.skippedLarge.length > 0) {
+      const shown = result.skippedLarge.slice(0, 5).map((file) => path.relative(process.cwd(), file) || file);
+      error(`not searched: ${result.skippedLarge.length} file(s) over ${options.maxFileLength} characters (${shown.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}); raise --max-file-chars to search them.`);
+    }
     return result.matchCount > 0 ? 0 : 1;
   } catch (failed) {
     error(`error: ${(failed as Error).message}`);

@@ -9,6 +9,7 @@ export const Setting = {
   writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
   debugPython: 'liveTools.debug.python',
   debugSessionMinutes: 'liveTools.debug.sessionMinutes',
+  structuralMaxFileCharacters: 'liveTools.structural.maxFileCharacters',
   evalPython: 'liveTools.eval.python',
   evalIdleSeconds: 'liveTools.eval.idleSeconds',
   askUserTimeoutMinutes: 'liveTools.askUser.timeoutMinutes',

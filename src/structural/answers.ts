@@ -3,14 +3,21 @@
  * lines, trimmed match text, captures, the total or "more than N" when the cap stopped it.
  */
 import { Capture, Match } from './matcher';
-import { MAX_SEARCHED_FILE_LENGTH, RewriteResult, SearchResult } from './search';
+import { RewriteResult, SearchResult } from './search';
 
 export const MATCH_TEXT_CAP = 200;
 export const CAPTURE_TEXT_CAP = 80;
 
 export type DisplayPath = (file: string) => string;
 
-export function searchAnswer(pattern: string, result: SearchResult, display: DisplayPath, cap: number): string {
+/** How answers name files, and how the size cap is raised where they are read (a setting, a flag). */
+export interface AnswerContext {
+  readonly display: DisplayPath;
+  readonly sizeCapHint: string;
+}
+
+export function searchAnswer(pattern: string, result: SearchResult, context: AnswerContext, cap: number): string {
+  const { display } = context;
   const languages = languagesLine(result);
   const fileCount = result.files.length;
   if (result.matchCount === 0) {
@@ -20,7 +27,7 @@ export function searchAnswer(pattern: string, result: SearchResult, display: Dis
       `No matches of \`${pattern}\` in ${plural(scanned, 'file')} (${languages}).`,
       'Matching is structural: the pattern must be a whole node (call, statement, declaration) and literal names must be exact. ' +
         'Use $X for any one node and $$$X for any run of nodes (e.g. arguments), then narrow down.',
-      ...skippedLines(result, display),
+      ...skippedLines(result, context),
     ].join('\n');
   }
   const heading = result.truncated
@@ -31,7 +38,7 @@ export function searchAnswer(pattern: string, result: SearchResult, display: Dis
     const shown = display(file.file);
     for (const match of file.matches) lines.push(`${shown}:${match.startRow + 1}: ${matchText(match)}${capturesText(match.captures)}`);
   }
-  lines.push(...skippedLines(result, display));
+  lines.push(...skippedLines(result, context));
   return lines.join('\n');
 }
 
@@ -39,15 +46,15 @@ function languagesLine(result: Pick<SearchResult, 'searched'>): string {
   return result.searched.map((searched) => `${searched.language}, pattern parsed as ${searched.context}`).join('; ');
 }
 
-function skippedLines(result: Pick<SearchResult, 'skippedLanguages' | 'skippedLarge'>, display?: DisplayPath): string[] {
+function skippedLines(result: Pick<SearchResult, 'skippedLanguages' | 'skippedLarge' | 'maxFileLength'>, context: AnswerContext): string[] {
   const lines = result.skippedLanguages.map(
     (skipped) => `Not searched: ${plural(skipped.files, `${skipped.language} file`)} — the pattern does not parse as ${skipped.language}.`,
   );
   if (result.skippedLarge.length > 0) {
-    const names = result.skippedLarge.slice(0, 5).map((file) => (display ? display(file) : file));
+    const names = result.skippedLarge.slice(0, 5).map(context.display);
     lines.push(
-      `Not searched: ${plural(result.skippedLarge.length, 'file')} over ${MAX_SEARCHED_FILE_LENGTH / (1024 * 1024)} M characters ` +
-        `(${names.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}); pass one as \`path\` to search it.`,
+      `Not searched: ${plural(result.skippedLarge.length, 'file')} over ${characters(result.maxFileLength)} ` +
+        `(${names.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}): files that long are generated code in practice, and parsing one takes hundreds of MB. ${context.sizeCapHint}`,
     );
   }
   return lines;
@@ -66,6 +73,10 @@ function capturesText(captures: ReadonlyMap<string, Capture>): string {
   return `  · ${parts.join(', ')}`;
 }
 
+function characters(count: number): string {
+  return count % (1024 * 1024) === 0 ? `${count / (1024 * 1024)} M characters` : `${count.toLocaleString('en-US')} characters`;
+}
+
 export function oneLine(text: string, cap: number): string {
   const collapsed = text.replace(/\s+/g, ' ').trim();
   return collapsed.length > cap ? `${collapsed.slice(0, cap)}…` : collapsed;
@@ -78,7 +89,8 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 export const REWRITE_LIST_CAP = 50;
 
 /** Each replacement of a staged rewrite (old → new on its line), capped; the staging answer gives the counts and the edit id. */
-export function replacementsList(result: RewriteResult, display: DisplayPath): string {
+export function replacementsList(result: RewriteResult, context: AnswerContext): string {
+  const { display } = context;
   const lines = [`Replacements${result.replacementCount > REWRITE_LIST_CAP ? ` (first ${REWRITE_LIST_CAP} of ${result.replacementCount})` : ''}:`];
   let listed = 0;
   for (const file of result.files) {
@@ -87,14 +99,14 @@ export function replacementsList(result: RewriteResult, display: DisplayPath): s
       lines.push(`${display(file.file)}:${match.startRow + 1}: ${oneLine(match.text, 100)} → ${oneLine(edit.text, 100)}`);
     }
   }
-  lines.push(...skippedLines(result, display));
+  lines.push(...skippedLines(result, context));
   return lines.join('\n');
 }
 
-export function noRewriteAnswer(pattern: string, result: RewriteResult): string {
+export function noRewriteAnswer(pattern: string, result: RewriteResult, context: AnswerContext): string {
   const scanned = result.searched.reduce((sum, searched) => sum + searched.files, 0);
   return [
     `Nothing to rewrite: no match of \`${pattern}\` changes under the rewrite in ${plural(scanned, 'file')} (${languagesLine(result)}). Nothing was staged.`,
-    ...skippedLines(result),
+    ...skippedLines(result, context),
   ].join('\n');
 }

@@ -1,13 +1,13 @@
 /**
  * Matching one file's text: parse, find the pattern's matches, delete the tree. `InlineMatcher`
- * does it on this thread (one file, or no worker script at hand); `WorkerPool` spreads files over
+ * does it on this thread (a parsing thread's own matcher; the command line without threads); `WorkerPool` spreads files over
  * worker threads, each with its own grammars, so parsing uses every core. A batch run (the
  * command line) hands over paths instead of texts (`DiskJob`): the thread that parses reads the
  * file, so no text crosses threads or stays behind on the calling one.
  */
 import { readFileSync } from 'node:fs';
 import { LanguageRegistry } from './languages';
-import { findMatches, Match } from './matcher';
+import { findMatches, Match, PatternTooExpensive } from './matcher';
 import { CompiledPattern, compilePattern } from './pattern';
 import { mayMatch } from './prefilter';
 
@@ -43,11 +43,12 @@ export interface FileOutcome {
 /** What the caller needs of a compiled pattern: its scaffold context, prefilter texts and names. */
 export type PatternSummary = Pick<CompiledPattern, 'language' | 'context' | 'requiredTexts' | 'requiredRuns' | 'gapWords' | 'metavariables'>;
 
+/** `signal` takes a job back: a thread busy with it is terminated (this thread cannot stop itself, and ignores it). */
 export interface FileMatcher {
-  match(job: MatchJob): Promise<Match[]>;
-  matchFile(job: DiskJob): Promise<FileOutcome>;
+  match(job: MatchJob, signal?: AbortSignal): Promise<Match[]>;
+  matchFile(job: DiskJob, signal?: AbortSignal): Promise<FileOutcome>;
   /** Compiles the pattern where the matching happens (a thread's grammars); throws PatternError. */
-  describe(language: string, pattern: string): Promise<PatternSummary>;
+  describe(language: string, pattern: string, signal?: AbortSignal): Promise<PatternSummary>;
   /** How many jobs are worth keeping in flight at once. */
   readonly parallelism: number;
   dispose(): void;
@@ -75,7 +76,7 @@ export class InlineMatcher implements FileMatcher {
     const tree = loaded.parser.parse(job.text);
     if (!tree) return [];
     try {
-      return findMatches(tree, job.text, pattern.root, job.limit);
+      return findMatches(tree, job.text, pattern.root, { limit: job.limit });
     } finally {
       tree.delete();
     }
@@ -86,7 +87,12 @@ export class InlineMatcher implements FileMatcher {
     if (text === undefined) return { parsed: false, matches: [], skipped: 'unreadable' };
     if (!mayMatch(text, await this.describe(job.language, job.pattern))) return { parsed: false, matches: [], skipped: 'no candidate' };
     if (text.length > job.maxLength) return { parsed: false, matches: [], skipped: 'too large' };
-    const matches = await this.match({ ...job, text });
+    let matches: Match[];
+    try {
+      matches = await this.match({ ...job, text });
+    } catch (error) {
+      throw error instanceof PatternTooExpensive ? error.inFile(job.file) : error;
+    }
     return { parsed: true, matches, ...(job.withSource ? { source: text } : {}) };
   }
 

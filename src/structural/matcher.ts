@@ -7,6 +7,10 @@
  * `$$$` run are optional. Unlike ast-grep, comments are ignored on both sides wherever they are,
  * `$$$` runs back off to let the rest match, and a name used twice must capture the same tokens
  * whatever their layout and comments. test/unit/structuralDifferential.test.ts holds both lists.
+ * The cost is bounded by design: a sequence remembers the (pattern position, node index, bindings
+ * the rest of the pattern reads) it failed at, so `$$$` runs never retry what failed before (the
+ * cost is polynomial in the children of one node), and every step counts against a budget per file
+ * whose end is a `PatternTooExpensive` error, never a hang.
  */
 import { Node, Tree } from 'web-tree-sitter';
 import { PatternNode, requiredTextsOf } from './pattern';
@@ -29,28 +33,77 @@ export interface Match {
   readonly captures: ReadonlyMap<string, Capture>;
 }
 
+
+/**
+ * What one file's matching may cost, in steps (a candidate node, a node compared, a position of a
+ * sequence tried, a token of a repeated metavariable compared): a fixed part and a part per
+ * character. Measured on 600 JavaScript files of node_modules with ten patterns, broad ones
+ * included (`$A`, `$X.$Y($$$A)`, `[$$$A, $B, $$$C]`): at most 0.97 steps per character. A step
+ * costs ~0.5 µs, so a 1 M character file stops within ~6 s; a pattern needing more is refused.
+ */
+export const MATCH_STEPS_BASE = 1_000_000;
+export const MATCH_STEPS_PER_CHARACTER = 10;
+
+export function matchStepBudget(textLength: number): number {
+  return MATCH_STEPS_BASE + MATCH_STEPS_PER_CHARACTER * textLength;
+}
+
+/** Matching one file took more steps than its budget; `file` is filled in by whoever knows it. */
+export class PatternTooExpensive extends Error {
+  constructor(
+    readonly budget: number,
+    readonly file?: string,
+  ) {
+    super(
+      `The pattern is too expensive on ${file ?? 'this file'}: matching stopped after ${budget.toLocaleString('en-US')} steps. ` +
+        'Narrow it: fewer `$$$` runs in one list (each run tries every split of the list), literal code between runs, ' +
+        'or a `path` that leaves this file out.',
+    );
+    this.name = 'PatternTooExpensive';
+  }
+
+  inFile(file: string): PatternTooExpensive {
+    return new PatternTooExpensive(this.budget, file);
+  }
+}
+
+export interface MatchOptions {
+  /** Stop after this many matches. */
+  readonly limit?: number;
+  /** Steps the whole file may take (default: `matchStepBudget` of the text's length). */
+  readonly stepBudget?: number;
+  /** Filled with the steps taken (tests measure how the cost grows). */
+  readonly stats?: { steps: number };
+}
+
 type Bound = { readonly node: Node } | { readonly run: readonly Node[]; readonly at: number };
 
 type Environment = Array<[string, Bound]>;
 
 const requiredTextsCache = new WeakMap<PatternNode, readonly string[]>();
 
-/** Every match in the tree, in document order (nested matches included). */
-export function findMatches(tree: Tree, source: string, root: PatternNode, limit = Number.POSITIVE_INFINITY): Match[] {
+/** Every match in the tree, in document order (nested matches included); throws PatternTooExpensive past the budget. */
+export function findMatches(tree: Tree, source: string, root: PatternNode, options: MatchOptions = {}): Match[] {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const matches: Match[] = [];
   const anchor = anchorOf(source, root);
   if (anchor === 'absent') return matches;
-  for (const candidate of candidatesOf(tree, root, anchor)) {
-    if (anchor && !containsAnchor(candidate, anchor)) continue;
-    const env: Environment = [];
-    if (matchNode(root, candidate, env)) {
-      matches.push(toMatch(candidate, env, source));
-      if (matches.length >= limit) break;
+  const run = new MatchRun(options.stepBudget ?? matchStepBudget(source.length));
+  try {
+    for (const candidate of candidatesOf(tree, root, anchor)) {
+      run.step();
+      if (anchor && !containsAnchor(candidate, anchor)) continue;
+      const env: Environment = [];
+      if (run.matchNode(root, candidate, env)) {
+        matches.push(toMatch(candidate, env, source));
+        if (matches.length >= limit) break;
+      }
     }
+  } finally {
+    if (options.stats) options.stats.steps = run.steps;
   }
   return matches;
 }
-
 /** Where the pattern's rarest required text occurs in the file: a match must contain one of them. */
 interface Anchor {
   readonly length: number;
@@ -175,18 +228,162 @@ function captureOf(bound: Bound, source: string): Capture {
   return { text: source.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex };
 }
 
-function matchNode(pattern: PatternNode, node: Node, env: Environment): boolean {
-  switch (pattern.kind) {
-    case 'meta':
-      if (!node.isNamed || node.isExtra) return false;
-      return bind(pattern.name, { node }, env);
-    case 'leaf':
-      return node.type === pattern.type && node.text === pattern.text;
-    case 'node': {
-      if (node.type !== pattern.type) return false;
-      return matchSequence(pattern.children, 0, significantChildren(node), 0, env, node.startIndex);
+
+/** One node's children against a pattern's: what a failure at a position is remembered by. */
+interface Sequence {
+  readonly patterns: readonly PatternNode[];
+  readonly nodes: readonly Node[];
+  /** Where an empty run at the start of the node is. */
+  readonly at: number;
+  /** Names the pattern reads from each position on. */
+  readonly namesFrom: ReadonlyArray<ReadonlySet<string>>;
+  /** Positions (and the bindings read from there) where the rest failed; only with a run in the pattern. */
+  readonly failed: Set<string> | undefined;
+}
+
+const namesFromCache = new WeakMap<readonly PatternNode[], ReadonlyArray<ReadonlySet<string>>>();
+
+/** For each position of a pattern list, the names used there or later (what the rest of the match reads of the bindings). */
+function namesFromEach(patterns: readonly PatternNode[]): ReadonlyArray<ReadonlySet<string>> {
+  let cached = namesFromCache.get(patterns);
+  if (cached) return cached;
+  const sets: Array<Set<string>> = new Array(patterns.length + 1);
+  sets[patterns.length] = new Set();
+  for (let p = patterns.length - 1; p >= 0; p--) {
+    const names = new Set(sets[p + 1]);
+    namesIn(patterns[p], names);
+    sets[p] = names;
+  }
+  namesFromCache.set(patterns, (cached = sets));
+  return cached;
+}
+
+function namesIn(pattern: PatternNode, into: Set<string>): void {
+  if (pattern.kind === 'meta' && pattern.name !== '_') into.add(pattern.name);
+  else if (pattern.kind === 'node') for (const child of pattern.children) namesIn(child, into);
+}
+
+function hasRun(patterns: readonly PatternNode[]): boolean {
+  return patterns.some((pattern) => pattern.kind === 'meta' && pattern.multi);
+}
+
+/** One file's matching: its step count against its budget. */
+class MatchRun {
+  steps = 0;
+
+  constructor(private readonly budget: number) {}
+
+  step(cost = 1): void {
+    this.steps += cost;
+    if (this.steps > this.budget) throw new PatternTooExpensive(this.budget);
+  }
+
+  matchNode(pattern: PatternNode, node: Node, env: Environment): boolean {
+    this.step();
+    switch (pattern.kind) {
+      case 'meta':
+        if (!node.isNamed || node.isExtra) return false;
+        return this.bind(pattern.name, { node }, env);
+      case 'leaf':
+        return node.type === pattern.type && node.text === pattern.text;
+      case 'node': {
+        if (node.type !== pattern.type) return false;
+        const nodes = significantChildren(node);
+        this.step(nodes.length);
+        const sequence: Sequence = {
+          patterns: pattern.children,
+          nodes,
+          at: node.startIndex,
+          namesFrom: namesFromEach(pattern.children),
+          failed: hasRun(pattern.children) ? new Set() : undefined,
+        };
+        return this.matchSequence(sequence, 0, 0, env);
+      }
     }
   }
+
+  /** Whether the patterns from `p` on match the nodes from `n` on, extending `env`; a failure leaves `env` as it was. */
+  private matchSequence(sequence: Sequence, p: number, n: number, env: Environment): boolean {
+    this.step();
+    // Once the pattern's children are matched the node's remaining children are ignored, as in
+    // ast-grep: `if ($X) { $$$B }` matches an if with an else, `import $X` matches `import a, b`.
+    const { patterns, failed } = sequence;
+    if (p === patterns.length) return true;
+    const key = failed ? failureKey(p, n, env, sequence.namesFrom[p]) : '';
+    if (failed?.has(key)) return false;
+    const matched = this.matchFrom(sequence, p, n, env);
+    if (!matched) failed?.add(key);
+    return matched;
+  }
+
+  private matchFrom(sequence: Sequence, p: number, n: number, env: Environment): boolean {
+    const { patterns, nodes } = sequence;
+    const pattern = patterns[p];
+    const mark = env.length;
+    if (pattern.kind === 'meta' && pattern.multi) {
+      const runStart = n < nodes.length ? nodes[n].startIndex : n > 0 ? nodes[n - 1].endIndex : sequence.at;
+      // A run that ends the pattern takes everything left.
+      if (p === patterns.length - 1) {
+        if (this.bind(pattern.name, { run: nodes.slice(n), at: runStart }, env)) return true;
+        env.length = mark;
+        return false;
+      }
+      // The tokens written right after a run are optional before something else (`f($$$A, last)` matches `f(last)`).
+      let afterTokens = p + 1;
+      while (afterTokens < patterns.length && isToken(patterns[afterTokens])) afterTokens++;
+      const tokensOptional = afterTokens > p + 1 && afterTokens < patterns.length;
+      for (let end = n; end <= nodes.length; end++) {
+        if (
+          this.bind(pattern.name, { run: nodes.slice(n, end), at: runStart }, env) &&
+          (this.matchSequence(sequence, p + 1, end, env) || (tokensOptional && this.matchSequence(sequence, afterTokens, end, env)))
+        ) {
+          return true;
+        }
+        env.length = mark;
+      }
+      return false;
+    }
+    // Where the pattern has a token or a leaf that is not there, a token of the file it does not mention
+    // (`;`, a trailing `,`) is skipped; a metavariable or a node never skips one (`yield $X` does not
+    // match `yield from x`).
+    for (; n < nodes.length; n++) {
+      if (this.matchNode(pattern, nodes[n], env)) {
+        if (this.matchSequence(sequence, p + 1, n + 1, env)) return true;
+        env.length = mark;
+        return false;
+      }
+      env.length = mark;
+      if (pattern.kind !== 'leaf' || nodes[n].isNamed) return false;
+    }
+    return false;
+  }
+
+  /** Binds a name, or checks that a repeated name captures the same tokens. `_` binds nothing. */
+  private bind(name: string, bound: Bound, env: Environment): boolean {
+    if (name === '_') return true;
+    const earlier = env.find(([bindingName]) => bindingName === name);
+    if (!earlier) {
+      env.push([name, bound]);
+      return true;
+    }
+    const a = tokensOf(earlier[1]);
+    const b = tokensOf(bound);
+    this.step(a.length + b.length);
+    return a.length === b.length && a.every((token, i) => token === b[i]);
+  }
+}
+
+/** A failed position, with what the rest of the pattern reads of the bindings made so far. */
+function failureKey(p: number, n: number, env: Environment, names: ReadonlySet<string>): string {
+  let key = `${p}:${n}`;
+  for (const [name, bound] of env) if (names.has(name)) key += `|${name}=${boundKey(bound)}`;
+  return key;
+}
+
+function boundKey(bound: Bound): string {
+  if ('node' in bound) return `n${bound.node.id}`;
+  const { run } = bound;
+  return run.length === 0 ? `e${bound.at}` : `r${run[0].id}:${run.length}`;
 }
 
 function significantChildren(node: Node): Node[] {
@@ -197,86 +394,26 @@ function significantChildren(node: Node): Node[] {
   return children;
 }
 
-function matchSequence(
-  patterns: readonly PatternNode[],
-  p: number,
-  nodes: readonly Node[],
-  n: number,
-  env: Environment,
-  at: number,
-): boolean {
-  // Once the pattern's children are matched the node's remaining children are ignored, as in
-  // ast-grep: `if ($X) { $$$B }` matches an if with an else, `import $X` matches `import a, b`.
-  if (p === patterns.length) return true;
-  const pattern = patterns[p];
-  const mark = env.length;
-  if (pattern.kind === 'meta' && pattern.multi) {
-    const runStart = n < nodes.length ? nodes[n].startIndex : n > 0 ? nodes[n - 1].endIndex : at;
-    // A run that ends the pattern takes everything left.
-    if (p === patterns.length - 1) {
-      if (bind(pattern.name, { run: nodes.slice(n), at: runStart }, env)) return true;
-      env.length = mark;
-      return false;
-    }
-    // The tokens written right after a run are optional before something else (`f($$$A, last)` matches `f(last)`).
-    let afterTokens = p + 1;
-    while (afterTokens < patterns.length && isToken(patterns[afterTokens])) afterTokens++;
-    const tokensOptional = afterTokens > p + 1 && afterTokens < patterns.length;
-    for (let end = n; end <= nodes.length; end++) {
-      if (
-        bind(pattern.name, { run: nodes.slice(n, end), at: runStart }, env) &&
-        (matchSequence(patterns, p + 1, nodes, end, env, at) || (tokensOptional && matchSequence(patterns, afterTokens, nodes, end, env, at)))
-      ) {
-        return true;
-      }
-      env.length = mark;
-    }
-    return false;
-  }
-  if (n >= nodes.length) return false;
-  if (matchNode(pattern, nodes[n], env)) {
-    if (matchSequence(patterns, p + 1, nodes, n + 1, env, at)) return true;
-    env.length = mark;
-    return false;
-  }
-  env.length = mark;
-  // Where the pattern has a token or a leaf that is not there, a token of the file it does not mention
-  // (`;`, a trailing `,`) is skipped; a metavariable or a node never skips one (`yield $X` does not
-  // match `yield from x`).
-  if (pattern.kind === 'leaf' && !nodes[n].isNamed) return matchSequence(patterns, p, nodes, n + 1, env, at);
-  return false;
-}
-
 function isToken(pattern: PatternNode): boolean {
   return pattern.kind === 'leaf' && !pattern.named;
 }
 
-/** Binds a name, or checks that a repeated name captures the same tokens. `_` binds nothing. */
-function bind(name: string, bound: Bound, env: Environment): boolean {
-  if (name === '_') return true;
-  const earlier = env.find(([bindingName]) => bindingName === name);
-  if (!earlier) {
-    env.push([name, bound]);
-    return true;
-  }
-  return sameTokens(tokensOf(earlier[1]), tokensOf(bound));
-}
-
+/** The non-empty leaf texts of a bound node or run, comments left out; iterative (a file may nest thousands deep). */
 function tokensOf(bound: Bound): string[] {
   const tokens: string[] = [];
-  const visit = (node: Node): void => {
-    if (node.isExtra) return;
+  const stack: Node[] = 'node' in bound ? [bound.node] : [...bound.run].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.isExtra) continue;
     if (node.childCount === 0) {
       if (node.startIndex !== node.endIndex) tokens.push(node.text);
-      return;
+      continue;
     }
-    for (const child of node.children) if (child) visit(child);
-  };
-  if ('node' in bound) visit(bound.node);
-  else bound.run.forEach(visit);
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child) stack.push(child);
+    }
+  }
   return tokens;
-}
-
-function sameTokens(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((token, i) => token === b[i]);
 }

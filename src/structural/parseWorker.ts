@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { InlineMatcher } from './fileMatcher';
 import { GRAMMARS } from './grammarManifest';
 import { LanguageRegistry } from './languages';
-import { fileOutcomeToWire, toWire, WorkerReply, WorkerRequest } from './workerProtocol';
+import { errorToWire, fileOutcomeToWire, toWire, WorkerReply, WorkerRequest } from './workerProtocol';
 
 if (parentPort) {
   const port = parentPort;
@@ -39,7 +39,7 @@ if (parentPort) {
     previous = previous.then(() =>
       answer(request).then(
         (reply) => port.postMessage(reply),
-        (error: Error) => port.postMessage({ error: { name: error.name, message: error.message } } satisfies WorkerReply),
+        (error: Error) => port.postMessage({ error: errorToWire(error) } satisfies WorkerReply),
       ),
     );
   });

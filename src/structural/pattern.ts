@@ -137,6 +137,12 @@ function parseInScaffold(
   const source = template.slice(0, at) + placed + template.slice(at + FRAGMENT_MARKER.length);
   const tree = loaded.parser.parse(source);
   if (!tree) return 'error';
+  try {
+    checkSize(tree.rootNode);
+  } catch (error) {
+    tree.delete();
+    throw error;
+  }
   if ((tree.rootNode.hasError && !onlyMetavariableErrors(tree.rootNode, placeholders)) || !everyCharacterParsed(tree.rootNode, source)) {
     tree.delete();
     return 'error';
@@ -148,6 +154,42 @@ function parseInScaffold(
     return 'not one node';
   }
   return { node: innermostSingleChild(node), tree };
+}
+
+/**
+ * How deep and how large a parsed pattern may be. Real patterns are a few dozen nodes a few dozen
+ * deep; the compiler and the matcher recurse along the pattern, so a pattern past these bounds
+ * (20 000 nested parentheses) is refused here, before anything recurses on it.
+ */
+export const MAX_PATTERN_DEPTH = 256;
+export const MAX_PATTERN_NODES = 4096;
+
+/** Throws PatternError when the scaffold's tree is deeper or larger than a pattern may be; walks without recursion. */
+function checkSize(root: Node): void {
+  const cursor = root.walk();
+  try {
+    let depth = 0;
+    let nodes = 0;
+    for (;;) {
+      nodes++;
+      if (depth > MAX_PATTERN_DEPTH) {
+        throw new PatternError(`The pattern nests more than ${MAX_PATTERN_DEPTH} levels deep; search for a smaller fragment (an inner part, or the outer call with $$$ for its arguments).`);
+      }
+      if (nodes > MAX_PATTERN_NODES) {
+        throw new PatternError(`The pattern has more than ${MAX_PATTERN_NODES} syntax nodes; search for a smaller fragment and use $X / $$$X for the parts that vary.`);
+      }
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
 }
 
 /**

@@ -1,22 +1,26 @@
 /**
  * Structural search over files: groups files by grammar, compiles the pattern once per
- * language, skips files that lack a text every match must contain, has the rest parsed and
- * matched (on worker threads when a pool is given and there is more than one file, several files
- * in flight, results taken in file order), and collects matches up to a cap. A file whose text
+ * language, skips files that lack a text every match must contain or exceed the size cap, has
+ * the rest parsed and matched (on worker threads whenever a pool is given, one file too: this
+ * thread then parses and matches nothing; several files in flight, results taken in file
+ * order), and collects matches up to a cap. Cancelling the search terminates threads busy with it. A file whose text
  * is unchanged since the same pattern last searched it is answered from a small match cache.
  * Used by `ast_grep`, `ast_edit`, the command line and the benchmark.
  */
 import { FileMatcher, FileOutcome, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { LanguageRegistry } from './languages';
-import { Match } from './matcher';
+import { Match, PatternTooExpensive } from './matcher';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
 import { matchedLength } from './workerProtocol';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
+import { ParsingTimedOut } from './workerPool';
 
 export interface Cancellation {
   readonly isCancellationRequested: boolean;
+  /** Where given (the editor's token), a cancelled search terminates the threads busy with it at once. */
+  readonly onCancellationRequested?: (listener: () => void) => { dispose(): void };
 }
 
 export interface SearchRequest {
@@ -35,6 +39,8 @@ export interface SearchRequest {
   readonly onFile?: (file: FileMatches) => void;
   /** False: where threads read the files, their texts are not sent back (a search that only lists matches). */
   readonly withSources?: boolean;
+  /** Longer files (in UTF-16 units) are not parsed, and are named in `skippedLarge` (default MAX_SEARCHED_FILE_LENGTH). */
+  readonly maxFileLength?: number;
 }
 
 export interface FileMatches {
@@ -57,12 +63,15 @@ export interface SearchResult {
   readonly filesParsed: number;
   /** Files not parsed because they exceed the size cap (generated bundles, mostly). */
   readonly skippedLarge: readonly string[];
+  /** The size cap this search applied. */
+  readonly maxFileLength: number;
 }
 
 /**
- * Files longer than this (in UTF-16 units) are not parsed when a folder is searched: they are
- * generated bundles in practice, and the wasm heap grows to fit the largest tree and never
- * shrinks (a 6 MB bundle alone takes ~200 MB). Searching one such file by path still works.
+ * Files longer than this (in UTF-16 units) are not parsed unless the caller raises the cap: they
+ * are generated bundles in practice, and the wasm heap grows to fit the largest tree and never
+ * shrinks (a 6 MB bundle alone takes ~200 MB; a 10 MB one took 42 s and 0.9 GB). A file named
+ * alone is held to it too.
  */
 export const MAX_SEARCHED_FILE_LENGTH = 1024 * 1024;
 
@@ -85,6 +94,7 @@ export interface RewriteResult {
   readonly searched: SearchResult['searched'];
   readonly skippedLanguages: SearchResult['skippedLanguages'];
   readonly skippedLarge: SearchResult['skippedLarge'];
+  readonly maxFileLength: number;
 }
 
 export class TooManyReplacements extends Error {
@@ -105,15 +115,14 @@ export class SearchCancelled extends Error {
 }
 
 export interface StructuralSearchOptions {
-  /** Where files are matched when a search has more than one; this thread when absent. */
+  /** Where files are matched (one file too); this thread when absent. */
   readonly pool?: FileMatcher;
   /** Keep the matches of the last few patterns per file text (the extension; not a one-shot command line). */
   readonly cacheMatches?: boolean;
   /**
    * A batch run over files on disk (the command line): a file that may match is read again by the
    * thread that parses it, so no text crosses threads or stays on this one (only matches do, or
-   * the text of a file whose matches would copy more). A search of one file parses on this thread,
-   * with the text already read. Not with `cacheMatches`.
+   * the text of a file whose matches would copy more). Not with `cacheMatches`.
    */
   readonly threadsRead?: boolean;
 }
@@ -156,17 +165,31 @@ export class StructuralSearch {
   }
 
   /** The pattern compiled for a language where files are matched (on a thread when a pool is given); throws PatternError. */
-  compile(language: string, pattern: string, matcher: FileMatcher = this.options.pool ?? this.inline): Promise<PatternSummary> {
-    return matcher.describe(language, pattern);
+  compile(language: string, pattern: string, signal?: AbortSignal): Promise<PatternSummary> {
+    return this.matcher().describe(language, pattern, signal);
   }
 
   async search(request: SearchRequest): Promise<SearchResult> {
+    // A cancelled search takes its jobs back: waiting ones leave the queue, busy threads are terminated.
+    const abort = new AbortController();
+    const subscription = request.token?.onCancellationRequested?.(() => abort.abort());
+    try {
+      return await this.searchWith(request, abort.signal);
+    } catch (error) {
+      if (abort.signal.aborted || request.token?.isCancellationRequested) throw new SearchCancelled();
+      throw error;
+    } finally {
+      subscription?.dispose();
+    }
+  }
+
+  private async searchWith(request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
     const groups = this.groupByLanguage(request);
     const compiled = new Map<string, PatternSummary>();
     const skippedLanguages: Array<{ language: string; files: number; reason: string }> = [];
     for (const [language, files] of groups) {
       try {
-        compiled.set(language, await this.compile(language, request.pattern, this.matcherFor(request)));
+        compiled.set(language, await this.compile(language, request.pattern, signal));
       } catch (error) {
         if (!(error instanceof PatternError) || request.language) throw error;
         skippedLanguages.push({ language, files: files.length, reason: error.message });
@@ -186,8 +209,8 @@ export class StructuralSearch {
     let truncated = false;
     let filesParsed = 0;
     const skippedLarge: string[] = [];
-    const maxLength = request.files.length > 1 ? MAX_SEARCHED_FILE_LENGTH : Number.POSITIVE_INFINITY;
-    const matcher = this.matcherFor(request);
+    const maxLength = request.maxFileLength ?? MAX_SEARCHED_FILE_LENGTH;
+    const matcher = this.matcher();
     // Files in flight, in file order: each one's matches are taken only after those of the files before it.
     const queue: Array<{ file: string; language: string; length: number; held: number; outcome: Promise<FileOutcome> }> = [];
     const threadsRead = this.options.threadsRead === true && matcher !== this.inline;
@@ -198,7 +221,10 @@ export class StructuralSearch {
     const takeOne = async (): Promise<boolean> => {
       const head = queue.shift() as (typeof queue)[number];
       queuedLength -= head.length;
-      const outcome = await head.outcome;
+      const outcome = await head.outcome.catch((error: unknown) => {
+        // A thread given the text does not know which file it was.
+        throw (error instanceof PatternTooExpensive || error instanceof ParsingTimedOut) && !error.file ? error.inFile(head.file) : error;
+      });
       heldLength -= head.held;
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
       if (outcome.skipped === 'too large') skippedLarge.push(head.file);
@@ -236,9 +262,9 @@ export class StructuralSearch {
             outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
           } else if (threadsRead) {
             // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
-            outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false });
+            outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false }, signal);
           } else {
-            outcome = this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit }, file);
+            outcome = this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit }, file, signal);
           }
           const entry = { file, language, length: threadsRead ? 0 : length, held: 0, outcome };
           if (threadsRead) {
@@ -269,6 +295,7 @@ export class StructuralSearch {
       skippedLanguages,
       filesParsed,
       skippedLarge,
+      maxFileLength: maxLength,
     };
   }
 
@@ -276,7 +303,7 @@ export class StructuralSearch {
     for (const language of this.groupByLanguage(request).keys()) {
       let compiled: PatternSummary;
       try {
-        compiled = await this.compile(language, request.pattern, this.matcherFor(request));
+        compiled = await this.compile(language, request.pattern);
       } catch (error) {
         if (error instanceof PatternError && !request.language) continue;
         throw error;
@@ -296,20 +323,20 @@ export class StructuralSearch {
       if (changed.length > 0) files.push({ file: file.file, source, replacements: changed });
     }
     if (found.truncated || replacementCount > request.maxReplacements) throw new TooManyReplacements(request.maxReplacements);
-    return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages, skippedLarge: found.skippedLarge };
+    return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages, skippedLarge: found.skippedLarge, maxFileLength: found.maxFileLength };
   }
 
-  /** Where a search's files are matched: the pool when there is more than one file. */
-  private matcherFor(request: Pick<SearchRequest, 'files'>): FileMatcher {
-    return request.files.length > 1 && this.options.pool ? this.options.pool : this.inline;
+  /** Where files are matched: the pool when there is one, whatever the number of files. */
+  private matcher(): FileMatcher {
+    return this.options.pool ?? this.inline;
   }
 
   /** One text's matches: from the match cache while the text is unchanged, else parsed (and then cached when complete). */
-  private matchText(matcher: FileMatcher, cache: Map<string, CachedMatches> | undefined, job: MatchJob, file: string): Promise<FileOutcome> {
+  private matchText(matcher: FileMatcher, cache: Map<string, CachedMatches> | undefined, job: MatchJob, file: string, signal: AbortSignal): Promise<FileOutcome> {
     const source = job.text;
     const cached = cache?.get(file);
     if (cached && cached.source === source) return Promise.resolve({ parsed: false, matches: cached.matches, source });
-    const matches = matcher.match(job);
+    const matches = matcher.match(job, signal);
     // Complete answers only: a file cut at the limit may have more matches.
     if (cache) void matches.then((found) => found.length < job.limit && cache.set(file, { source, matches: found }), () => undefined);
     return matches.then((found) => ({ parsed: true, matches: found, source }));

@@ -5,7 +5,11 @@
  * (it never holds up the small ones behind it). Workers start together, on first use, and stop
  * after a quiet period, which also hands back the memory their wasm heaps grew to (a wasm heap
  * never shrinks while its thread lives). A worker that dies fails its jobs with the reason; the
- * next job starts a fresh one.
+ * next job starts a fresh one. A job is never left running unwanted or unbounded: cancelling it
+ * (its signal) takes it out of the queue, or terminates the thread busy with it; a job still
+ * running after the deadline ends its thread too; either way the thread's other jobs go back to
+ * the queue and a fresh thread takes them. A thread that parsed a very large text is retired once
+ * it answers, so the memory its heap grew to goes back at once.
  */
 import { Worker } from 'node:worker_threads';
 import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
@@ -24,6 +28,32 @@ export class ParsingThreadFailed extends Error {
   }
 }
 
+/** A job taken back by its caller's signal (its search was cancelled). */
+export class JobCancelled extends Error {
+  constructor() {
+    super('The job was cancelled.');
+    this.name = 'JobCancelled';
+  }
+}
+
+/** A job ran past the deadline; its thread was terminated. */
+export class ParsingTimedOut extends Error {
+  constructor(
+    readonly seconds: number,
+    readonly file?: string,
+  ) {
+    super(
+      `Parsing and matching ${file ?? 'one file'} took more than ${seconds} s; it was stopped. ` +
+        'Narrow the pattern (fewer `$$$` runs, more literal code) or leave this file out with `path`.',
+    );
+    this.name = 'ParsingTimedOut';
+  }
+
+  inFile(file: string): ParsingTimedOut {
+    return new ParsingTimedOut(this.seconds, file);
+  }
+}
+
 interface Pending {
   readonly request: WorkerRequest;
   /** The worker it is for, when it is not for whichever has room. */
@@ -37,9 +67,11 @@ interface Pending {
 interface PooledWorker {
   readonly worker: Worker;
   /** The jobs it was given, oldest first: it answers them in that order. */
-  readonly inFlight: Pending[];
+  inFlight: Pending[];
   /** Whether it parses large texts (one worker does: each worker's wasm heap grows to its largest tree). */
   readonly takesLarge: boolean;
+  /** Ends the thread when its oldest job runs past the deadline. */
+  deadline?: NodeJS.Timeout;
 }
 
 /**
@@ -57,6 +89,12 @@ export const LARGE_TEXT_LENGTH = 256 * 1024;
  * in, shorter than the round trip). A worker on a large text is given nothing more meanwhile.
  */
 const PIPELINE_DEPTH = 4;
+
+/** How long one job may run (parsing one capped file and matching within its step budget take seconds at most). */
+export const JOB_DEADLINE_MS = 60_000;
+
+/** A thread that parsed a text longer than this is retired once it answers: its wasm heap grew to fit it and never shrinks. */
+export const RETIRE_AFTER_LENGTH = 4 * 1024 * 1024;
 
 function isLarge(pending: Pending): boolean {
   return pending.length > LARGE_TEXT_LENGTH;
@@ -80,6 +118,8 @@ export interface WorkerPoolOptions {
   readonly size: number;
   /** Workers stop after this long without a job. */
   readonly idleMs?: number;
+  /** A job running longer than this ends its thread (default JOB_DEADLINE_MS). */
+  readonly deadlineMs?: number;
 }
 
 export class WorkerPool implements FileMatcher {
@@ -97,14 +137,14 @@ export class WorkerPool implements FileMatcher {
     return this.workers.length;
   }
 
-  async match(job: MatchJob): Promise<Match[]> {
-    const reply = await this.send({ kind: 'text', job }, job.text.length);
+  async match(job: MatchJob, signal?: AbortSignal): Promise<Match[]> {
+    const reply = await this.send({ kind: 'text', job }, job.text.length, undefined, signal);
     if (!('matches' in reply)) throw new ParsingThreadFailed('it answered a text with something else');
     return reply.matches.map((wire) => fromWire(wire, job.text));
   }
 
-  async matchFile(job: DiskJob): Promise<FileOutcome> {
-    const reply = await this.send({ kind: 'file', job }, job.size);
+  async matchFile(job: DiskJob, signal?: AbortSignal): Promise<FileOutcome> {
+    const reply = await this.send({ kind: 'file', job }, job.size, undefined, signal);
     if (!('file' in reply)) throw new ParsingThreadFailed('it answered a file with something else');
     return fileOutcomeFromWire(reply.file, job.withSource);
   }
@@ -113,9 +153,9 @@ export class WorkerPool implements FileMatcher {
    * Every worker compiles the pattern (those not running yet start now), so all have loaded the
    * grammar by the time files come; the first answer is taken.
    */
-  async describe(language: string, pattern: string): Promise<PatternSummary> {
+  async describe(language: string, pattern: string, signal?: AbortSignal): Promise<PatternSummary> {
     while (this.workers.length < this.options.size) this.start();
-    const reply = await firstAnswer(this.workers.map((worker) => this.send({ kind: 'describe', language, pattern }, 0, worker)));
+    const reply = await firstAnswer(this.workers.map((worker) => this.send({ kind: 'describe', language, pattern }, 0, worker, signal)));
     if (!('summary' in reply)) throw new ParsingThreadFailed('it answered a pattern with something else');
     return reply.summary;
   }
@@ -127,12 +167,77 @@ export class WorkerPool implements FileMatcher {
     for (const pooled of this.workers.splice(0)) this.stop(pooled, failure);
   }
 
-  private send(request: WorkerRequest, length: number, worker?: PooledWorker): Promise<WorkerReply> {
+  private send(request: WorkerRequest, length: number, worker?: PooledWorker, signal?: AbortSignal): Promise<WorkerReply> {
+    if (signal?.aborted) return Promise.reject(new JobCancelled());
     this.clearIdleTimer();
     return new Promise<WorkerReply>((resolve, reject) => {
-      this.waiting.push({ request, length, worker, resolve, reject });
+      const onAbort = (): void => this.cancel(pending);
+      const settled = (): void => signal?.removeEventListener('abort', onAbort);
+      const pending: Pending = {
+        request,
+        length,
+        worker,
+        resolve: (reply) => {
+          settled();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(pending);
       this.dispatch();
     });
+  }
+
+  /** A job its caller no longer wants: out of the queue, or its thread terminated (the thread's other jobs go back to the queue). */
+  private cancel(pending: Pending): void {
+    const at = this.waiting.indexOf(pending);
+    if (at !== -1) {
+      this.waiting.splice(at, 1);
+      pending.reject(new JobCancelled());
+      return;
+    }
+    const busy = this.workers.find((pooled) => pooled.inFlight.includes(pending));
+    if (busy) this.terminate(busy, pending, new JobCancelled());
+  }
+
+  /**
+   * Ends a thread at once: `victim` fails with `error`, its other jobs go back to the front of the
+   * queue (those meant for it alone fail), and a fresh thread takes them.
+   */
+  private terminate(pooled: PooledWorker, victim: Pending, error: Error): void {
+    const at = this.workers.indexOf(pooled);
+    if (at !== -1) this.workers.splice(at, 1);
+    this.clearDeadline(pooled);
+    const others = pooled.inFlight.filter((pending) => pending !== victim);
+    pooled.inFlight = [];
+    victim.reject(error);
+    const stopped = new ParsingThreadFailed('it was stopped');
+    for (const pending of others) if (pending.worker === pooled) pending.reject(stopped);
+    this.waiting.unshift(...others.filter((pending) => pending.worker !== pooled));
+    void pooled.worker.terminate();
+    this.dispatch();
+  }
+
+  /** The oldest job of a thread has this long; past it the thread is ended. */
+  private armDeadline(pooled: PooledWorker): void {
+    this.clearDeadline(pooled);
+    const head = pooled.inFlight[0];
+    if (!head) return;
+    const ms = this.options.deadlineMs ?? JOB_DEADLINE_MS;
+    pooled.deadline = setTimeout(() => {
+      const file = head.request.kind === 'file' ? head.request.job.file : undefined;
+      this.terminate(pooled, head, new ParsingTimedOut(ms / 1000, file));
+    }, ms);
+    pooled.deadline.unref();
+  }
+
+  private clearDeadline(pooled: PooledWorker): void {
+    if (pooled.deadline) clearTimeout(pooled.deadline);
+    pooled.deadline = undefined;
   }
 
   /** Hands waiting jobs to free workers, starting workers up to the pool's size. */
@@ -147,6 +252,7 @@ export class WorkerPool implements FileMatcher {
         const [pending] = this.waiting.splice(at, 1);
         pooled.inFlight.push(pending);
         pooled.worker.postMessage(pending.request);
+        if (pooled.inFlight.length === 1) this.armDeadline(pooled);
       }
     }
   }
@@ -179,8 +285,10 @@ export class WorkerPool implements FileMatcher {
     worker.on('message', (reply: WorkerReply) => {
       const pending = pooled.inFlight.shift();
       if (!pending) return;
+      this.armDeadline(pooled);
       if ('error' in reply) pending.reject(errorFromWire(reply.error));
       else pending.resolve(reply);
+      if (pending.length > RETIRE_AFTER_LENGTH && pooled.inFlight.length === 0) this.retire(pooled);
       this.dispatch();
       this.scheduleIdleStop();
     });
@@ -188,6 +296,14 @@ export class WorkerPool implements FileMatcher {
     worker.on('exit', (code) => this.remove(pooled, `it exited with code ${code}`));
     this.workers.push(pooled);
     return pooled;
+  }
+
+  /** Ends an idle thread (its heap grew large); the next job starts a fresh one. */
+  private retire(pooled: PooledWorker): void {
+    const at = this.workers.indexOf(pooled);
+    if (at !== -1) this.workers.splice(at, 1);
+    this.clearDeadline(pooled);
+    void pooled.worker.terminate();
   }
 
   private remove(pooled: PooledWorker, reason: string): void {
@@ -202,6 +318,7 @@ export class WorkerPool implements FileMatcher {
   }
 
   private stop(pooled: PooledWorker, failure: Error): void {
+    this.clearDeadline(pooled);
     for (const pending of pooled.inFlight.splice(0)) pending.reject(failure);
     void pooled.worker.terminate();
   }

@@ -6,7 +6,7 @@
  * over); matches of a file the thread read itself carry them.
  */
 import { DiskJob, FileOutcome, MatchJob, PatternSummary } from './fileMatcher';
-import { Match } from './matcher';
+import { Match, PatternTooExpensive } from './matcher';
 import { PatternError } from './pattern';
 
 /** One request at a time per worker: a reply answers the request the worker was last given. */
@@ -19,7 +19,20 @@ export type WorkerReply =
   | { readonly matches: readonly WireMatch[] }
   | { readonly file: WireFileOutcome }
   | { readonly summary: PatternSummary }
-  | { readonly error: { readonly name: string; readonly message: string } };
+  | { readonly error: WireError };
+
+/** An error as it crosses threads: its name and message, and a budget and file for PatternTooExpensive. */
+export interface WireError {
+  readonly name: string;
+  readonly message: string;
+  readonly budget?: number;
+  readonly file?: string;
+}
+
+export function errorToWire(error: Error): WireError {
+  if (error instanceof PatternTooExpensive) return { name: error.name, message: error.message, budget: error.budget, file: error.file };
+  return { name: error.name, message: error.message };
+}
 
 export interface WireMatch {
   readonly start: number;
@@ -75,9 +88,10 @@ export function fileOutcomeFromWire(wire: WireFileOutcome, withSource: boolean):
   return { ...rest, matches: offsets.map((match) => fromWire(match, source)), ...(withSource ? { source } : {}) };
 }
 
-/** An error raised in a thread, rebuilt with its name (a PatternError stays one: callers tell it apart). */
-export function errorFromWire(wire: { readonly name: string; readonly message: string }): Error {
+/** An error raised in a thread, rebuilt with its name (a PatternError or PatternTooExpensive stays one: callers tell them apart). */
+export function errorFromWire(wire: WireError): Error {
   if (wire.name === 'PatternError') return new PatternError(wire.message);
+  if (wire.name === 'PatternTooExpensive' && wire.budget !== undefined) return new PatternTooExpensive(wire.budget, wire.file);
   const error = new Error(wire.message);
   error.name = wire.name;
   return error;

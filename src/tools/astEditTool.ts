@@ -42,7 +42,7 @@ export function createAstEditTool(structural: StructuralService, staging: Stagin
 
     async invoke(input, { token, conversation }) {
       const result = await planRewrite(structural, input, token);
-      if (result.replacementCount === 0) return noRewriteAnswer(input.pattern, result);
+      if (result.replacementCount === 0) return noRewriteAnswer(input.pattern, result, structural.answerContext);
       const edit = await staging.stage({
         conversation,
         origin: 'ast_edit',
@@ -53,7 +53,7 @@ export function createAstEditTool(structural: StructuralService, staging: Stagin
           edits: file.replacements.map(({ edit: replacement }) => replacement),
         })),
       });
-      return `${staging.proposedAnswer(edit)}\n${replacementsList(result, (file) => structural.display(file))}`;
+      return `${staging.proposedAnswer(edit)}\n${replacementsList(result, structural.answerContext)}`;
     },
   };
 }

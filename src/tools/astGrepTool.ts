@@ -20,7 +20,7 @@ export function createAstGrepTool(structural: StructuralService): LiveTool<AstGr
         maxResults: cap,
         token,
       });
-      return searchAnswer(input.pattern, result, (file) => structural.display(file), cap);
+      return searchAnswer(input.pattern, result, structural.answerContext, cap);
     },
   };
 }

@@ -14,6 +14,8 @@ import {
   SymbolNotOnLine,
 } from '../lsp/symbolLocation';
 import { InputError } from '../registry/inputValidation';
+import { PatternTooExpensive } from '../structural/matcher';
+import { ParsingTimedOut } from '../structural/workerPool';
 import { driftList } from '../staging/answers';
 import {
   AcceptRefused,
@@ -94,6 +96,12 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof InvalidSymbol) return `Error: ${error.message}`;
   if (error instanceof DeadlineExceeded) {
     return `Error: timed out after ${error.seconds} s waiting for ${error.waitingFor}. The language server may still be starting or indexing; try again, or check lsp status.`;
+  }
+  if (error instanceof PatternTooExpensive || error instanceof ParsingTimedOut) {
+    // Engine messages name the file by its absolute path; the model reads it relative to the workspace.
+    const shown = error.file ? (context.displayPath ?? ((absolutePath: string) => absolutePath))(error.file) : undefined;
+    const again = shown ? (error instanceof PatternTooExpensive ? new PatternTooExpensive(error.budget, shown) : new ParsingTimedOut(error.seconds, shown)) : error;
+    return `Error: ${again.message} The search stopped there: no matches are reported.`;
   }
   if (error instanceof RenameRefused) {
     const outside = error.outsideFiles.length ? ` Files outside the workspace: ${error.outsideFiles.join(', ')}.` : '';

@@ -196,3 +196,106 @@ describe('ast_edit and resolve in the editor', function () {
     );
   });
 });
+
+/**
+ * Nothing a pattern does can freeze the window: every search parses and matches on a parsing
+ * thread (one file too), so while an expensive one runs — or after it is cancelled — the extension
+ * host keeps answering. A probe round-trips a command through the workbench every 100 ms and
+ * records the slowest answer (before, this pattern ran on the extension host's own thread and the
+ * window froze until it ended, which took minutes).
+ */
+describe('ast_grep never freezes the window', function () {
+  this.timeout(120_000);
+  const FOUR_RUNS = 'f($$$A0, $$$A1, $$$A2, $$$A3, a1, a0)';
+  const HEAVY = 'structural/heavy/args.js';
+
+  before(async () => {
+    await activateExtension();
+    const call = `f(${Array.from({ length: 40 }, (_, i) => `a${i}`).join(', ')});\n`;
+    writeWorkspaceFile(HEAVY, `${call.repeat(3000)}g(x, a1, a0);\n`);
+  });
+
+  after(() => fs.rmSync(path.join(workspaceRoot(), 'structural/heavy'), { recursive: true, force: true }));
+
+  /**
+   * Round trips of a command through the workbench, every 100 ms, until stopped: how many, the
+   * slowest (ms), and what each slow one was (a round trip, or this thread's own timer running late).
+   */
+  function probeWindow(): { stop(): Promise<{ rounds: number; slowestMs: number; slow: string }> } {
+    let running = true;
+    let rounds = 0;
+    let slowestMs = 0;
+    const slow: string[] = [];
+    const origin = performance.now();
+    const note = (what: string, ms: number): void => {
+      slowestMs = Math.max(slowestMs, ms);
+      if (ms > 250) slow.push(`${what} ${ms.toFixed(0)} ms at +${(performance.now() - origin).toFixed(0)} ms`);
+    };
+    const loop = (async () => {
+      while (running) {
+        const started = performance.now();
+        await vscode.commands.executeCommand('setContext', 'liveTools.test.probe', rounds);
+        note('round trip', performance.now() - started);
+        rounds++;
+        // The wait itself counts too: a blocked thread would also hold back this timer.
+        const slept = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        note('timer late', performance.now() - slept - 100);
+      }
+    })();
+    return {
+      async stop() {
+        running = false;
+        await loop;
+        return { rounds, slowestMs, slow: slow.join('; ') };
+      },
+    };
+  }
+
+  it('an expensive pattern on one file runs on a parsing thread: the window answers within 1 s meanwhile, and the answer says it was too expensive there', async () => {
+    const probe = probeWindow();
+    const started = Date.now();
+    const answer = await invokeText('ast_grep', { pattern: FOUR_RUNS, path: HEAVY });
+    const seconds = (Date.now() - started) / 1000;
+    const { rounds, slowestMs, slow } = await probe.stop();
+    assert.match(answer, /^Error: The pattern is too expensive on structural\/heavy\/args\.js: matching stopped after [\d,]+ steps\. Narrow it: fewer `\$\$\$` runs/);
+    assert.ok(rounds >= 5, `the search took ${seconds} s and the probe ran ${rounds} times`);
+    assert.ok(slowestMs < 1000, `the window took ${slowestMs.toFixed(0)} ms to answer while the search ran (${slow}; the search took ${seconds} s)`);
+  });
+
+  it('cancelled, the search stops at once (its thread is terminated) and the window answers within 1 s during and after', async () => {
+    const probe = probeWindow();
+    const source = new vscode.CancellationTokenSource();
+    const pending = invokeText('ast_grep', { pattern: FOUR_RUNS, path: HEAVY }, source.token).then(
+      (text) => `answered: ${text}`,
+      // The cancellation crosses the workbench: it arrives as an error named "Canceled", not as a CancellationError instance.
+      (error: unknown) => (error instanceof vscode.CancellationError || (error instanceof Error && error.name === 'Canceled') ? 'cancelled' : `failed: ${String(error)}`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const cancelledAt = Date.now();
+    source.cancel();
+    assert.equal(await pending, 'cancelled');
+    const settleMs = Date.now() - cancelledAt;
+    // The threads are fresh and free: a small search answers at once.
+    const next = await invokeText('ast_grep', { pattern: 'g($$$A)', path: HEAVY });
+    const { slowestMs, slow } = await probe.stop();
+    assert.ok(settleMs < 1000, `the cancelled search settled ${settleMs} ms after the cancellation`);
+    assert.match(next, /^1 match of `g\(\$\$\$A\)` in 1 file/);
+    assert.ok(slowestMs < 1000, `the window took ${slowestMs.toFixed(0)} ms to answer (${slow})`);
+    source.dispose();
+  });
+
+  it('a file named alone over the size cap is not parsed, and the answer says how the cap is raised', async () => {
+    const big = 'structural/heavy/bundle.js';
+    writeWorkspaceFile(big, `g(big);\n${'x;\n'.repeat(600_000)}`);
+    const answer = await invokeText('ast_grep', { pattern: 'g($A)', path: big });
+    assert.match(answer, /^No matches of `g\(\$A\)` in 1 file/);
+    assert.match(answer, /Not searched: 1 file over 1 M characters \(structural\/heavy\/bundle\.js\): .* The human can raise the cap with the setting liveTools\.structural\.maxFileCharacters\.$/);
+    await setSetting('liveTools.structural.maxFileCharacters', 2 * 1024 * 1024);
+    try {
+      assert.match(await invokeText('ast_grep', { pattern: 'g($A)', path: big }), /^1 match of `g\(\$A\)` in 1 file/);
+    } finally {
+      await setSetting('liveTools.structural.maxFileCharacters', undefined);
+    }
+  });
+});

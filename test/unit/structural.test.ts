@@ -170,18 +170,23 @@ describe('structural engine: JSON metavariables are strings', () => {
 describe('structural search: files over the size cap', function () {
   this.timeout(20_000);
 
-  it('a folder search skips files over the cap and names them; searching that file alone still works', async () => {
+  it('every search skips files over the cap, a file named alone too, and says how the cap is raised; a raised cap searches it', async () => {
     const { StructuralSearch, MAX_SEARCHED_FILE_LENGTH } = await import('../../src/structural/search');
     const { searchAnswer } = await import('../../src/structural/answers');
     const big = `foo(1);\n${'x;\n'.repeat(MAX_SEARCHED_FILE_LENGTH / 2)}`;
     const texts: Record<string, string> = { '/w/small.js': 'foo(2);\n', '/w/bundle.js': big };
     const search = new StructuralSearch(registry, async (file) => texts[file]);
+    const context = { display: (file: string) => file.slice(3), sizeCapHint: 'Raise it with the setting.' };
     const both = await search.search({ pattern: 'foo($A)', files: ['/w/small.js', '/w/bundle.js'], maxResults: 50 });
     assert.deepEqual(both.skippedLarge, ['/w/bundle.js']);
     assert.equal(both.matchCount, 1);
-    assert.match(searchAnswer('foo($A)', both, (file) => file.slice(3), 50), /Not searched: 1 file over 1 M characters \(bundle\.js\); pass one as `path` to search it\.$/);
+    const capLine = /Not searched: 1 file over 1 M characters \(bundle\.js\): files that long are generated code in practice, and parsing one takes hundreds of MB\. Raise it with the setting\.$/;
+    assert.match(searchAnswer('foo($A)', both, context, 50), capLine);
     const alone = await search.search({ pattern: 'foo($A)', files: ['/w/bundle.js'], maxResults: 50 });
-    assert.equal(alone.matchCount, 1);
-    assert.deepEqual(alone.skippedLarge, []);
+    assert.equal(alone.matchCount, 0);
+    assert.deepEqual(alone.skippedLarge, ['/w/bundle.js']);
+    assert.match(searchAnswer('foo($A)', alone, context, 50), capLine);
+    const raised = await search.search({ pattern: 'foo($A)', files: ['/w/bundle.js'], maxResults: 50, maxFileLength: big.length });
+    assert.deepEqual([raised.matchCount, raised.skippedLarge], [1, []]);
   });
 });

@@ -6,10 +6,13 @@ import { workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { documentAt } from '../../workspace/vscode/fileTexts';
 import { Logger } from '../../log/logger';
 import { containingFolder, displayPath, resolveFileArgument, WorkspaceFolderPath } from '../../workspace/paths';
+import { AnswerContext } from '../answers';
 import { listFiles } from '../fileWalker';
 import { GRAMMARS } from '../grammarManifest';
 import { LanguageRegistry } from '../languages';
-import { Cancellation, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
+import { Setting } from '../../registry/settings';
+import { userSettingValue } from '../../registry/vscode/userSettings';
+import { Cancellation, MAX_SEARCHED_FILE_LENGTH, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
 import { SourceCache } from '../sourceCache';
 import { WorkerPool } from '../workerPool';
 
@@ -35,7 +38,8 @@ export class StructuralService implements vscode.Disposable {
       locateWasm: (entry) => path.join(extensionPath, 'dist', 'grammars', `${entry.id}.wasm`),
       runtimeWasm: path.join(extensionPath, 'dist', 'web-tree-sitter.wasm'),
     });
-    // Folder searches parse on worker threads (one per core, at most four; they stop after a minute idle).
+    // Every search parses on worker threads, one file too: nothing a pattern does can hold up this thread
+    // (one per core, at most four; they stop after a minute idle, and a cancelled search terminates them).
     this.pool = new WorkerPool({ script: path.join(extensionPath, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
     this.search = new StructuralSearch(this.registry, (file) => this.readText(file), { pool: this.pool, cacheMatches: true });
   }
@@ -46,6 +50,18 @@ export class StructuralService implements vscode.Disposable {
 
   display(file: string): string {
     return displayPath(workspaceFolderPaths(), file);
+  }
+
+  readonly answerContext: AnswerContext = {
+    display: (file) => this.display(file),
+    sizeCapHint: `The human can raise the cap with the setting ${Setting.structuralMaxFileCharacters}.`,
+  };
+
+  /** The size cap of every search (one file named by path too): the setting, else the engine's default. */
+  private maxFileLength(): number {
+    // A resource bound is the user's, like what runs: a workspace cannot raise it (registry/vscode/userSettings.ts).
+    const setting = userSettingValue<number>(Setting.structuralMaxFileCharacters);
+    return typeof setting === 'number' && Number.isInteger(setting) && setting > 0 ? setting : MAX_SEARCHED_FILE_LENGTH;
   }
 
   async scope(pathArgument: string | undefined, language: string | undefined, token: Cancellation): Promise<SearchScope> {
@@ -73,7 +89,7 @@ export class StructuralService implements vscode.Disposable {
 
   async run(request: SearchRequest): Promise<SearchResult> {
     const started = performance.now();
-    const result = await this.search.search(request);
+    const result = await this.search.search({ maxFileLength: this.maxFileLength(), ...request });
     this.log.info(
       'structural.search',
       `${JSON.stringify(request.pattern)} files=${request.files.length} parsed=${result.filesParsed} matches=${result.matchCount}` +
@@ -84,7 +100,7 @@ export class StructuralService implements vscode.Disposable {
 
   async rewrite(request: RewriteRequest): Promise<RewriteResult> {
     const started = performance.now();
-    const result = await this.search.rewrite(request);
+    const result = await this.search.rewrite({ maxFileLength: this.maxFileLength(), ...request });
     this.log.info(
       'structural.rewrite',
       `${JSON.stringify(request.pattern)} → ${JSON.stringify(request.rewrite)} files=${request.files.length} replacements=${result.replacementCount}` +

@@ -144,6 +144,10 @@ const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
 export const FILES_AHEAD_PER_THREAD_READING = 256;
 export const MAX_HELD_LENGTH = 1024 * 1024;
 
+/** The prefilter on this thread yields after this many files or characters scanned (a few ms of work). */
+const YIELD_EVERY_FILES = 20;
+const YIELD_EVERY_CHARACTERS = 2 * 1024 * 1024;
+
 /** Patterns whose matches are kept, most recent last. */
 const CACHED_PATTERNS = 4;
 
@@ -241,7 +245,9 @@ export class StructuralSearch {
       else results.push(found);
       return truncated;
     };
-    let sinceYield = 0;
+    // This thread only prefilters (a linear scan of each text); it still lets other work in every few files or characters.
+    let filesSinceYield = 0;
+    let charactersSinceYield = 0;
     try {
       outer: for (const [language, files] of groups) {
         const pattern = compiled.get(language);
@@ -249,12 +255,15 @@ export class StructuralSearch {
         const cache = this.cacheFor(language, request.pattern);
         for (const file of files) {
           if (request.token?.isCancellationRequested) throw new SearchCancelled();
-          if (++sinceYield >= 20) {
-            sinceYield = 0;
+          if (++filesSinceYield >= YIELD_EVERY_FILES || charactersSinceYield >= YIELD_EVERY_CHARACTERS) {
+            filesSinceYield = 0;
+            charactersSinceYield = 0;
             await new Promise((resolve) => setImmediate(resolve));
           }
           const source = await this.readText(file);
-          if (source === undefined || !mayMatch(source, pattern)) continue;
+          if (source === undefined) continue;
+          charactersSinceYield += source.length;
+          if (!mayMatch(source, pattern)) continue;
           const length = source.length;
           const limit = request.maxResults - matchCount + 1;
           let outcome: Promise<FileOutcome>;

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CodeServerInstall } from './codeServerInstall';
 import { freePort, startProcess, StartedProcess, stopProcess, waitForHttp } from './processes';
+import { RUN_MARKER } from '../integration/support/processes';
 
 export interface Profile {
   readonly userDataDir: string;
@@ -66,7 +67,12 @@ export async function startCodeServer(
   const port = profile.port ?? (await freePort());
   const host = `127.0.0.1:${port}`;
   const logFile = path.join(runDir, 'code-server.log');
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+    // Every process of this run inherits it: leftover-process checks count only their own run's (test/integration/support/processes.ts).
+    [RUN_MARKER]: `${path.basename(runDir)}-${process.pid}`,
+  };
   // The editor starts clean: nothing from an outer VS Code or an outer `npm test` leaks into it.
   for (const key of Object.keys(env)) {
     if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key.toLowerCase().startsWith('npm_')) delete env[key];

@@ -295,6 +295,13 @@ const diagnosticsOnWriteLines = [
   'Edits go through the editor (one undo step; unsaved changes of the user are kept). Paths outside the workspace are refused.',
 ];
 
+/** The brief, label and model tier both spawn tools take. */
+const WORKER_BRIEF_PROPERTIES: Record<'brief' | 'label' | 'tier', JsonSchema> = {
+  brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
+  label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
+  tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
+};
+
 export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   {
     name: ToolName.lsp,
@@ -693,9 +700,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
-        label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
-        tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
+        ...WORKER_BRIEF_PROPERTIES,
         access: { type: 'string', enum: WORKER_ACCESS, description: 'The most the worker may do: read (default), write or exec.' },
       },
       required: ['brief', 'label'],
@@ -719,9 +724,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
-        label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
-        tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
+        ...WORKER_BRIEF_PROPERTIES,
       },
       required: ['brief', 'label'],
       additionalProperties: false,

@@ -13,20 +13,14 @@ import { TOOL_CATALOG } from '../../src/registry/catalog';
 import { PLAN_AGENT_NAME } from '../../src/registry/manifest';
 import type { RecordedRequest, ScriptedModelApi, ScriptedReply } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
+import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
-const CARD_FRAMES = ['iframe.webview.ready', 'iframe#active-frame'];
 const inCard = { frames: CARD_FRAMES };
 const READ_TIER = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name));
 
 const python = (code: string, extra: object = {}) => invokeText('eval', { code, description: 'trust test cell', ...extra });
-
-const idOf = (answer: string): string => {
-  const id = /worker (w\d+)/.exec(answer)?.[1];
-  if (!id) throw new Error(`no worker id in: ${answer}`);
-  return id;
-};
 
 /** Waits for the approval card, checks what it shows, and answers it. */
 async function answerCard(expect: RegExp[], choice: 'Allow' | 'Deny'): Promise<string> {
@@ -50,11 +44,6 @@ async function allowInChat(): Promise<string> {
 /** A request of a vibe worker (its brief opens with our instructions), not of the chat. */
 function isWorkerRequest(request: RecordedRequest): boolean {
   return request.messages.some((message) => message.parts.some((part) => part.kind === 'text' && part.text.includes('You are a background worker')));
-}
-
-async function setVibe(on: boolean): Promise<void> {
-  await setSetting('liveTools.vibe.enabled', on);
-  await waitUntilAsync(`vibe mode ${on ? 'on' : 'off'}`, async () => ((await invokeText('vibe_list', {})).startsWith('Refused') === !on ? true : undefined));
 }
 
 describe('trust: tiers and approvals hold for every caller', function () {
@@ -135,7 +124,7 @@ describe('trust: tiers and approvals hold for every caller', function () {
       () => ({ toolCall: { name: 'eval', input: { code: 'try:\n    print(marker)\nexcept NameError:\n    print("no marker here")\nprint(tool("write", {"path": "trust-worker.txt", "content": "x\\n"}))', description: 'worker cell' } } }),
       (request) => ({ text: toolResults(request)[0] ?? 'no result' }),
     ]);
-    const id = idOf(await invokeText('vibe_spawn', { brief: 'Run a cell.', label: 'cell\nrunner', access: 'exec' }));
+    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Run a cell.', label: 'cell\nrunner', access: 'exec' }));
     await answerCard([new RegExp(`Worker "cell runner" \\(${id}\\) wants to run eval: Run Python: worker cell\\?`)], 'Allow');
     await answerCard([new RegExp(`A Python cell of Worker "cell runner" \\(${id}\\) wants to run write`), /trust-worker\.txt/], 'Deny');
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
@@ -149,7 +138,7 @@ describe('trust: tiers and approvals hold for every caller', function () {
   it("another extension's tool tagged as our read tier counts as exec: a read worker is not offered it and cannot call it", async () => {
     model.reset();
     model.script([() => ({ toolCall: { name: 'scripted_tagged_read', input: { note: 'from a read worker' } } }), (request) => ({ text: toolResults(request)[0] ?? '' })]);
-    const id = idOf(await invokeText('vibe_spawn_readonly', { brief: 'Call the tagged tool.', label: 'reader' }));
+    const id = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Call the tagged tool.', label: 'reader' }));
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
     assert.equal(model.requests[0].toolNames.includes('scripted_tagged_read'), false, `offered: ${model.requests[0].toolNames.join(', ')}`);
     assert.match(done, /Refused: scripted_tagged_read belongs to another extension and counts as exec/);
@@ -159,7 +148,7 @@ describe('trust: tiers and approvals hold for every caller', function () {
   it('workers belong to the conversation that spawned them; so do staged edits', async () => {
     model.reset();
     model.script([() => ({ text: 'idle' })]);
-    const id = idOf(await invokeText('vibe_spawn_readonly', { brief: 'Idle.', label: 'owned' }));
+    const id = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Idle.', label: 'owned' }));
     await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 30 });
     fs.writeFileSync(path.join(workspaceRoot(), 'src/trustStaged.ts'), 'export const trusted = 1;\n');
     const staged = await invokeText('ast_edit', { pattern: 'export const trusted = 1', rewrite: 'export const trusted = 2', path: 'src/trustStaged.ts' });

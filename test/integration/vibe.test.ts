@@ -9,23 +9,12 @@ import * as path from 'node:path';
 import { TOOL_CATALOG } from '../../src/registry/catalog';
 import type { RecordedRequest, ScriptedModelApi } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
+import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
-import { invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
+import { invokeText, setSetting, workspaceRoot } from './support/tools';
 
 const VIBE_TOOLS = TOOL_CATALOG.filter((tool) => tool.resource === 'vibe').map((tool) => tool.name).sort();
 const WRITE_OR_EXEC = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier !== 'read').map((tool) => tool.name));
-const CARD_FRAMES = ['iframe.webview.ready', 'iframe#active-frame'];
-
-const idOf = (answer: string): string => {
-  const id = /worker (w\d+)/.exec(answer)?.[1];
-  if (!id) throw new Error(`no worker id in: ${answer}`);
-  return id;
-};
-
-async function setVibe(on: boolean): Promise<void> {
-  await setSetting('liveTools.vibe.enabled', on);
-  await waitUntilAsync(`vibe mode ${on ? 'on' : 'off'}`, async () => ((await invokeText('vibe_list', {})).startsWith('Refused') === !on ? true : undefined));
-}
 
 describe('vibe mode', function () {
   this.timeout(120_000);
@@ -52,7 +41,7 @@ describe('vibe mode', function () {
     ]);
     const spawned = await invokeText('vibe_spawn', { brief: 'Outline src/format.ts.', label: 'exports', access: 'read' });
     assert.match(spawned, /^Started worker w\d+ "exports" \(scripted\/scripted-1 \(fast\), access read\)\. It runs in the background/);
-    const id = idOf(spawned);
+    const id = workerIdOf(spawned);
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
     assert.match(done, new RegExp(`^${id} "exports" done after \\d+ s:\\nFound: 1 symbol in src/format\\.ts[\\s\\S]*formatCount`));
     const requests = model.requests;
@@ -65,7 +54,7 @@ describe('vibe mode', function () {
   it('a read-only worker is offered no write or exec tool; a good worker runs on the good model', async () => {
     model.reset();
     model.script([() => ({ text: 'Reviewed.' })]);
-    const id = idOf(await invokeText('vibe_spawn', { brief: 'Review the plan.', label: 'reviewer', tier: 'good', access: 'read' }));
+    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Review the plan.', label: 'reviewer', tier: 'good', access: 'read' }));
     await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
     const [request] = model.requests as RecordedRequest[];
     assert.equal(request.modelId, 'scripted-2');
@@ -80,7 +69,7 @@ describe('vibe mode', function () {
       () => ({ toolCall: { name: 'ask_user', input: { question: 'Which greeting should the worker use?', options: [{ label: 'hello' }, { label: 'hi' }] } } }),
       (request) => ({ text: `${toolResults(request)[0]} Then told: ${request.messages.flatMap((message) => message.parts).filter((part) => part.kind === 'text' && part.text.includes('Message from the agent')).map((part) => (part as { text: string }).text.split('\n')[1]).join('; ')}` }),
     ]);
-    const id = idOf(await invokeText('vibe_spawn', { brief: 'Ask which greeting to use, then greet.', label: 'steered', access: 'read' }));
+    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Ask which greeting to use, then greet.', label: 'steered', access: 'read' }));
     await browser({ op: 'text', selector: '.card.active .question', frames: CARD_FRAMES, timeoutMs: 30_000 });
     assert.match(await invokeText('vibe_send', { worker_id: id, message: 'also sign with your id' }), new RegExp(`^Message queued for ${id} "steered": it is delivered at the worker's next tool boundary\\.$`));
     await browser({ op: 'click', selector: '.card.active .option', text: 'hi', frames: CARD_FRAMES });
@@ -90,7 +79,7 @@ describe('vibe mode', function () {
 
     model.reset();
     model.script([() => ({ toolCall: { name: 'ask_user', input: { question: 'A question nobody answers' } } })]);
-    const stuck = idOf(await invokeText('vibe_spawn', { brief: 'Ask and wait.', label: 'to kill', access: 'read' }));
+    const stuck = workerIdOf(await invokeText('vibe_spawn', { brief: 'Ask and wait.', label: 'to kill', access: 'read' }));
     await browser({ op: 'text', selector: '.card.active .question', frames: CARD_FRAMES, timeoutMs: 30_000 });
     assert.match(await invokeText('vibe_wait', { worker_id: stuck, timeout_seconds: 1 }), new RegExp(`^${stuck} "to kill" is still running after 1 s of waiting`));
     assert.match(await invokeText('vibe_kill', { worker_id: stuck }), new RegExp(`^${stuck} "to kill" was stopped after \\d+ s\\.$`));
@@ -110,7 +99,7 @@ describe('vibe mode', function () {
     for (const choice of ['Allow', 'Deny']) {
       model.reset();
       model.script([() => ({ toolCall: { name: 'write', input: { path: 'vibe-written.txt', content: `written after ${choice}\n` } } }), (request) => ({ text: toolResults(request)[0].split('\n')[0] })]);
-      const id = idOf(await invokeText('vibe_spawn', { brief: 'Write the file.', label: `writer ${choice}`, access: 'write' }));
+      const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Write the file.', label: `writer ${choice}`, access: 'write' }));
       const card = await browser({ op: 'text', selector: '.card.active', frames: CARD_FRAMES, timeoutMs: 30_000 });
       assert.match(card.text ?? '', new RegExp(`Worker "writer ${choice}" \\(${id}\\) wants to run write`));
       assert.match(card.text ?? '', /vibe-written\.txt/);

@@ -126,6 +126,8 @@ export class WorkerPool implements FileMatcher {
   readonly parallelism: number;
   private readonly workers: PooledWorker[] = [];
   private readonly waiting: Pending[] = [];
+  /** The jobs each caller's signal may take back. */
+  private readonly bySignal = new Map<AbortSignal, { readonly jobs: Set<Pending>; readonly onAbort: () => void }>();
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WorkerPoolOptions) {
@@ -171,8 +173,9 @@ export class WorkerPool implements FileMatcher {
     if (signal?.aborted) return Promise.reject(new JobCancelled());
     this.clearIdleTimer();
     return new Promise<WorkerReply>((resolve, reject) => {
-      const onAbort = (): void => this.cancel(pending);
-      const settled = (): void => signal?.removeEventListener('abort', onAbort);
+      const settled = (): void => {
+        if (signal) this.forget(signal, pending);
+      };
       const pending: Pending = {
         request,
         length,
@@ -186,10 +189,35 @@ export class WorkerPool implements FileMatcher {
           reject(error);
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) this.watch(signal, pending);
       this.waiting.push(pending);
       this.dispatch();
     });
+  }
+
+  /** One abort listener per signal (a search sends hundreds of jobs with one), cancelling every job of it still pending. */
+  private watch(signal: AbortSignal, pending: Pending): void {
+    let watched = this.bySignal.get(signal);
+    if (!watched) {
+      const jobs = new Set<Pending>();
+      const onAbort = (): void => {
+        this.bySignal.delete(signal);
+        for (const job of [...jobs]) this.cancel(job);
+      };
+      watched = { jobs, onAbort };
+      this.bySignal.set(signal, watched);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    watched.jobs.add(pending);
+  }
+
+  private forget(signal: AbortSignal, pending: Pending): void {
+    const watched = this.bySignal.get(signal);
+    if (!watched) return;
+    watched.jobs.delete(pending);
+    if (watched.jobs.size > 0) return;
+    signal.removeEventListener('abort', watched.onAbort);
+    this.bySignal.delete(signal);
   }
 
   /** A job its caller no longer wants: out of the queue, or its thread terminated (the thread's other jobs go back to the queue). */

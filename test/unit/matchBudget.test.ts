@@ -5,6 +5,7 @@
  * a parsing thread busy with a cancelled or overdue job is terminated and replaced.
  */
 import * as assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -144,6 +145,19 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
       const behind = pool.match(job);
       await assert.rejects(stuck, (error: Error) => error instanceof ParsingTimedOut && /took more than 0\.5 s/.test(error.message));
       assert.deepEqual(await behind, []);
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('one abort listener per signal however many jobs it covers, removed once they settle', async () => {
+    const pool = new WorkerPool({ script: SCRIPT, size: 2 });
+    try {
+      const abort = new AbortController();
+      const jobs = Array.from({ length: 30 }, (_, i) => pool.match({ language: 'javascript', pattern: 'f($A)', text: `f(${i})`, limit: 10 }, abort.signal));
+      assert.equal(getEventListeners(abort.signal, 'abort').length, 1);
+      assert.equal((await Promise.all(jobs)).flat().length, 30);
+      assert.equal(getEventListeners(abort.signal, 'abort').length, 0);
     } finally {
       pool.dispose();
     }

@@ -188,6 +188,9 @@ export class Kernel {
         case 'tool':
           void this.relayTool(kernel, message, budget, cancellation.token, options.callTool ?? this.options.callTool);
           break;
+        case 'dropped':
+          output.addDroppedLine(message.bytes, message.reason);
+          break;
       }
     };
 

@@ -3,19 +3,25 @@
  * delimited JSON to the kernel on fd 3 and from it on fd 4, a table of pending executions by id,
  * an `exited` promise. Raw bytes on fd 1/2 (C-level writes, subprocesses) become stream messages
  * of the running cell. The kernel leads its own process group, so `kill` takes its children along.
+ * Reading is bounded: a message line may hold MAX_MESSAGE_BYTES; a longer one, or a line that is no
+ * message (a cell writing to fd 4 itself), is dropped and the running cell told how many bytes went.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { describeError, Logger, nullLogger } from '../log/logger';
+import { BoundedLineReader } from '../process/boundedLineReader';
 import { processGroupExists, signalProcessGroup } from '../process/childProcess';
+import { MAX_MESSAGE_BYTES } from './kernelLimits';
 
 /** Messages a kernel sends about a running cell (everything but `ready` and `done`). */
 export type CellMessage =
   | { readonly type: 'stream'; readonly id: number; readonly name: 'stdout' | 'stderr'; readonly text: string }
   | { readonly type: 'display' | 'result'; readonly id: number; readonly mime: string; readonly data: string }
   | { readonly type: 'error'; readonly id: number; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
-  | { readonly type: 'tool'; readonly id: number; readonly call: number; readonly name: string; readonly input: unknown };
+  | { readonly type: 'tool'; readonly id: number; readonly call: number; readonly name: string; readonly input: unknown }
+  /** Made here, not sent: bytes on fd 4 that were dropped, as one line over the bound or as lines that were no message. */
+  | { readonly type: 'dropped'; readonly id: number; readonly bytes: number; readonly reason: 'too-long' | 'not-a-message' };
 
 type KernelMessage =
   | CellMessage
@@ -52,6 +58,9 @@ export class KernelStartError extends Error {
   }
 }
 
+/** Characters of fd 1/2 output and dropped lines logged while no cell runs, until the next cell starts. */
+const BETWEEN_CELLS_LOG_CHARS = 64 * 1024;
+
 /** Kernel groups still alive; killed if the host exits without disposing them. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -74,6 +83,8 @@ export class KernelProcess {
   private exit: KernelExit | undefined;
   private killedByUs = false;
   private readonly toKernel: Writable;
+  /** What has been logged since the last cell started (see BETWEEN_CELLS_LOG_CHARS). */
+  private loggedBetweenCells = 0;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -167,18 +178,13 @@ export class KernelProcess {
 
   private listen(): void {
     const fromKernel = this.child.stdio[4] as Readable;
-    let buffered = '';
-    const decoder = new StringDecoder('utf8');
-    fromKernel.on('data', (chunk: Buffer) => {
-      buffered += decoder.write(chunk);
-      let newline = buffered.indexOf('\n');
-      while (newline !== -1) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (line.trim()) this.receive(line);
-        newline = buffered.indexOf('\n');
-      }
-    });
+    const reader = new BoundedLineReader(
+      MAX_MESSAGE_BYTES,
+      (line, bytes) => this.receive(line, bytes),
+      (bytes) => this.drop(bytes, 'too-long'),
+    );
+    fromKernel.on('data', (chunk: Buffer) => reader.push(chunk));
+    fromKernel.on('end', () => reader.end());
     fromKernel.on('error', (error) => this.logger.debug('kernel.read', describeError(error)));
     for (const name of ['stdout', 'stderr'] as const) {
       const stream = this.child[name];
@@ -187,14 +193,12 @@ export class KernelProcess {
     }
   }
 
-  private receive(line: string): void {
-    let message: KernelMessage;
-    try {
-      message = JSON.parse(line) as KernelMessage;
-    } catch {
-      this.logger.warn('kernel.protocol', `not JSON: ${line.slice(0, 200)}`);
-      return;
-    }
+  private receive(line: string, bytes: number): void {
+    // The kernels begin every message with a line break too, so what a cell wrote to fd 4 without one
+    // ends there instead of swallowing the message: empty lines are the usual case, not an error.
+    if (line.length === 0) return;
+    const message = parseMessage(line);
+    if (!message) return this.drop(bytes, 'not-a-message');
     if (message.type === 'ready') {
       this.onReady({ version: message.version });
       return;
@@ -217,12 +221,32 @@ export class KernelProcess {
     execution.onMessage(message);
   }
 
+  /** Bytes on fd 4 that were no message: the running cell's answer says so, else the log does. */
+  private drop(bytes: number, reason: 'too-long' | 'not-a-message'): void {
+    const running = this.running();
+    if (running) running.execution.onMessage({ type: 'dropped', id: running.id, bytes, reason });
+    else this.logBetweenCells('kernel.protocol', `${bytes} bytes on fd 4 dropped between cells (${reason === 'too-long' ? `one line over ${MAX_MESSAGE_BYTES} bytes` : 'not a message'})`);
+  }
+
   /** fd 1/2 bytes belong to the cell that runs (kernels run one at a time), else to the log. */
   private receiveRaw(name: 'stdout' | 'stderr', text: string): void {
     if (!text) return;
-    const [id, running] = this.pending.entries().next().value ?? [];
-    if (running !== undefined && id !== undefined) running.onMessage({ type: 'stream', id, name, text });
-    else this.logger.info(`kernel.${name}`, text.trimEnd());
+    const running = this.running();
+    if (running) running.execution.onMessage({ type: 'stream', id: running.id, name, text });
+    else this.logBetweenCells(`kernel.${name}`, text.trimEnd());
+  }
+
+  /** The cell that runs (or has just said `done`): the oldest pending execution. */
+  private running(): { id: number; execution: PendingExecution } | undefined {
+    const [id, execution] = this.pending.entries().next().value ?? [];
+    return id !== undefined && execution !== undefined ? { id, execution } : undefined;
+  }
+
+  /** A background thread of the kernel may write between cells without end: the log keeps the first 64 K characters. */
+  private logBetweenCells(tag: string, text: string): void {
+    if (this.loggedBetweenCells >= BETWEEN_CELLS_LOG_CHARS) return;
+    this.loggedBetweenCells += text.length;
+    this.logger.info(tag, this.loggedBetweenCells < BETWEEN_CELLS_LOG_CHARS ? text : `${text.slice(0, 1000)}\n[… more output of the kernel between cells is not logged until the next cell]`);
   }
 
   get alive(): boolean {
@@ -233,6 +257,7 @@ export class KernelProcess {
   execute(code: string, onMessage: (message: CellMessage) => void): Promise<ExecutionOutcome> {
     if (this.exit) return Promise.resolve({ kind: 'exited', exit: this.exit });
     const id = ++this.nextId;
+    this.loggedBetweenCells = 0;
     return new Promise<ExecutionOutcome>((resolve) => {
       this.pending.set(id, { onMessage, resolve });
       this.send({ type: 'execute', id, code });
@@ -273,6 +298,17 @@ export class KernelProcess {
       killGroup(this.pid);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+}
+
+/** A line as a message: a JSON object with a `type`, else undefined. */
+function parseMessage(line: string): KernelMessage | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const message: unknown = JSON.parse(line);
+    return typeof message === 'object' && message !== null && typeof (message as { type?: unknown }).type === 'string' ? (message as KernelMessage) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

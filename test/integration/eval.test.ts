@@ -3,7 +3,7 @@
  * with --system-site-packages (pandas, matplotlib), named by the liveTools.eval.python setting, and
  * the editor's own Node for JavaScript. State, results, rich output, magics, %pip from a local
  * package, tool() relaying to another tool, the idle budget, cancellation, crash and restart, output
- * floods, and no kernel process left behind.
+ * floods (fd 1/2 and the message channel), and no kernel process left behind.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -166,6 +166,23 @@ describe('eval tool', function () {
     assert.match(flood, /\[… [\d,]+ characters of output cut …\]/);
     assert.match(flood, /line 99999\n'done'$/);
     assert.match(await invokeText('lsp', { action: 'status' }), /TypeScript/);
+  });
+
+  it('Python: 100 MB written to the message channel (fd 4) without a line break is dropped and said; the result, the next cell and the editor are intact', async () => {
+    await python('before_flood = "kept"');
+    const started = Date.now();
+    const flooded = await python('import os\njunk = memoryview(b"x" * 100_000_000)\nwhile junk:\n    junk = junk[os.write(4, junk):]\n"result"');
+    assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
+    assert.match(flooded, /^'result'\n+\[100,000,000 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line over the 8 MB one message may hold\. fd 4 belongs to the kernel; print, display\(\) or write to a file instead\]$/);
+    assert.match(await invokeText('lsp', { action: 'status' }), /TypeScript/);
+    assert.equal(await python('before_flood'), "'kept'");
+  });
+
+  it('JavaScript: 100 MB written to the message channel (fd 4) without a line break is dropped and said; the result and the next cell are intact', async () => {
+    await javascript('const beforeFlood = "kept";');
+    const flooded = await javascript("const junk = Buffer.alloc(100_000_000, 'x');\nfor (let at = 0; at < junk.length; ) at += require('node:fs').writeSync(4, junk, at);\n'result'");
+    assert.match(flooded, /^'result'\n+\[100,000,000 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line over the 8 MB one message may hold\./);
+    assert.equal(await javascript('beforeFlood'), "'kept'");
   });
 
   it('JavaScript: state, top-level await, let/const declared again in a later cell, and the last expression', async () => {

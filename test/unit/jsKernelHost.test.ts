@@ -40,6 +40,7 @@ class TestKernel {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     const events = readline.createInterface({ input: child.stdio[4] as Readable });
     events.on('line', (line) => {
+      if (line === '') return; // every event begins with a line break too
       const event = JSON.parse(line) as KernelEvent;
       if (event.type === 'tool') this.send({ type: 'tool_result', call: event.call, ...this.onTool(event) });
       for (const listener of this.listeners) listener(event);

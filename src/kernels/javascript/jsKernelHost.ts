@@ -18,6 +18,10 @@
  * synchronous part just ended) reaches neither the watchdog nor our listener and is lost: the host
  * side sends it again every 250 ms until `done` comes (src/kernels/kernel.ts). Output of an abandoned cell, and of timers after
  * their cell ended, goes to the cell running then (or the next one).
+ *
+ * Bounds: every event begins with a line break as well as ending with one (bytes a cell writes to fd 4
+ * itself end there), and none is longer than MAX_MESSAGE_BYTES: text goes in chunks, reprs and error
+ * texts are cut, a tool() input over the bound is refused.
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +31,7 @@ import { pathToFileURL } from 'node:url';
 import * as util from 'node:util';
 import * as vm from 'node:vm';
 import { Language, Parser } from 'web-tree-sitter';
+import { MAX_MESSAGE_BYTES } from '../kernelLimits';
 import { IMPORT_FUNCTION, ParseJavaScript, transformCell } from './cellTransform';
 
 const COMMAND_FD = 3;
@@ -37,6 +42,10 @@ const CELL_OUTPUT_LIMIT = 2 * 1024 * 1024;
 const BETWEEN_CELLS_LIMIT = 64 * 1024;
 const INSPECT_OPTIONS: util.InspectOptions = { depth: 4, maxArrayLength: 100, maxStringLength: 10_000, breakLength: 100 };
 const MAX_INSPECT_CHARS = 100_000;
+/** Characters of stream text per event (as the Python kernel): at most ~400 KB as JSON, whatever the characters. */
+const STREAM_CHUNK = 65_536;
+/** Characters of an error's message and of each line of its traceback. */
+const MAX_ERROR_CHARS = 10_000;
 const MAX_FRAMES = 20;
 /** Stack frames of the user's code: cells are compiled with the file name `<cell N>`. */
 const CELL_FRAME = /<cell \d+>/;
@@ -66,9 +75,17 @@ class Interrupted extends Error {
   }
 }
 
+/** An event would be longer than the host reads; the caller sends something smaller instead. */
+class MessageTooLarge extends Error {
+  constructor(readonly size: number) {
+    super(`a message of ${size} bytes`);
+  }
+}
+
 /** Writes one event line; a host that went away ends the kernel. */
 function send(event: Event): void {
-  const bytes = Buffer.from(JSON.stringify(event) + '\n', 'utf8');
+  const bytes = Buffer.from(`\n${JSON.stringify(event)}\n`, 'utf8');
+  if (bytes.length > MAX_MESSAGE_BYTES) throw new MessageTooLarge(bytes.length);
   let offset = 0;
   while (offset < bytes.length) {
     try {
@@ -102,7 +119,11 @@ class CellOutput {
 
   stream(name: 'stdout' | 'stderr', text: string): void {
     const kept = this.take(text);
-    if (kept) send({ type: 'stream', id: this.id, name, text: kept });
+    for (let start = 0; start < kept.length; ) {
+      const end = cutPoint(kept, start + STREAM_CHUNK);
+      send({ type: 'stream', id: this.id, name, text: kept.slice(start, end) });
+      start = end;
+    }
   }
 
   data(type: 'display' | 'result', data: string): void {
@@ -122,13 +143,24 @@ class CellOutput {
       this.remaining -= text.length;
       return text;
     }
-    // Never end on half of a surrogate pair.
-    const end = this.remaining > 0 && /[\uD800-\uDBFF]/.test(text[this.remaining - 1]) ? this.remaining - 1 : this.remaining;
-    const kept = text.slice(0, end);
+    const kept = text.slice(0, cutPoint(text, this.remaining));
     this.dropped += text.length - kept.length;
     this.remaining = 0;
     return kept;
   }
+}
+
+/** `end`, or one less where it would split a surrogate pair; never past the text. */
+function cutPoint(text: string, end: number): number {
+  if (end >= text.length) return text.length;
+  return end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1]) ? end - 1 : end;
+}
+
+/** Head and tail of a long text, the cut stated in place. */
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const half = Math.floor(limit / 2);
+  return `${text.slice(0, cutPoint(text, half))}… [${text.length - limit} characters cut] …${text.slice(text.length - half)}`;
 }
 
 let current: CellOutput | undefined;
@@ -191,8 +223,11 @@ function withoutHostFrames(text: string): string {
 }
 
 function inspect(value: unknown): string {
-  const text = withoutHostFrames(util.inspect(value, INSPECT_OPTIONS));
-  return text.length > MAX_INSPECT_CHARS ? `${text.slice(0, MAX_INSPECT_CHARS)}… [${text.length - MAX_INSPECT_CHARS} more characters]` : text;
+  return capped(withoutHostFrames(util.inspect(value, INSPECT_OPTIONS)));
+}
+
+function capped(text: string): string {
+  return text.length > MAX_INSPECT_CHARS ? `${text.slice(0, cutPoint(text, MAX_INSPECT_CHARS))}… [${text.length - MAX_INSPECT_CHARS} more characters]` : text;
 }
 
 // --- tool() relay -----------------------------------------------------------------------------
@@ -206,8 +241,14 @@ function callTool(name: unknown, input: unknown): Promise<string> {
   if (typeof name !== 'string' || name.length === 0) return Promise.reject(new TypeError('tool(name, input): name must be a non-empty string'));
   const call = nextCall++;
   return new Promise<string>((resolve, reject) => {
+    try {
+      send({ type: 'tool', id: cell.id, call, name, input: input ?? {} });
+    } catch (error) {
+      if (!(error instanceof MessageTooLarge)) throw error;
+      reject(new ToolError(`tool(${JSON.stringify(name)}) was not called: its input is ${error.size} bytes as JSON, over the ${MAX_MESSAGE_BYTES / (1024 * 1024)} MB one kernel message may hold; write the data to a file and pass its path`));
+      return;
+    }
     pendingCalls.set(call, { resolve, reject });
-    send({ type: 'tool', id: cell.id, call, name, input: input ?? {} });
   });
 }
 
@@ -254,7 +295,7 @@ function installGlobals(): void {
   };
   define('require', projectRequire);
   define('display', (value: unknown): void => {
-    const text = typeof value === 'string' ? value : inspect(value);
+    const text = typeof value === 'string' ? capped(value) : inspect(value);
     // From a timer after its cell finished: kept for the next cell like other late output.
     if (current) current.data('display', text);
     else emitStream('stdout', `${text}\n`);
@@ -300,13 +341,13 @@ function describeError(error: unknown): { ename: string; evalue: string; traceba
   }
   const { code } = error as NodeJS.ErrnoException;
   if (code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') return describeError(new Interrupted());
-  const ename = String((error as Error).name ?? 'Error');
-  const evalue = String((error as Error).message ?? '');
+  const ename = cut(String((error as Error).name ?? 'Error'), MAX_ERROR_CHARS);
+  const evalue = cut(String((error as Error).message ?? ''), MAX_ERROR_CHARS);
   const stack = typeof (error as Error).stack === 'string' ? (error as Error).stack!.split('\n') : [];
   const header = stack.findIndex((line) => line.startsWith(ename));
   // V8 puts the offending line and a caret before the header for errors thrown at the top of a cell.
-  const context = header > 0 ? stack.slice(0, header).filter((line) => line.trim() !== '') : [];
-  const frames = stack.filter((line) => /^\s+at /.test(line) && CELL_FRAME.test(line)).slice(0, MAX_FRAMES).map((line) => line.trim());
+  const context = header > 0 ? stack.slice(0, header).filter((line) => line.trim() !== '').map((line) => cut(line, MAX_ERROR_CHARS)) : [];
+  const frames = stack.filter((line) => /^\s+at /.test(line) && CELL_FRAME.test(line)).slice(0, MAX_FRAMES).map((line) => cut(line.trim(), MAX_ERROR_CHARS));
   return { ename, evalue, traceback: [...context, `${ename}: ${evalue}`, ...frames] };
 }
 

@@ -2,8 +2,11 @@
 
 Protocol (newline-delimited JSON): commands arrive on fd 3, messages leave on fd 4, so whatever
 libraries or subprocesses write to fd 1/2 at C level cannot corrupt it (the host reports those
-bytes as the running cell's output). User code runs in the main thread, so SIGINT becomes a
-KeyboardInterrupt in the cell; a daemon thread reads fd 3 and hands tool results to `tool()`.
+bytes as the running cell's output). Every message begins with a line break as well as ending
+with one, so bytes a cell writes to fd 4 itself end there instead of swallowing the next message;
+no message is longer than MAX_MESSAGE_BYTES (the host drops longer lines). User code runs in the
+main thread, so SIGINT becomes a KeyboardInterrupt in the cell; a daemon thread reads fd 3 and
+hands tool results to `tool()`.
 IPython idioms (%pip, %cd, !cmd, %%bash, %%timeit) are rewritten here, see `rewrite_magics`.
 Standard library only; pandas and matplotlib are used only when the cell already imported them.
 """
@@ -33,6 +36,8 @@ import types
 
 COMMAND_FD = 3
 MESSAGE_FD = 4
+# Bytes of one message line, as the host reads it (src/kernels/kernelLimits.ts; a unit test holds them equal).
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 # Beyond this many characters of stream text a cell's output is dropped here (and counted), so a
 # flood costs the host nothing; the host keeps far less than this anyway (head and tail).
 HARD_OUTPUT_LIMIT = 2_000_000
@@ -51,6 +56,14 @@ class ToolError(Exception):
 
 class UsageError(Exception):
     """A magic the kernel does not know or cannot parse."""
+
+
+class _MessageTooLarge(Exception):
+    """A message would be longer than the host reads; the caller sends something smaller instead."""
+
+    def __init__(self, size):
+        super().__init__(size)
+        self.size = size
 
 
 class _State:
@@ -85,7 +98,9 @@ def _check_pending_interrupt():
 
 
 def send(message):
-    data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    data = ("\n" + json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise _MessageTooLarge(len(data))
     on_main = threading.get_ident() == _MAIN_THREAD
     if on_main:
         _state.critical += 1
@@ -220,7 +235,13 @@ def tool(name, input=None):
         _tool_calls[call] = answer
     try:
         _output.flush()
-        send({"type": "tool", "id": _state.cell_id, "call": call, "name": str(name), "input": input if input is not None else {}})
+        message = {"type": "tool", "id": _state.cell_id, "call": call, "name": str(name), "input": input if input is not None else {}}
+        try:
+            send(message)
+        except _MessageTooLarge as error:
+            raise ToolError(
+                f"tool({str(name)!r}) was not called: its input is {error.size:,} bytes as JSON, over the {_megabytes(MAX_MESSAGE_BYTES)} one kernel message may hold; write the data to a file and pass its path"
+            ) from None
         result = answer.get()
     finally:
         with _tool_lock:
@@ -297,9 +318,17 @@ def represent(value):
     return "text/plain", _cut(repr(value))
 
 
+def _megabytes(size):
+    return f"{size / (1024 * 1024):g} MB"
+
+
 def _publish(kind, value):
     mime, data = represent(value)
-    send({"type": kind, "id": _state.cell_id, "mime": mime, "data": data})
+    try:
+        send({"type": kind, "id": _state.cell_id, "mime": mime, "data": data})
+    except _MessageTooLarge as error:
+        note = f"[{mime} output not shown: {error.size:,} bytes as a message, over the {_megabytes(MAX_MESSAGE_BYTES)} one kernel message may hold; save it to a file instead]"
+        send({"type": kind, "id": _state.cell_id, "mime": "text/plain", "data": note})
 
 
 def display(*values):
@@ -531,13 +560,14 @@ def _prune(exception, seen):
 def _send_error(error):
     described = traceback.TracebackException.from_exception(error)
     _prune(described, set())
+    # A message of megabytes (or a traceback of thousands of frames) is cut here: it must fit one message.
     send(
         {
             "type": "error",
             "id": _state.cell_id,
             "ename": type(error).__name__,
-            "evalue": str(error),
-            "traceback": list(described.format()),
+            "evalue": _cut(str(error)),
+            "traceback": [_cut("".join(described.format()), 10 * REPR_LIMIT)],
         }
     )
 

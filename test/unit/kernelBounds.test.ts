@@ -1,0 +1,178 @@
+/**
+ * Kernels stay bounded, on both languages with real kernels: what a cell writes to the message
+ * channel (fd 4) itself is dropped and said without stalling the host.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BoundedLineReader } from '../../src/process/boundedLineReader';
+import { CallTool, Kernel, KernelLaunch } from '../../src/kernels/kernel';
+import { MAX_MESSAGE_BYTES } from '../../src/kernels/kernelLimits';
+import { formatText, KernelResult, OutputCollector } from '../../src/kernels/kernelResult';
+import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
+import { pythonLaunch } from '../../src/kernels/pythonKernel';
+import { processGroupExists } from '../../src/process/childProcess';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const PYTHON = '/usr/bin/python3';
+const PYTHON_DRIVER = path.join(ROOT, 'src', 'kernels', 'python', 'kernel.py');
+const JS_HOST = path.join(ROOT, 'dist', 'kernels', 'jsKernelHost.js');
+
+const LANGUAGES: ReadonlyArray<{ name: 'python' | 'javascript'; launch: () => KernelLaunch; interpreter: string; script: string }> = [
+  { name: 'python', launch: () => pythonLaunch(PYTHON, PYTHON_DRIVER), interpreter: PYTHON, script: PYTHON_DRIVER },
+  { name: 'javascript', launch: () => javascriptLaunch(process.execPath, JS_HOST), interpreter: process.execPath, script: JS_HOST },
+];
+
+/** The cells each test runs, per language. */
+const CELLS = {
+  python: {
+    setState: 'kept = 41',
+    readState: 'kept + 1',
+    flood: 'import os\njunk = memoryview(b"x" * 100_000_000)\nwhile junk:\n    junk = junk[os.write(4, junk):]\n"result"',
+    strayLast: 'import os\nwritten = os.write(4, b"stray bytes")',
+  },
+  javascript: {
+    setState: 'const kept = 41;',
+    readState: 'kept + 1',
+    flood: "const junk = Buffer.alloc(100_000_000, 'x');\nfor (let at = 0; at < junk.length; ) at += require('node:fs').writeSync(4, junk, at);\n'result'",
+    strayLast: "const written = require('node:fs').writeSync(4, 'stray bytes');",
+  },
+};
+
+const resultText = (result: KernelResult): string | undefined => result.parts.find((part) => part.kind === 'result')?.text;
+
+describe('bounded line reader', () => {
+  /** Feeds the chunks and returns what the reader reported, lines as text and oversized ones as a count. */
+  function read(maxBytes: number, chunks: string[]): string[] {
+    const seen: string[] = [];
+    const reader = new BoundedLineReader(
+      maxBytes,
+      (line, bytes) => seen.push(`${line} (${bytes})`),
+      (bytes) => seen.push(`<${bytes} bytes over>`),
+    );
+    for (const chunk of chunks) reader.push(Buffer.from(chunk, 'utf8'));
+    reader.end();
+    return seen;
+  }
+
+  const cases: Array<[string, number, string[], string[]]> = [
+    ['lines in one chunk', 10, ['a\nbc\n'], ['a (1)', 'bc (2)']],
+    ['a line across chunks', 10, ['ab', 'cd', 'e\nf'], ['abcde (5)', 'f (1)']],
+    ['empty lines', 10, ['\n\na\n'], [' (0)', ' (0)', 'a (1)']],
+    ['a line of exactly the bound', 4, ['abcd\n'], ['abcd (4)']],
+    ['a line over the bound, counted to its end; the next is whole', 4, ['abc', 'de', 'fghij\nok\n'], ['<10 bytes over>', 'ok (2)']],
+    ['an oversized line ended by the stream', 4, ['abcdef'], ['<6 bytes over>']],
+  ];
+  for (const [title, maxBytes, chunks, expected] of cases) {
+    it(title, () => assert.deepEqual(read(maxBytes, chunks), expected));
+  }
+
+  it('splits a multi-byte character across chunks and decodes the line once', () => {
+    const seen: string[] = [];
+    const reader = new BoundedLineReader(10, (line) => seen.push(line), () => undefined);
+    const bytes = Buffer.from('é€\n', 'utf8');
+    for (const byte of bytes) reader.push(Buffer.from([byte]));
+    assert.deepEqual(seen, ['é€']);
+  });
+});
+
+describe('kernel output bounds', () => {
+  it('cuts a long result or error to its head and tail, saying so in place', () => {
+    const collector = new OutputCollector(4, 3);
+    collector.add({ kind: 'error', text: 'ABCDEFGHIJKLMNOP' });
+    assert.deepEqual(collector.parts(), [{ kind: 'error', text: 'ABCD\n[… 9 characters cut …]\nNOP' }]);
+    assert.equal(collector.cutChars, 9);
+  });
+});
+
+describe('kernels stay bounded', function () {
+  this.timeout(30_000);
+  let kernels: Kernel[] = [];
+
+  afterEach(async () => {
+    const pids = kernels.map((kernel) => kernel.pid).filter((pid): pid is number => pid !== undefined);
+    await Promise.all(kernels.map((kernel) => kernel.dispose()));
+    kernels = [];
+    assert.deepEqual(pids.filter(processGroupExists), [], 'kernel process groups still alive after the test');
+  });
+
+  function start(language: (typeof LANGUAGES)[number], callTool?: CallTool): Kernel {
+    const kernel = new Kernel({ launch: language.launch(), cwd: os.tmpdir(), callTool, interruptGraceMs: 3000 });
+    kernels.push(kernel);
+    return kernel;
+  }
+
+  it('the Python driver holds the same message bound as the host', () => {
+    const bound = execFileSync(PYTHON, ['-c', `import importlib.util as u; s = u.spec_from_file_location("k", ${JSON.stringify(PYTHON_DRIVER)}); m = u.module_from_spec(s); s.loader.exec_module(m); print(m.MAX_MESSAGE_BYTES)`], { encoding: 'utf8' });
+    assert.equal(Number(bound), MAX_MESSAGE_BYTES);
+  });
+
+  for (const language of LANGUAGES) {
+    const cells = CELLS[language.name];
+
+    it(`${language.name}: 100 MB written to fd 4 without a line break is dropped and said; the result and the next cell are intact, the host not stalled`, async () => {
+      const kernel = start(language);
+      await kernel.execute(cells.setState);
+      let stalledMs = 0;
+      let last = Date.now();
+      const probe = setInterval(() => {
+        stalledMs = Math.max(stalledMs, Date.now() - last);
+        last = Date.now();
+      }, 10);
+      const started = Date.now();
+      const flood = await kernel.execute(cells.flood);
+      clearInterval(probe);
+      const took = Date.now() - started;
+      assert.equal(flood.status, 'ok', formatText(flood));
+      assert.equal(resultText(flood), "'result'");
+      assert.match(formatText(flood), /\[100,000,000 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line over the 8 MB one message may hold\. fd 4 belongs to the kernel; print, display\(\) or write to a file instead\]/);
+      assert.ok(stalledMs < 2000, `the host's event loop stalled ${stalledMs} ms (the cell took ${took} ms)`);
+      assert.equal(resultText(await kernel.execute(cells.readState)), '42');
+    });
+
+    it(`${language.name}: stray bytes left on fd 4 at the end of a cell do not swallow its \`done\``, async () => {
+      const kernel = start(language);
+      await kernel.execute(cells.setState);
+      const stray = await kernel.execute(cells.strayLast);
+      assert.equal(stray.status, 'ok', formatText(stray));
+      assert.match(formatText(stray), /\[11 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line that was no kernel message\./);
+      assert.equal(resultText(await kernel.execute(cells.readState)), '42');
+    });
+  }
+
+  it('python: a tool() input over the message bound is refused in the cell, not sent', async () => {
+    let calls = 0;
+    const kernel = start(LANGUAGES[0], async () => {
+      calls++;
+      return { ok: true, text: 'sent' };
+    });
+    const result = await kernel.execute('try:\n    tool("write", {"text": "x" * 9_000_000})\nexcept ToolError as error:\n    print(error)');
+    assert.match(formatText(result), /^tool\('write'\) was not called: its input is [\d,]+ bytes as JSON, over the 8 MB one kernel message may hold; write the data to a file and pass its path$/);
+    assert.equal(calls, 0);
+  });
+
+  it('javascript: a tool() input over the message bound is refused in the cell, not sent', async () => {
+    let calls = 0;
+    const kernel = start(LANGUAGES[1], async () => {
+      calls++;
+      return { ok: true, text: 'sent' };
+    });
+    const result = await kernel.execute('try { await tool("write", { text: "x".repeat(9_000_000) }); } catch (error) { console.log(`${error.name}: ${error.message}`); }');
+    assert.match(formatText(result), /^ToolError: tool\("write"\) was not called: its input is \d+ bytes as JSON, over the 8 MB one kernel message may hold; write the data to a file and pass its path$/);
+    assert.equal(calls, 0);
+  });
+
+  it('an error whose message is megabytes long still arrives, cut', async () => {
+    for (const [language, code] of [
+      [LANGUAGES[0], 'raise ValueError("x" * 20_000_000)'],
+      [LANGUAGES[1], 'throw new RangeError("x".repeat(20_000_000))'],
+    ] as const) {
+      const result = await start(language).execute(code);
+      assert.equal(result.status, 'error', formatText(result));
+      const text = formatText(result);
+      assert.ok(text.length < 40_000, `${language.name}: ${text.length} characters`);
+      assert.match(text, /(ValueError|RangeError): x+/);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * What one cell of a kernel produced, in order, bounded: text streams keep a head and a tail with
- * the cut stated in place, a result or an error keeps its own head and tail, images are kept whole,
- * and what the host dropped from the kernel's channel is stated. `formatText` is what a model reads.
+ * the cut stated in place, a result or an error keeps its own head and tail, images are kept whole
+ * up to a count and a size per cell, and what was dropped is stated. `formatText` is what a model reads.
  */
 import { MAX_MESSAGE_BYTES } from './kernelLimits';
 
@@ -30,9 +30,28 @@ export const OUTPUT_HEAD_CHARS = 10_000;
 export const OUTPUT_TAIL_CHARS = 10_000;
 
 /**
+ * Images one cell may show. Every image stays in the conversation and goes with each later request:
+ * Anthropic's API takes 32 MB per request and 100 images, and scales each image down to ~1,600
+ * tokens (1.15 megapixels). A matplotlib figure measured 20–200 KB: ten cover a grid of plots and
+ * 5 MB ten 300-dpi figures, leaving room for other cells; more is a loop that should write files.
+ */
+export const MAX_IMAGES_PER_CELL = 10;
+export const MAX_IMAGE_BYTES_PER_CELL = 5 * 1024 * 1024;
+
+export interface OutputBounds {
+  readonly headChars: number;
+  readonly tailChars: number;
+  readonly images: number;
+  readonly imageBytes: number;
+}
+
+const DEFAULT_BOUNDS: OutputBounds = { headChars: OUTPUT_HEAD_CHARS, tailChars: OUTPUT_TAIL_CHARS, images: MAX_IMAGES_PER_CELL, imageBytes: MAX_IMAGE_BYTES_PER_CELL };
+
+/**
  * Collects a cell's parts as they arrive. Text beyond the head budget goes to a tail window that
- * drops its oldest text, so a flood costs a bounded amount of memory however long it runs. Bytes the
- * host dropped from the kernel's channel are counted and named in a note at the end.
+ * drops its oldest text, so a flood costs a bounded amount of memory however long it runs. An image
+ * is kept while the cell's count and bytes allow (a later, smaller one may still fit); the others
+ * are counted and named in a note at the end, like bytes the host dropped from the kernel's channel.
  */
 export class OutputCollector {
   private readonly head: KernelPart[] = [];
@@ -42,17 +61,18 @@ export class OutputCollector {
   /** Stream text cut between head and tail (the note in place), and text cut out of results and errors. */
   private streamCut = 0;
   private partCut = 0;
+  private readonly bounds: OutputBounds;
+  private readonly images = { kept: 0, keptBytes: 0, dropped: 0, droppedBytes: 0 };
   private readonly channel = { tooLong: 0, notMessages: 0, bytes: 0 };
 
-  constructor(
-    private readonly headBudget = OUTPUT_HEAD_CHARS,
-    private readonly tailBudget = OUTPUT_TAIL_CHARS,
-  ) {}
+  constructor(bounds: Partial<OutputBounds> = {}) {
+    this.bounds = { ...DEFAULT_BOUNDS, ...bounds };
+  }
 
   addText(text: string, stream?: 'stdout' | 'stderr'): void {
     if (!text) return;
-    if (this.tail.length === 0 && this.headChars < this.headBudget) {
-      const taken = text.slice(0, this.headBudget - this.headChars);
+    if (this.tail.length === 0 && this.headChars < this.bounds.headChars) {
+      const taken = text.slice(0, this.bounds.headChars - this.headChars);
       this.headChars += taken.length;
       appendText(this.head, taken, stream);
       text = text.slice(taken.length);
@@ -65,7 +85,18 @@ export class OutputCollector {
 
   add(part: KernelPart): void {
     if (part.kind === 'text') return this.addText(part.text, part.stream);
-    if (part.kind !== 'image') part = { ...part, text: this.cutMiddle(part.text) };
+    if (part.kind === 'image') {
+      const size = part.data.length;
+      if (this.images.kept >= this.bounds.images || this.images.keptBytes + size > this.bounds.imageBytes) {
+        this.images.dropped++;
+        this.images.droppedBytes += size;
+        return;
+      }
+      this.images.kept++;
+      this.images.keptBytes += size;
+    } else {
+      part = { ...part, text: this.cutMiddle(part.text) };
+    }
     if (this.tail.length === 0 && this.streamCut === 0) this.head.push(part);
     else this.tail.push(part);
   }
@@ -88,7 +119,13 @@ export class OutputCollector {
 
   parts(): KernelPart[] {
     const notes: KernelPart[] = [];
-    const { channel } = this;
+    const { images, channel } = this;
+    if (images.dropped > 0) {
+      notes.push({
+        kind: 'text',
+        text: `\n[${count(images.dropped)} of ${count(images.kept + images.dropped)} images not shown (${count(images.droppedBytes)} bytes): a cell shows at most ${this.bounds.images} images and ${megabytes(this.bounds.imageBytes)} of images in all; save the others to files, or show them in later cells]\n`,
+      });
+    }
     if (channel.bytes > 0) {
       const what = [
         channel.tooLong ? `${plural(channel.tooLong, 'line')} over the ${megabytes(MAX_MESSAGE_BYTES)} one message may hold` : '',
@@ -106,14 +143,15 @@ export class OutputCollector {
 
   /** A result or an error longer than the text budget keeps its head and tail, the cut stated in place. */
   private cutMiddle(text: string): string {
-    if (text.length <= this.headBudget + this.tailBudget) return text;
-    const dropped = text.length - this.headBudget - this.tailBudget;
+    const { headChars, tailChars } = this.bounds;
+    if (text.length <= headChars + tailChars) return text;
+    const dropped = text.length - headChars - tailChars;
     this.partCut += dropped;
-    return `${text.slice(0, this.headBudget)}\n[… ${count(dropped)} characters cut …]\n${text.slice(text.length - this.tailBudget)}`;
+    return `${text.slice(0, headChars)}\n[… ${count(dropped)} characters cut …]\n${text.slice(text.length - tailChars)}`;
   }
 
   private trimTail(): void {
-    let excess = this.tailChars - this.tailBudget;
+    let excess = this.tailChars - this.bounds.tailChars;
     const kept: KernelPart[] = [];
     for (const part of this.tail) {
       if (excess > 0 && part.kind === 'text') {

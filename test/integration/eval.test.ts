@@ -3,7 +3,7 @@
  * with --system-site-packages (pandas, matplotlib), named by the liveTools.eval.python setting, and
  * the editor's own Node for JavaScript. State, results, rich output, magics, %pip from a local
  * package, tool() relaying to another tool, the idle budget, cancellation, crash and restart, output
- * floods (fd 1/2 and the message channel), and no kernel process left behind.
+ * floods (fd 1/2 and the message channel), the cap on images, and no kernel process left behind.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -183,6 +183,21 @@ describe('eval tool', function () {
     const flooded = await javascript("const junk = Buffer.alloc(100_000_000, 'x');\nfor (let at = 0; at < junk.length; ) at += require('node:fs').writeSync(4, junk, at);\n'result'");
     assert.match(flooded, /^'result'\n+\[100,000,000 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line over the 8 MB one message may hold\./);
     assert.equal(await javascript('beforeFlood'), "'kept'");
+  });
+
+  it('Python: a cell shows at most 10 images and 5 MB of images; the answer says how many were not shown', async () => {
+    const invoke = async (code: string): Promise<{ text: string; images: vscode.LanguageModelDataPart[] }> => {
+      const result = await vscode.lm.invokeTool('eval', { input: { code, description: 'many images' }, toolInvocationToken: undefined });
+      const text = result.content.filter((part) => part instanceof vscode.LanguageModelTextPart).map((part) => (part as vscode.LanguageModelTextPart).value).join('');
+      return { text, images: result.content.filter((part): part is vscode.LanguageModelDataPart => part instanceof vscode.LanguageModelDataPart) };
+    };
+    const figures = await invoke('import matplotlib.pyplot as plt\nfor n in range(12):\n    plt.figure()\n    plt.plot([n, 0, n])\n"drawn"');
+    assert.equal(figures.images.length, 10, figures.text);
+    assert.match(figures.text, /\[2 of 12 images not shown \([\d,]+ bytes\): a cell shows at most 10 images and 5 MB of images in all; save the others to files, or show them in later cells\]$/);
+    const blobs = await invoke('import os\nclass Blob:\n    def _repr_png_(self):\n        return b"\\x89PNG\\r\\n\\x1a\\n" + os.urandom(1_000_000 - 8)\nfor _ in range(200):\n    display(Blob())');
+    assert.equal(blobs.images.length, 5, blobs.text.slice(0, 500));
+    assert.ok(blobs.images.every((part) => part.data.byteLength === 1_000_000));
+    assert.match(blobs.text, /\[195 of 200 images not shown \(195,000,000 bytes\)/);
   });
 
   it('JavaScript: state, top-level await, let/const declared again in a later cell, and the last expression', async () => {

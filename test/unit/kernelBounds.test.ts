@@ -1,6 +1,6 @@
 /**
  * Kernels stay bounded, on both languages with real kernels: what a cell writes to the message
- * channel (fd 4) itself is dropped and said without stalling the host.
+ * channel (fd 4) itself is dropped and said without stalling the host, and a cell's images are capped.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { BoundedLineReader } from '../../src/process/boundedLineReader';
 import { CallTool, Kernel, KernelLaunch } from '../../src/kernels/kernel';
 import { MAX_MESSAGE_BYTES } from '../../src/kernels/kernelLimits';
-import { formatText, KernelResult, OutputCollector } from '../../src/kernels/kernelResult';
+import { formatText, KernelPart, KernelResult, MAX_IMAGE_BYTES_PER_CELL, MAX_IMAGES_PER_CELL, OutputCollector } from '../../src/kernels/kernelResult';
 import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { processGroupExists } from '../../src/process/childProcess';
@@ -41,6 +41,7 @@ const CELLS = {
 };
 
 const resultText = (result: KernelResult): string | undefined => result.parts.find((part) => part.kind === 'result')?.text;
+const image = (bytes: number): KernelPart => ({ kind: 'image', mime: 'image/png', data: new Uint8Array(bytes) });
 
 describe('bounded line reader', () => {
   /** Feeds the chunks and returns what the reader reported, lines as text and oversized ones as a count. */
@@ -79,10 +80,54 @@ describe('bounded line reader', () => {
 
 describe('kernel output bounds', () => {
   it('cuts a long result or error to its head and tail, saying so in place', () => {
-    const collector = new OutputCollector(4, 3);
+    const collector = new OutputCollector({ headChars: 4, tailChars: 3 });
     collector.add({ kind: 'error', text: 'ABCDEFGHIJKLMNOP' });
     assert.deepEqual(collector.parts(), [{ kind: 'error', text: 'ABCD\n[… 9 characters cut …]\nNOP' }]);
     assert.equal(collector.cutChars, 9);
+  });
+
+  it(`keeps at most ${MAX_IMAGES_PER_CELL} images and says how many were not shown`, () => {
+    const collector = new OutputCollector();
+    for (let index = 0; index < 12; index++) collector.add(image(1000));
+    const parts = collector.parts();
+    assert.equal(parts.filter((part) => part.kind === 'image').length, 10);
+    assert.match(formatText({ parts, status: 'ok', notes: [], cutChars: 0, seconds: 0 }), /\[2 of 12 images not shown \(2,000 bytes\): a cell shows at most 10 images and 5 MB of images in all; save the others to files, or show them in later cells\]$/);
+  });
+
+  it('keeps images while their bytes fit, a later smaller one too', () => {
+    const collector = new OutputCollector();
+    const megabyte = 1024 * 1024;
+    for (const size of [2 * megabyte, 2 * megabyte, 2 * megabyte, megabyte / 2, 10]) collector.add(image(size));
+    const kept = collector.parts().flatMap((part) => (part.kind === 'image' ? [part.data.length] : []));
+    assert.deepEqual(kept, [2 * megabyte, 2 * megabyte, megabyte / 2, 10]);
+    assert.ok(kept.reduce((sum, size) => sum + size, 0) <= MAX_IMAGE_BYTES_PER_CELL);
+    assert.match(formatText({ parts: collector.parts(), status: 'ok', notes: [], cutChars: 0, seconds: 0 }), /\[1 of 5 images not shown \(2,097,152 bytes\)/);
+  });
+
+  it('shows at most 10 images of 200 one-megabyte ones a Python cell displays, and says so', async function () {
+    this.timeout(60_000);
+    const kernel = new Kernel({ launch: pythonLaunch(PYTHON, PYTHON_DRIVER), cwd: os.tmpdir() });
+    try {
+      const code = [
+        'import os',
+        'class Blob:',
+        '    def __init__(self, size): self.data = b"\\x89PNG\\r\\n\\x1a\\n" + os.urandom(size - 8)',
+        '    def _repr_png_(self): return self.data',
+        'for _ in range(200): display(Blob(1_000_000))',
+        'display(Blob(7_000_000))',
+        '"after"',
+      ].join('\n');
+      const result = await kernel.execute(code);
+      const images = result.parts.filter((part) => part.kind === 'image');
+      assert.equal(images.length, 5, formatText(result)); // 5 × 1 MB: the 6th would pass 5 MB
+      const text = formatText(result);
+      assert.match(text, /\[195 of 200 images not shown \(195,000,000 bytes\): a cell shows at most 10 images and 5 MB/);
+      // One image over what a message may hold is not sent at all; the kernel says so in its place.
+      assert.match(text, /\[image\/png output not shown: [\d,]+ bytes as a message, over the 8 MB one kernel message may hold; save it to a file instead\]/);
+      assert.equal(resultText(result), "'after'");
+    } finally {
+      await kernel.dispose();
+    }
   });
 });
 

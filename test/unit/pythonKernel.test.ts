@@ -359,7 +359,7 @@ describe('python interpreter choice', () => {
 
 describe('kernel output collector', () => {
   it('keeps head and tail and states the cut in place', () => {
-    const collector = new OutputCollector(10, 5);
+    const collector = new OutputCollector({ headChars: 10, tailChars: 5 });
     collector.addText('0123456789abcdefghij', 'stdout');
     collector.add({ kind: 'result', text: 'r' });
     assert.deepEqual(collector.parts(), [

@@ -1,8 +1,9 @@
 /**
  * A persistent kernel of the eval tool (Python through kernel.py, JavaScript through jsKernelHost):
  * runs cells in one namespace, relays `tool()` calls to a callback, and bounds each cell by an idle
- * budget (time not spent waiting on a tool) and by cancellation: SIGINT first, the kill after a
- * grace. A lost kernel is restarted, and said so. What differs per language is how it starts.
+ * budget (time the cell does not spend blocked on a relayed tool call) and by cancellation: SIGINT
+ * first, the kill after a grace. A lost kernel is restarted, and said so. What differs per language
+ * is how it starts.
  */
 import { Logger, nullLogger } from '../log/logger';
 import { CellStatus, KernelPart, KernelResult, OutputCollector } from './kernelResult';
@@ -188,6 +189,9 @@ export class Kernel {
         case 'tool':
           void this.relayTool(kernel, message, budget, cancellation.token, options.callTool ?? this.options.callTool);
           break;
+        case 'tool_awaited':
+          budget.awaited(message.call);
+          break;
         case 'dropped':
           output.addDroppedLine(message.bytes, message.reason);
           break;
@@ -210,7 +214,7 @@ export class Kernel {
       this.lostState = this.lostStateNote(outcome.exit);
     }
     if (stoppedBecause && status === 'interrupted') {
-      output.add({ kind: 'error', text: stoppedBecause === 'cancelled' ? 'the cell was cancelled (interrupted; the kernel and its state are kept)' : `the cell was interrupted after ${budgetMs / 1000} s without a tool call (the idle budget); the kernel and its state are kept` });
+      output.add({ kind: 'error', text: stoppedBecause === 'cancelled' ? 'the cell was cancelled (interrupted; the kernel and its state are kept)' : `the cell was interrupted after ${budgetMs / 1000} s not waiting on a tool call (the idle budget); the kernel and its state are kept` });
     }
     return { parts: output.parts(), status, stoppedBecause, notes, cutChars: output.cutChars, seconds: (Date.now() - started) / 1000 };
   }
@@ -224,14 +228,14 @@ export class Kernel {
   }
 
   private async relayTool(kernel: KernelProcess, message: Extract<CellMessage, { type: 'tool' }>, budget: IdleBudget, token: CancellationLike, callTool: CallTool | undefined): Promise<void> {
-    budget.pause();
+    budget.callStarted(message.call, message.awaited === true);
     let answer: { ok: boolean; text: string };
     try {
       answer = callTool ? await callTool(message.name, message.input, token) : { ok: false, text: 'no tools are available to this kernel' };
     } catch (error) {
       answer = { ok: false, text: error instanceof Error ? error.message : String(error) };
     } finally {
-      budget.resume();
+      budget.callEnded(message.call);
     }
     kernel.sendToolResult(message.call, answer.ok, answer.text);
   }
@@ -239,7 +243,7 @@ export class Kernel {
 
 function lostKernelText(language: string, exit: KernelExit, why: KernelResult['stoppedBecause'], graceMs: number, budgetMs: number): string {
   if (exit.killedByUs && why) {
-    const reason = why === 'cancelled' ? 'the cell was cancelled' : `the cell ran ${budgetMs / 1000} s without a tool call (the idle budget)`;
+    const reason = why === 'cancelled' ? 'the cell was cancelled' : `the cell ran ${budgetMs / 1000} s not waiting on a tool call (the idle budget)`;
     return `the ${language} kernel was killed: ${reason} and it did not stop within ${graceMs / 1000} s of the interrupt; its state is lost (the next cell starts a fresh kernel)`;
   }
   return `the ${language} kernel ${describeExit(exit)}; its state is lost (the next cell starts a fresh kernel)`;
@@ -251,15 +255,20 @@ function richPart(kind: 'display' | 'result', mime: string, data: string): Kerne
 }
 
 /**
- * Counts a cell's running time except while tool calls are in flight (nested calls counted), and
- * fires once when the budget is spent.
+ * Counts a cell's running time except while the cell is blocked on a relayed tool call, and fires
+ * once when the budget is spent. A call in flight pauses the clock only once the kernel says the
+ * cell waits on it: a call the cell fired and left running (a JavaScript promise not awaited, a
+ * Python call from another thread) must not let the cell compute past its budget meanwhile.
  */
 class IdleBudget {
   private used = 0;
   private since: number | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private inFlight = 0;
+  /** Relayed calls not answered yet, and which of them the cell waits on. */
+  private readonly inFlight = new Set<number>();
+  private readonly waitedOn = new Set<number>();
   private fired = false;
+  private stopped = false;
 
   constructor(
     private readonly budgetMs: number,
@@ -271,24 +280,39 @@ class IdleBudget {
     this.arm();
   }
 
-  pause(): void {
-    if (this.inFlight++ > 0 || this.since === undefined) return;
+  callStarted(call: number, awaited: boolean): void {
+    this.inFlight.add(call);
+    if (awaited) this.awaited(call);
+  }
+
+  /** The cell now waits on `call`; an answered or unknown call changes nothing. */
+  awaited(call: number): void {
+    if (!this.inFlight.has(call) || this.waitedOn.has(call)) return;
+    this.waitedOn.add(call);
+    if (this.waitedOn.size === 1) this.pause();
+  }
+
+  callEnded(call: number): void {
+    this.inFlight.delete(call);
+    if (this.waitedOn.delete(call) && this.waitedOn.size === 0) this.resume();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private pause(): void {
+    if (this.since === undefined) return;
     this.used += Date.now() - this.since;
     this.since = undefined;
     clearTimeout(this.timer);
   }
 
-  resume(): void {
-    if (--this.inFlight > 0 || this.stopped) return;
+  private resume(): void {
+    if (this.stopped) return;
     this.since = Date.now();
     this.arm();
-  }
-
-  private stopped = false;
-
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
   }
 
   private arm(): void {

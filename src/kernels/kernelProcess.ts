@@ -19,7 +19,10 @@ export type CellMessage =
   | { readonly type: 'stream'; readonly id: number; readonly name: 'stdout' | 'stderr'; readonly text: string }
   | { readonly type: 'display' | 'result'; readonly id: number; readonly mime: string; readonly data: string }
   | { readonly type: 'error'; readonly id: number; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
-  | { readonly type: 'tool'; readonly id: number; readonly call: number; readonly name: string; readonly input: unknown }
+  /** `awaited`: the cell is blocked on this call from the start (Python: called on the cell's own thread). */
+  | { readonly type: 'tool'; readonly id: number; readonly call: number; readonly name: string; readonly input: unknown; readonly awaited?: boolean }
+  /** The cell now waits on an earlier call (JavaScript: it awaited the promise `tool()` returned). */
+  | { readonly type: 'tool_awaited'; readonly id: number; readonly call: number }
   /** Made here, not sent: bytes on fd 4 that were dropped, as one line over the bound or as lines that were no message. */
   | { readonly type: 'dropped'; readonly id: number; readonly bytes: number; readonly reason: 'too-long' | 'not-a-message' };
 

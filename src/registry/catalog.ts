@@ -623,7 +623,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         '!cmd, %%bash and %%timeit work. The project\'s .venv/venv Python runs it. JavaScript (Node): top-level ' +
         'await, and let/const can be declared again in a later cell.',
       'tool(name, input) inside a cell (await tool(...) in JavaScript) calls another of these tools and returns its ' +
-        'text. A cell idle for 5 minutes is interrupted (time in a tool call does not count). Output is capped ' +
+        'text. A cell is interrupted after 5 minutes (time it waits on a tool() call does not count). Output is capped ' +
         '(at most 10 images, 5 MB, per cell). ' +
         'reset: true starts the kernel fresh.',
     ].join('\n'),

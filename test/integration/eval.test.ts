@@ -130,7 +130,7 @@ describe('eval tool', function () {
       assert.ok(Date.now() - started < 15_000, `interrupted promptly, took ${Date.now() - started} ms`);
       assert.match(slept, /^The cell was interrupted \(the kernel and its state are kept\):\ngoing to sleep/);
       assert.match(slept, /KeyboardInterrupt/);
-      assert.match(slept, /interrupted after 1 s without a tool call \(the idle budget\)/);
+      assert.match(slept, /interrupted after 1 s not waiting on a tool call \(the idle budget\)/);
     } finally {
       await setSetting('liveTools.eval.idleSeconds', undefined);
     }
@@ -218,7 +218,7 @@ describe('eval tool', function () {
     try {
       const spun = await javascript('console.log("spinning");\nwhile (true) {}');
       assert.match(spun, /^The cell was interrupted \(the kernel and its state are kept\):\nspinning/);
-      assert.match(spun, /interrupted after 1 s without a tool call \(the idle budget\)/);
+      assert.match(spun, /interrupted after 1 s not waiting on a tool call \(the idle budget\)/);
     } finally {
       await setSetting('liveTools.eval.idleSeconds', undefined);
     }

@@ -1,6 +1,7 @@
 /**
  * Kernels stay bounded, on both languages with real kernels: what a cell writes to the message
- * channel (fd 4) itself is dropped and said without stalling the host, and a cell's images are capped.
+ * channel (fd 4) itself is dropped and said without stalling the host, a cell's images are capped,
+ * and the idle budget pauses only while the cell waits on a tool call.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -31,12 +32,16 @@ const CELLS = {
     readState: 'kept + 1',
     flood: 'import os\njunk = memoryview(b"x" * 100_000_000)\nwhile junk:\n    junk = junk[os.write(4, junk):]\n"result"',
     strayLast: 'import os\nwritten = os.write(4, b"stray bytes")',
+    fireAndForget: 'import threading\nthreading.Thread(target=tool, args=("slow", {}), daemon=True).start()\nwhile True:\n    pass',
+    awaitSlow: 'tool("slow", {})',
   },
   javascript: {
     setState: 'const kept = 41;',
     readState: 'kept + 1',
     flood: "const junk = Buffer.alloc(100_000_000, 'x');\nfor (let at = 0; at < junk.length; ) at += require('node:fs').writeSync(4, junk, at);\n'result'",
     strayLast: "const written = require('node:fs').writeSync(4, 'stray bytes');",
+    fireAndForget: 'tool("slow", {});\nwhile (true) {}',
+    awaitSlow: 'await tool("slow", {})',
   },
 };
 
@@ -184,7 +189,50 @@ describe('kernels stay bounded', function () {
       assert.match(formatText(stray), /\[11 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line that was no kernel message\./);
       assert.equal(resultText(await kernel.execute(cells.readState)), '42');
     });
+
+    it(`${language.name}: a tool() call the cell does not wait on leaves the idle budget running`, async () => {
+      let release = (): void => undefined;
+      const answered = new Promise<void>((resolve) => (release = resolve));
+      const kernel = start(language, async () => {
+        await answered;
+        return { ok: true, text: 'late' };
+      });
+      try {
+        const result = await kernel.execute(cells.fireAndForget, { idleBudgetSeconds: 1 });
+        assert.equal(result.stoppedBecause, 'idle-budget', formatText(result));
+        assert.equal(result.status, 'interrupted', formatText(result));
+      } finally {
+        release();
+      }
+    });
+
+    it(`${language.name}: a cell waiting on a tool call longer than its idle budget is not interrupted`, async () => {
+      const kernel = start(language, () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, text: 'slow' }), 2000)));
+      const result = await kernel.execute(cells.awaitSlow, { idleBudgetSeconds: 1 });
+      assert.equal(result.status, 'ok', formatText(result));
+      assert.equal(resultText(result), "'slow'");
+    });
   }
+
+  it('javascript: a call chained with a callback, or only gathered into Promise.all, is not waited on; one awaited through then() or Promise.all is', async () => {
+    let release = (): void => undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const kernel = start(LANGUAGES[1], async (name) => {
+      await (name === 'never' ? answered : new Promise((resolve) => setTimeout(resolve, 2000)));
+      return { ok: true, text: name };
+    });
+    try {
+      for (const code of ['tool("never", {}).then((text) => console.log(text));\nwhile (true) {}', 'Promise.all([tool("never", {})]);\nwhile (true) {}']) {
+        const result = await kernel.execute(code, { idleBudgetSeconds: 1 });
+        assert.equal(result.stoppedBecause, 'idle-budget', `${code}: ${formatText(result)}`);
+      }
+    } finally {
+      release();
+    }
+    const waited = await kernel.execute('const [a, b] = await Promise.all([tool("slow", {}), tool("slow", {})]);\n(await tool("slow", {}).then((text) => text.toUpperCase())) + a + b', { idleBudgetSeconds: 1 });
+    assert.equal(waited.status, 'ok', formatText(waited));
+    assert.equal(resultText(waited), "'SLOWslowslow'");
+  });
 
   it('python: a tool() input over the message bound is refused in the cell, not sent', async () => {
     let calls = 0;

@@ -212,7 +212,7 @@ describe('python kernel', function () {
     assert.equal(result.status, 'interrupted');
     assert.equal(result.stoppedBecause, 'idle-budget');
     assert.match(text(result), /KeyboardInterrupt/);
-    assert.match(text(result), /interrupted after 1 s without a tool call/);
+    assert.match(text(result), /interrupted after 1 s not waiting on a tool call/);
     assert.deepEqual((await run(kernel, 'kept')).parts, [{ kind: 'result', text: "'yes'" }]);
   });
 
@@ -228,7 +228,7 @@ describe('python kernel', function () {
     const kernel = start({ interruptGraceMs: 500 });
     const first = await run(kernel, 'import time\nwhile True:\n    try:\n        time.sleep(10)\n    except KeyboardInterrupt:\n        pass', { idleBudgetSeconds: 0.5 });
     assert.equal(first.status, 'killed');
-    assert.match(text(first), /the Python kernel was killed: the cell ran 0.5 s without a tool call .* its state is lost/);
+    assert.match(text(first), /the Python kernel was killed: the cell ran 0.5 s not waiting on a tool call .* its state is lost/);
     const next = await run(kernel, '1');
     assert.match(next.notes.join('\n'), /state was lost/);
   });

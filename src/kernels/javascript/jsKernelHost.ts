@@ -62,6 +62,7 @@ type Event =
   | { type: 'display' | 'result'; id: number; mime: 'text/plain'; data: string }
   | { type: 'error'; id: number; ename: string; evalue: string; traceback: string[] }
   | { type: 'tool'; id: number; call: number; name: string; input: unknown }
+  | { type: 'tool_awaited'; id: number; call: number }
   | { type: 'done'; id: number };
 
 class ToolError extends Error {
@@ -232,24 +233,86 @@ function capped(text: string): string {
 
 // --- tool() relay -----------------------------------------------------------------------------
 
+interface PendingCall {
+  readonly cell: number;
+  readonly call: number;
+  resolve(text: string): void;
+  reject(error: Error): void;
+  /** The host was told the cell waits on it (or will be, once the event loop turns). */
+  awaited: boolean;
+}
+
 let nextCall = 1;
-const pendingCalls = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+const pendingCalls = new Map<number, PendingCall>();
+
+/**
+ * The resolving functions the engine passes to `then` when it subscribes to a thenable (an `await`, a
+ * Promise combinator, an async function returning it): native and anonymous. Taken from a real one,
+ * so the check holds for whatever V8 runs this.
+ */
+const functionSource = Function.prototype.toString;
+const ENGINE_RESOLVER = ((): { source: string; name: string } => {
+  let resolver: unknown;
+  void new Promise((resolve) => (resolver = resolve));
+  return { source: functionSource.call(resolver), name: (resolver as () => void).name };
+})();
+
+function isEngineResolver(value: unknown): boolean {
+  return typeof value === 'function' && value.name === ENGINE_RESOLVER.name && functionSource.call(value) === ENGINE_RESOLVER.source;
+}
+
+/**
+ * What `tool()` returns. The host pauses the cell's idle budget only while the cell waits on a call,
+ * so this promise says when that starts: when the engine subscribes to it or to a promise derived from
+ * it by then/catch/finally (not a callback of the cell's: `tool(...).then(log)` leaves the cell
+ * running), and once the event loop turns after that — a cell that subscribed and went on computing
+ * is not waiting. A subscription the cell does not itself await (`Promise.all([...])` left unawaited,
+ * then an `await` of something else) still counts as waiting: the bound there is the SIGINT and kill.
+ */
+class ToolCall extends Promise<string> {
+  #pending: PendingCall | undefined;
+
+  /** A call's promise and the record that settles it. */
+  static start(cell: number, call: number): { promise: ToolCall; pending: PendingCall } {
+    let pending!: PendingCall;
+    const promise = new ToolCall((resolve, reject) => (pending = { cell, call, resolve, reject, awaited: false }));
+    promise.#pending = pending;
+    return { promise, pending };
+  }
+
+  override then<R1 = string, R2 = never>(onFulfilled?: ((value: string) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+    const pending = this.#pending;
+    if (pending && isEngineResolver(onFulfilled)) markAwaited(pending);
+    const derived = super.then(onFulfilled, onRejected);
+    const link: unknown = derived; // a ToolCall (the species), typed as the promise of another value
+    if (link instanceof ToolCall) link.#pending = pending;
+    return derived;
+  }
+}
+
+function markAwaited(pending: PendingCall): void {
+  if (pending.awaited) return;
+  pending.awaited = true;
+  setImmediate(() => {
+    if (pendingCalls.get(pending.call) === pending && current?.id === pending.cell) send({ type: 'tool_awaited', id: pending.cell, call: pending.call });
+  });
+}
 
 function callTool(name: unknown, input: unknown): Promise<string> {
   const cell = current;
   if (!cell) return Promise.reject(new ToolError('tool() can only be called while a cell runs'));
   if (typeof name !== 'string' || name.length === 0) return Promise.reject(new TypeError('tool(name, input): name must be a non-empty string'));
-  const call = nextCall++;
-  return new Promise<string>((resolve, reject) => {
-    try {
-      send({ type: 'tool', id: cell.id, call, name, input: input ?? {} });
-    } catch (error) {
-      if (!(error instanceof MessageTooLarge)) throw error;
-      reject(new ToolError(`tool(${JSON.stringify(name)}) was not called: its input is ${error.size} bytes as JSON, over the ${MAX_MESSAGE_BYTES / (1024 * 1024)} MB one kernel message may hold; write the data to a file and pass its path`));
-      return;
-    }
-    pendingCalls.set(call, { resolve, reject });
-  });
+  const { promise, pending } = ToolCall.start(cell.id, nextCall++);
+  const { call } = pending;
+  try {
+    send({ type: 'tool', id: cell.id, call, name, input: input ?? {} });
+  } catch (error) {
+    if (!(error instanceof MessageTooLarge)) throw error;
+    pending.reject(new ToolError(`tool(${JSON.stringify(name)}) was not called: its input is ${error.size} bytes as JSON, over the ${MAX_MESSAGE_BYTES / (1024 * 1024)} MB one kernel message may hold; write the data to a file and pass its path`));
+    return promise;
+  }
+  pendingCalls.set(call, pending);
+  return promise;
 }
 
 function answerTool(command: Extract<Command, { type: 'tool_result' }>): void {

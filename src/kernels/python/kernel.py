@@ -225,7 +225,11 @@ _executions = queue.Queue()
 
 
 def tool(name, input=None):
-    """Calls one of the agent's tools and returns its text; raises ToolError when it fails."""
+    """Calls one of the agent's tools and returns its text; raises ToolError when it fails.
+
+    Called on the cell's own thread, the cell waits on the call and the wait does not count against
+    its idle budget; called from another thread it does (the cell may be computing meanwhile).
+    """
     if _state.cell_id is None:
         raise RuntimeError("tool() can only be called while a cell runs")
     with _tool_lock:
@@ -236,6 +240,7 @@ def tool(name, input=None):
     try:
         _output.flush()
         message = {"type": "tool", "id": _state.cell_id, "call": call, "name": str(name), "input": input if input is not None else {}}
+        message["awaited"] = threading.get_ident() == _MAIN_THREAD
         try:
             send(message)
         except _MessageTooLarge as error:

@@ -98,6 +98,8 @@ async function buildTests() {
       ...filesUnder('bench', '.bench.ts'),
       // A stdio debug adapter for the debug tests: `node out/test/fixtures/faultAdapter.js`.
       { in: 'test/fixtures/faultAdapter/faultAdapter.ts', out: 'test/fixtures/faultAdapter' },
+      // A stand-in extension host for the kernels' orphan tests: `node out/test/fixtures/kernelHost.js`.
+      { in: 'test/fixtures/kernelHost/kernelHost.ts', out: 'test/fixtures/kernelHost' },
     ],
     outdir: 'out',
     outbase: '.',

@@ -1,24 +1,28 @@
 /**
  * Kernels stay bounded, on both languages with real kernels: what a cell writes to the message
  * channel (fd 4) itself is dropped and said without stalling the host, a cell's images are capped,
- * and the idle budget pauses only while the cell waits on a tool call.
+ * a kernel whose host dies takes what its cells started along, and the idle budget pauses only
+ * while the cell waits on a tool call.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { BoundedLineReader } from '../../src/process/boundedLineReader';
 import { CallTool, Kernel, KernelLaunch } from '../../src/kernels/kernel';
 import { MAX_MESSAGE_BYTES } from '../../src/kernels/kernelLimits';
 import { formatText, KernelPart, KernelResult, MAX_IMAGE_BYTES_PER_CELL, MAX_IMAGES_PER_CELL, OutputCollector } from '../../src/kernels/kernelResult';
 import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
-import { processGroupExists } from '../../src/process/childProcess';
+import { processGroupExists, signalProcessGroup } from '../../src/process/childProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PYTHON = '/usr/bin/python3';
 const PYTHON_DRIVER = path.join(ROOT, 'src', 'kernels', 'python', 'kernel.py');
 const JS_HOST = path.join(ROOT, 'dist', 'kernels', 'jsKernelHost.js');
+const KERNEL_HOST = path.join(ROOT, 'out', 'test', 'fixtures', 'kernelHost.js');
 
 const LANGUAGES: ReadonlyArray<{ name: 'python' | 'javascript'; launch: () => KernelLaunch; interpreter: string; script: string }> = [
   { name: 'python', launch: () => pythonLaunch(PYTHON, PYTHON_DRIVER), interpreter: PYTHON, script: PYTHON_DRIVER },
@@ -44,6 +48,23 @@ const CELLS = {
     awaitSlow: 'await tool("slow", {})',
   },
 };
+
+/** Whether a process runs (a zombie waiting for its reaper does not). */
+function running(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function settles(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) assert.fail(`${what} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const resultText = (result: KernelResult): string | undefined => result.parts.find((part) => part.kind === 'result')?.text;
 const image = (bytes: number): KernelPart => ({ kind: 'image', mime: 'image/png', data: new Uint8Array(bytes) });
@@ -268,4 +289,60 @@ describe('kernels stay bounded', function () {
       assert.match(text, /(ValueError|RangeError): x+/);
     }
   });
+});
+
+describe('kernels do not outlive their host', function () {
+  this.timeout(40_000);
+  let left: number[] = [];
+  let host: ChildProcess | undefined;
+
+  afterEach(() => {
+    // Whatever a failed test left running, by pid: the kernel's group, the sleep, the pipe holder.
+    for (const pid of left) {
+      signalProcessGroup(pid, 'SIGKILL');
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    if (host?.pid !== undefined && host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
+    left = [];
+    host = undefined;
+  });
+
+  /** Starts the stand-in host; resolves with the pids it reports once its kernel runs `sleep 300`. */
+  async function startHost(language: (typeof LANGUAGES)[number], flags: string[]): Promise<{ kernel: number; sleep: number; holder?: number }> {
+    host = spawn(process.execPath, [KERNEL_HOST, language.name, language.interpreter, language.script, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    host.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines = readline.createInterface({ input: host.stdout! });
+    const line = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the host reported no pids: ${stderr}`)), 20_000);
+      lines.once('line', (first) => {
+        clearTimeout(timer);
+        resolve(first);
+      });
+      host!.once('exit', (code) => reject(new Error(`the host exited (${code}): ${stderr}`)));
+    });
+    const pids = JSON.parse(line) as { kernel: number; sleep: number; holder?: number };
+    left = [pids.kernel, pids.sleep, ...(pids.holder ? [pids.holder] : [])];
+    return pids;
+  }
+
+  const situations: Array<[string, string[]]> = [
+    ['between cells', []],
+    ['while a cell loops', ['busy']],
+    ['while another process keeps the command pipe open', ['keep-pipe']],
+  ];
+  for (const language of LANGUAGES) {
+    for (const [situation, flags] of situations) {
+      it(`${language.name}: a kernel whose host is SIGKILLed ${situation} ends, with the sleep its cell started`, async () => {
+        const pids = await startHost(language, flags);
+        assert.ok(running(pids.kernel) && running(pids.sleep), 'kernel and sleep run before the host dies');
+        host!.kill('SIGKILL');
+        await settles('the kernel and its sleep end', () => !running(pids.kernel) && !running(pids.sleep));
+      });
+    }
+  }
 });

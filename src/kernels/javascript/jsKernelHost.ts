@@ -21,7 +21,10 @@
  *
  * Bounds: every event begins with a line break as well as ending with one (bytes a cell writes to fd 4
  * itself end there), and none is longer than MAX_MESSAGE_BYTES: text goes in chunks, reprs and error
- * texts are cut, a tool() input over the bound is refused.
+ * texts are cut, a tool() input over the bound is refused. When the host goes, the kernel kills its own
+ * process group (what its cells started): at the end of fd 3, and — since a cell looping synchronously
+ * keeps this thread from ever seeing that end, and Node has no parent-death signal (prctl) — when a
+ * watcher thread sees the parent pid change.
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,6 +33,7 @@ import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import * as util from 'node:util';
 import * as vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { Language, Parser } from 'web-tree-sitter';
 import { MAX_MESSAGE_BYTES } from '../kernelLimits';
 import { IMPORT_FUNCTION, ParseJavaScript, transformCell } from './cellTransform';
@@ -51,6 +55,8 @@ const MAX_FRAMES = 20;
 const CELL_FRAME = /<cell \d+>/;
 
 const hostProcess = process;
+/** How often the watcher thread looks at the parent pid. */
+const PARENT_POLL_MS = 500;
 
 type Command =
   | { type: 'execute'; id: number; code: string }
@@ -97,7 +103,8 @@ function send(event: Event): void {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
         continue;
       }
-      hostProcess.exit(code === 'EPIPE' ? 0 : 1);
+      if (code === 'EPIPE') endProcessGroup();
+      hostProcess.exit(1);
     }
   }
 }
@@ -470,8 +477,38 @@ async function main(): Promise<void> {
   const commands = readline.createInterface({ input: fs.createReadStream('', { fd: COMMAND_FD }), crlfDelay: Infinity });
   commands.on('line', onLine);
   // The host closed its end: nobody reads the answers any more.
-  commands.on('close', () => hostProcess.exit(0));
+  commands.on('close', endProcessGroup);
+  watchParent();
   send({ type: 'ready', pid: hostProcess.pid, version: hostProcess.version });
+}
+
+/** The host is gone: the kernel ends and takes what its cells started (its process group) along. */
+function endProcessGroup(): never {
+  try {
+    // Only a group this process leads has its pid as id: started any other way, nothing else is hit.
+    hostProcess.kill(-hostProcess.pid, 'SIGKILL');
+  } catch {
+    // Not a group leader (a test started it so): this process alone ends.
+  }
+  return hostProcess.exit(0);
+}
+
+/**
+ * A thread that ends the group when this process's parent changes (the host died and the kernel was
+ * handed to init or a subreaper): it runs while a cell holds the main thread, which then never sees fd 3 end.
+ */
+function watchParent(): void {
+  const source = `
+    const { workerData } = require('node:worker_threads');
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    while (process.ppid === workerData.parent) Atomics.wait(pause, 0, 0, ${PARENT_POLL_MS});
+    try { process.kill(-workerData.pid, 'SIGKILL'); } catch {}
+    process.kill(workerData.pid, 'SIGKILL');`;
+  try {
+    new Worker(source, { eval: true, workerData: { parent: hostProcess.ppid, pid: hostProcess.pid }, stdout: true, stderr: true }).unref();
+  } catch (error) {
+    logToHost(`no parent watch (the end of fd 3 still ends the kernel): ${(error as Error).message}`);
+  }
 }
 
 void main();

@@ -6,7 +6,8 @@ bytes as the running cell's output). Every message begins with a line break as w
 with one, so bytes a cell writes to fd 4 itself end there instead of swallowing the next message;
 no message is longer than MAX_MESSAGE_BYTES (the host drops longer lines). User code runs in the
 main thread, so SIGINT becomes a KeyboardInterrupt in the cell; a daemon thread reads fd 3 and
-hands tool results to `tool()`.
+hands tool results to `tool()`. When the host goes (fd 3 ends, or on Linux its death signal) the
+kernel kills its own process group: what its cells started does not outlive it.
 IPython idioms (%pip, %cd, !cmd, %%bash, %%timeit) are rewritten here, see `rewrite_magics`.
 Standard library only; pandas and matplotlib are used only when the cell already imported them.
 """
@@ -272,8 +273,37 @@ def _reader():
                 answer = _tool_calls.get(message.get("call"))
             if answer is not None:
                 answer.put(message)
-    # The host closed the pipe: nobody is left to answer, so the kernel ends.
+    # The host closed the pipe: nobody is left to answer, so the kernel ends, its cells' processes with it.
+    _end_process_group()
+
+
+def _end_process_group():
+    """Kills the process group this kernel leads (what its cells started), itself included."""
+    try:
+        # Only a group this process leads has its pid as id: started any other way, nothing else is hit.
+        os.killpg(os.getpid(), signal.SIGKILL)
+    except OSError:
+        pass
     os._exit(0)
+
+
+def _die_with_host():
+    """On Linux the kernel gets SIGTERM when the host that started it dies, and ends its group then.
+
+    The end of fd 3 says the same on every platform; this holds too if another process kept the
+    pipe open. The signal comes when the thread that started the kernel ends: the host starts it from
+    its main thread.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError, ImportError):
+        return
+    signal.signal(signal.SIGTERM, lambda signum, frame: _end_process_group())
 
 
 # ---- rich output ----------------------------------------------------------------------------
@@ -642,6 +672,7 @@ def main():
     global _namespace
     os.set_inheritable(COMMAND_FD, False)
     os.set_inheritable(MESSAGE_FD, False)
+    _die_with_host()
     signal.signal(signal.SIGINT, _on_sigint)
     # The cells' module is __main__, so classes defined in cells pickle as in a script.
     module = types.ModuleType("__main__")

@@ -2,6 +2,7 @@
  * Bounds a wait. Language servers and adapters can hang; every wait on them has a deadline
  * and, when it passes, a typed error that says what we were waiting for and for how long.
  */
+import { boundedTimeout } from './timers';
 
 export class DeadlineExceeded extends Error {
   constructor(
@@ -15,7 +16,7 @@ export class DeadlineExceeded extends Error {
 
 export function withDeadline<T>(work: PromiseLike<T>, seconds: number, waitingFor: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DeadlineExceeded(waitingFor, seconds)), seconds * 1000);
+    const timer = boundedTimeout(() => reject(new DeadlineExceeded(waitingFor, seconds)), seconds * 1000);
     Promise.resolve(work).then(
       (value) => {
         clearTimeout(timer);

@@ -6,6 +6,7 @@
  * is how it starts.
  */
 import { Logger, nullLogger } from '../log/logger';
+import { boundedTimeout } from '../async/timers';
 import { CellStatus, KernelPart, KernelResult, OutputCollector } from './kernelResult';
 import { CellMessage, describeExit, KernelExit, KernelProcess } from './kernelProcess';
 
@@ -317,13 +318,10 @@ class IdleBudget {
 
   private arm(): void {
     if (this.fired) return;
-    this.timer = setTimeout(
-      () => {
-        this.fired = true;
-        this.onSpent();
-      },
-      Math.max(0, this.budgetMs - this.used),
-    );
+    this.timer = boundedTimeout(() => {
+      this.fired = true;
+      this.onSpent();
+    }, this.budgetMs - this.used);
   }
 }
 

@@ -4,6 +4,7 @@
  * `runToCompletion` collects a short-lived command's output; `startLongLived` hands a server its pipes.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { boundedTimeout } from '../async/timers';
 
 export interface ProcessOptions {
   readonly cwd: string;
@@ -161,7 +162,7 @@ export function runToCompletion(
       stoppedBecause = why;
       void stopProcessGroup(child);
     };
-    const timer = setTimeout(() => stop('timeout'), options.timeoutSeconds * 1000);
+    const timer = boundedTimeout(() => stop('timeout'), options.timeoutSeconds * 1000);
     options.onCancel?.(() => stop('cancelled'));
     child.once('error', (error) => {
       clearTimeout(timer);

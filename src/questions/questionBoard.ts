@@ -3,6 +3,7 @@
  * once — answered, skipped, expired, cancelled, or not shown because no human is attached — and a
  * short history of settled cards. What the agent reads for each outcome is `outcomeText`.
  */
+import { boundedTimeout } from '../async/timers';
 
 export interface QuestionOption {
   readonly label: string;
@@ -69,7 +70,7 @@ export class QuestionBoard {
     this.pendingCards.push(card);
     this.timers.set(
       card.number,
-      setTimeout(() => this.settle(card.number, { kind: 'expired', afterMs: timeoutMs }), timeoutMs),
+      boundedTimeout(() => this.settle(card.number, { kind: 'expired', afterMs: timeoutMs }), timeoutMs),
     );
     this.onChange();
     return { card, outcome };

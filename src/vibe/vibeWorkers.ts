@@ -9,6 +9,7 @@
  */
 
 import { Tier } from '../registry/tiers';
+import { boundedTimeout } from '../async/timers';
 
 export type WorkerTier = 'fast' | 'good';
 export type WorkerStatus = 'running' | 'awaiting approval' | 'done' | 'failed' | 'killed';
@@ -194,7 +195,7 @@ export class WorkerPool {
     const finished = await Promise.race([
       worker.whenFinished().then(() => true),
       new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
+        timer = boundedTimeout(() => resolve(false), timeoutMs);
         signal?.addEventListener('abort', () => resolve(false), { once: true });
       }),
     ]);
@@ -244,7 +245,7 @@ export class WorkerPool {
     const { maxTurns, maxMinutes } = this.budget();
     const deadline = Date.now() + maxMinutes * 60_000;
     const signal = worker.controller.signal;
-    const overBudget = setTimeout(() => this.stopForBudget(worker, `its time budget of ${maxMinutes} min ran out`), Math.max(0, deadline - Date.now()));
+    const overBudget = boundedTimeout(() => this.stopForBudget(worker, `its time budget of ${maxMinutes} min ran out`), deadline - Date.now());
     try {
       for (;;) {
         if (worker.finished) return;

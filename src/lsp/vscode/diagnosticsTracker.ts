@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { boundedTimeout } from '../../async/timers';
 import { DiagnosticsClock } from '../freshness';
 
 /**
@@ -44,7 +45,7 @@ export class DiagnosticsTracker implements vscode.Disposable {
         resolve(published);
       };
       const wake = (): void => finish(true);
-      const timer = setTimeout(() => finish(false), seconds * 1000);
+      const timer = boundedTimeout(() => finish(false), seconds * 1000);
       const cancellation = token.onCancellationRequested(() => finish(false));
       waiters.add(wake);
     });

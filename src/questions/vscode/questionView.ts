@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { boundedTimeout } from '../../async/timers';
 import { Card, CardOutcome, QuestionBoard, Reply, SettledCard } from '../questionBoard';
 
 export const QUESTIONS_VIEW_ID = 'liveTools.questions';
@@ -68,7 +69,7 @@ export class QuestionView implements vscode.WebviewViewProvider {
   async present(card: Card, attachMs: number): Promise<boolean> {
     const rendered = new Promise<boolean>((resolve) => {
       if (this.shown.has(card.number)) return resolve(true);
-      const timer = setTimeout(() => {
+      const timer = boundedTimeout(() => {
         this.shownWaiters.delete(card.number);
         resolve(false);
       }, attachMs);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
+import { boundedTimeout } from '../../async/timers';
 import { applyEdits, hasMixedLineBreaks, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
 import { describeError, Logger } from '../../log/logger';
 import { DiagnosticItem, Severity } from '../../lsp/format';
@@ -91,7 +92,7 @@ class PublicationWatch implements vscode.Disposable {
           this.wakers.delete(wake);
           resolve();
         };
-        const timer = setTimeout(wake, Math.max(1, until - now));
+        const timer = boundedTimeout(wake, Math.max(1, until - now));
         this.wakers.add(wake);
       });
     }
@@ -287,7 +288,7 @@ export class WriteService {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return {};
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), remaining)));
+      const timeout = new Promise<undefined>((resolve) => (timer = boundedTimeout(() => resolve(undefined), remaining)));
       try {
         const result = await Promise.race([this.lsp.fileDiagnostics(this.display(path), token), timeout]);
         if (!result || result.freshness.kind !== 'verified') return {};

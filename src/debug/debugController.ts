@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AdapterContext, AdapterId, AdapterResolution, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
 import { DebugConnection, DebugSessionState } from './debugSession';
+import { boundedTimeout } from '../async/timers';
 import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
 
@@ -23,6 +24,11 @@ export const DEFAULT_STOP_TIMEOUT_S = 20;
 export const DEFAULT_LAUNCH_TIMEOUT_S = 60;
 /** How long a failed resume waits to learn whether the adapter died (its exit is reported a moment later). */
 const ADAPTER_EXIT_GRACE_MS = 2000;
+/**
+ * A wait is clamped to the session's remaining time to live plus this: the time to live ends the
+ * session first and wakes the wait, so the answer says so rather than "still running".
+ */
+const TTL_WAIT_GRACE_MS = 1000;
 
 export interface BreakpointSpec {
   readonly line: number;
@@ -64,10 +70,25 @@ export class DebugRefusal extends Error {
   }
 }
 
+/** The caller cancelled the call; the session (if any) goes on as it was. */
+export class DebugCancelled extends Error {
+  constructor(readonly op: string) {
+    super(`op "${op}" was cancelled; the session goes on (op "status" says where it is).`);
+    this.name = 'DebugCancelled';
+  }
+}
+
+/** Breakpoint lines as the model may write them: plain 1-based numbers, or objects with a condition or log message. */
+export type BreakpointLine = number | BreakpointSpec;
+
+export function breakpointSpecs(lines: readonly BreakpointLine[] | undefined): BreakpointSpec[] {
+  return (lines ?? []).map((line) => (typeof line === 'number' ? { line } : line));
+}
+
 export interface DebugRequest {
   readonly op: string;
   readonly file?: string;
-  readonly lines?: readonly BreakpointSpec[];
+  readonly lines?: readonly BreakpointLine[];
   readonly exceptions?: readonly string[];
   readonly program?: string;
   readonly args?: readonly string[];
@@ -104,13 +125,21 @@ export class DebugController {
     private readonly log: Logger = nullLogger,
   ) {}
 
-  /** Runs one call, after the conversation's earlier calls have finished. */
-  run(conversationId: string, request: DebugRequest): Promise<string> {
+  /**
+   * Runs one call, after the conversation's earlier calls have finished. When `signal` aborts the
+   * call answers at once (DebugCancelled): a wait in it ends, and work already under way (a
+   * session starting) finishes behind it, so the session stays as usable as it was.
+   */
+  run(conversationId: string, request: DebugRequest, signal?: AbortSignal): Promise<string> {
     const conversation = this.conversation(conversationId);
-    const result = conversation.queue.then(() => this.dispatch(conversation, request));
+    const result = conversation.queue.then(() => {
+      if (signal?.aborted) throw new DebugCancelled(request.op);
+      return this.dispatch(conversation, request, signal);
+    });
     conversation.queue = result.catch(() => undefined);
-    return result;
+    return signal ? untilAborted(result, signal, request.op) : result;
   }
+
 
   /** Ends every session (the window is closing, or the tests are done). */
   async disposeAll(): Promise<void> {
@@ -127,7 +156,7 @@ export class DebugController {
     return conversation;
   }
 
-  private async dispatch(conversation: Conversation, request: DebugRequest): Promise<string> {
+  private async dispatch(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
     switch (request.op) {
       case 'adapters':
         return this.adapters();
@@ -137,13 +166,13 @@ export class DebugController {
         return this.setBreakpoints(conversation, request);
       case 'launch':
       case 'attach':
-        return this.start(conversation, request);
+        return this.start(conversation, request, signal);
       case 'output':
         return this.output(this.live(conversation, request.op));
       case 'terminate':
         return this.terminate(conversation);
       default:
-        return this.drive(conversation, request);
+        return this.drive(conversation, request, signal);
     }
   }
 
@@ -195,7 +224,7 @@ export class DebugController {
     if (request.file !== undefined) {
       const file = this.host.resolvePath(request.file);
       if (!fs.existsSync(file)) throw new DebugRefusal(`${request.file} does not exist. Give the path of a source file relative to the workspace folder.`);
-      const specs = request.lines ?? [];
+      const specs = breakpointSpecs(request.lines);
       const lineCount = fs.readFileSync(file, 'utf8').split('\n').length;
       const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
       if (outside.length > 0) throw new DebugRefusal(`${this.host.display(file)} has ${lineCount} lines; line ${outside.map((spec) => spec.line).join(', ')} is outside it. Nothing was changed.`);
@@ -212,7 +241,7 @@ export class DebugController {
     return answers.join('\n');
   }
 
-  private async start(conversation: Conversation, request: DebugRequest): Promise<string> {
+  private async start(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
     const running = conversation.session;
     if (running && running.state.kind !== 'ended') {
       throw new DebugRefusal(`A session is already running in this conversation: "${running.connection.name}" (${running.adapter}, ${this.describeState(running)}). Call op "terminate" first, or keep using it.`);
@@ -228,18 +257,41 @@ export class DebugController {
     conversation.expiredNote = undefined;
     const ttl = this.ttlMs();
     session.endsAt = Date.now() + ttl;
-    conversation.ttl = setTimeout(() => {
-      conversation.expiredNote = `The session "${connection.name}" reached its time limit (${formatMinutes(ttl)}) and was ended. Launch again if you need it.`;
-      void this.run(conversationIdOf(this.conversations, conversation), { op: 'terminate' });
-    }, ttl);
+    // Not queued behind the conversation's calls: the time to live ends the session even while a call waits on it.
+    conversation.ttl = boundedTimeout(() => this.expire(conversation, session, ttl), ttl);
     conversation.ttl.unref?.();
-    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${plan.configuration.program ? this.host.display(String(plan.configuration.program)) : `${request.port ? `port ${request.port}` : `pid ${request.pid}`}`} with ${plan.adapter} (${withinFolder(plan.detail, plan.folder)}); session "${connection.name}".`;
     const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
-    const outcome = await this.afterWait(session, 0, timeout, (stopped) => {
+    const outcome = await this.afterWait(conversation, session, 0, timeout, signal, request.op, (stopped) => {
       this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
     });
-    this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call`);
+    this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call; process id ${session.processId ?? 'not reported'}`);
+    const processId = request.op === 'attach' ? '' : session.processId !== undefined ? `, process id ${session.processId}` : '; the adapter reported no process id';
+    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${this.launched(plan, request)} with ${plan.adapter} (${withinFolder(plan.detail, plan.folder)}); session "${connection.name}"${processId}.`;
     return `${started}${unknownFilters(plan.exceptions, connection)}\n${outcome}`;
+  }
+
+  /** What a launch or attach started, in a few words: the program, the configuration, the port or pid. */
+  private launched(plan: LaunchPlan, request: DebugRequest): string {
+    const configuration = plan.configuration;
+    if (!request.configuration && request.op === 'attach') return request.port !== undefined ? `port ${request.port}` : `pid ${request.pid}`;
+    const runs = ['program', 'module', 'runtimeExecutable', 'command'].map((key) => configuration[key]).find((value): value is string => typeof value === 'string' && value !== '');
+    const shown = runs === undefined ? undefined : this.host.display(runs.split('${workspaceFolder}').join(plan.folder));
+    if (!request.configuration) return shown ?? 'the program';
+    return `the launch.json configuration "${request.configuration}"${shown ? ` (${shown})` : ' (it names no program)'}`;
+  }
+
+  /** The time to live is over: the session ends now, whatever call is waiting on it; the adapter is told behind. */
+  private expire(conversation: Conversation, session: DebugSessionState, ttlMs: number): void {
+    if (conversation.session !== session) return;
+    const note = `The session "${session.connection.name}" reached its time to live (${formatMinutes(ttlMs)}) and was ended. Launch again if you need it.`;
+    this.log.info('debug.ttl', note);
+    conversation.ttl = undefined;
+    conversation.session = undefined;
+    conversation.expiredNote = note;
+    const running = session.state.kind !== 'ended';
+    session.expire(note);
+    const stopped = running ? session.connection.terminate().catch(() => undefined) : Promise.resolve();
+    void stopped.then(() => session.dispose());
   }
 
   private async plan(request: DebugRequest, exceptions: readonly string[]): Promise<LaunchPlan> {
@@ -252,7 +304,7 @@ export class DebugController {
       const resolution = spec ? await resolveAdapter(spec, adapter) : undefined;
       if (resolution && !resolution.ok) throw new DebugRefusal(`The ${spec?.id} adapter cannot start: ${resolution.reason}`);
       if (resolution) return { adapter: resolution.spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
-      return { adapter: String(configuration.type), detail: `launch.json configuration "${request.configuration}"`, configuration, folder, exceptions };
+      return { adapter: String(configuration.type), detail: 'an adapter of its own extension', configuration, folder, exceptions };
     }
     if (request.op === 'launch' && !request.program) throw new DebugRefusal('op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).');
     if (request.op === 'attach' && request.port === undefined && request.pid === undefined) throw new DebugRefusal('op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.');
@@ -288,8 +340,18 @@ export class DebugController {
   }
 
   /** continue, pause, steps, threads, stack, scopes, variables, evaluate. */
-  private async drive(conversation: Conversation, request: DebugRequest): Promise<string> {
+  private async drive(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
     const session = this.live(conversation, request.op);
+    try {
+      return await this.driveLive(conversation, session, request, signal);
+    } catch (error) {
+      // The time to live ended the session under a request: that is the answer, not the request's failure.
+      if (session.expiredNote && !(error instanceof DebugCancelled)) return this.tellExpired(conversation, session);
+      throw error;
+    }
+  }
+
+  private async driveLive(conversation: Conversation, session: DebugSessionState, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
     const connection = session.connection;
     const timeout = request.timeout_seconds ?? DEFAULT_STOP_TIMEOUT_S;
     switch (request.op) {
@@ -303,17 +365,17 @@ export class DebugController {
         session.state = { kind: 'running' };
         await connection.request(command, { threadId }).catch(async (error: unknown) => {
           // An adapter that dies on the resume never answers it: its end is the answer.
-          if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) && session.state.kind === 'ended') return;
+          if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' && session.state.kind === 'ended') return;
           throw error;
         });
-        return this.afterWait(session, mark, timeout);
+        return this.afterWait(conversation, session, mark, timeout, signal, request.op);
       }
       case 'pause': {
         if (session.state.kind === 'stopped') return `Already stopped. ${await this.describeStop(session)}`;
         const mark = session.changeCount;
         const threads = await connection.request<{ threads: Array<{ id: number }> }>('threads');
         await connection.request('pause', { threadId: request.thread_id ?? threads.threads[0]?.id ?? 1 });
-        return this.afterWait(session, mark, timeout);
+        return this.afterWait(conversation, session, mark, timeout, signal, request.op);
       }
       case 'threads': {
         const { threads } = await connection.request<{ threads: Array<{ id: number; name: string }> }>('threads');
@@ -382,6 +444,9 @@ export class DebugController {
   }
 
   private endSession(conversation: Conversation): void {
+    // A session that ended by itself still has its time to live armed: it must not end the next one.
+    if (conversation.ttl) clearTimeout(conversation.ttl);
+    conversation.ttl = undefined;
     conversation.session?.dispose();
     conversation.session = undefined;
   }
@@ -424,16 +489,37 @@ export class DebugController {
     });
   }
 
-  /** Waits for a stop or the end after `mark`, then says what happened. */
-  private async afterWait(session: DebugSessionState, mark: number, timeoutSeconds: number, onChange?: (at: number) => void): Promise<string> {
-    const changed = await session.waitForChange(mark, timeoutSeconds * 1000);
+  /**
+   * Waits for a stop or the end after `mark`, then says what happened. The wait is bounded by the
+   * session's remaining time to live (whose end wakes it and is what it answers) and by `signal`.
+   */
+  private async afterWait(
+    conversation: Conversation,
+    session: DebugSessionState,
+    mark: number,
+    timeoutSeconds: number,
+    signal: AbortSignal | undefined,
+    op: string,
+    onChange?: (at: number) => void,
+  ): Promise<string> {
+    const waitMs = Math.min(timeoutSeconds * 1000, Math.max(0, session.endsAt - Date.now()) + TTL_WAIT_GRACE_MS);
+    const outcome = await session.waitForChange(mark, waitMs, signal);
     onChange?.(performance.now());
-    if (!changed) return `Still running after ${timeoutSeconds} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
+    if (session.expiredNote) return this.tellExpired(conversation, session);
+    if (outcome === 'cancelled') throw new DebugCancelled(op);
+    if (outcome === 'timeout') return `Still running after ${Math.round(waitMs / 1000)} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
     if (session.state.kind === 'ended') {
       const output = session.takeOutput();
       return `The program ended${session.state.exitCode !== undefined ? ` with exit code ${session.state.exitCode}` : ''} without stopping${session.state.reason ? ` (${session.state.reason})` : ''}.${output.text ? `\nOutput:\n${output.text.slice(-4000)}` : ''}`;
     }
     return this.describeStop(session);
+  }
+
+  /** The time to live ended the session this call was on: the call says so (and the next one need not). */
+  private tellExpired(conversation: Conversation, session: DebugSessionState): string {
+    if (conversation.expiredNote === session.expiredNote) conversation.expiredNote = undefined;
+    const output = session.takeOutput().text;
+    return `${session.expiredNote}${output ? `\nLast output:\n${output.slice(-4000)}` : ''}`;
   }
 
   private async describeStop(session: DebugSessionState): Promise<string> {
@@ -507,8 +593,17 @@ function formatMinutes(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }
 
-function conversationIdOf(conversations: ReadonlyMap<string, Conversation>, conversation: Conversation): string {
-  return [...conversations].find(([, candidate]) => candidate === conversation)?.[0] ?? '';
+/** The work's answer, or DebugCancelled as soon as the signal aborts (the work goes on behind). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, op: string): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(new DebugCancelled(op));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(new DebugCancelled(op));
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 function capValue(value: string): string {

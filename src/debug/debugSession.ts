@@ -4,6 +4,8 @@
  * since the agent last asked, bounded. Events are read from the start of the session, so a stop
  * that happens before anyone waits for it is not missed.
  */
+import { boundedTimeout } from '../async/timers';
+
 export interface DapEvent {
   readonly event: string;
   readonly body?: Record<string, unknown>;
@@ -33,6 +35,9 @@ export interface DebugConnection {
   observedTopFrame?(threadId: number, timeoutMs: number): Promise<unknown | undefined>;
 }
 
+/** How a wait on the session ended. */
+export type WaitOutcome = 'changed' | 'timeout' | 'cancelled';
+
 export type ProgramState =
   | { readonly kind: 'running' }
   | { readonly kind: 'stopped'; readonly reason: string; readonly threadId: number | undefined; readonly description?: string }
@@ -45,6 +50,10 @@ export class DebugSessionState {
   state: ProgramState = { kind: 'running' };
   /** When the time to live ends it (set at launch). */
   endsAt = Number.POSITIVE_INFINITY;
+  /** Set when the time to live ended it: what the agent is told. */
+  expiredNote: string | undefined;
+  /** The debuggee's process id, as the adapter's `process` event reported it. */
+  processId: number | undefined;
   /** Bumped on every stop or end: a waiter wants one later than what it saw. */
   private changes = 0;
   private output = '';
@@ -67,21 +76,37 @@ export class DebugSessionState {
     return this.changes;
   }
 
-  /** Resolves at the first stop or end after `since`, or after `timeoutMs` (then false). */
-  waitForChange(since: number, timeoutMs: number): Promise<boolean> {
-    if (this.changes > since) return Promise.resolve(true);
+  /**
+   * Resolves at the first stop or end after `since` ('changed'), after `timeoutMs` ('timeout', the
+   * delay bounded as every outside duration is), or when `signal` aborts ('cancelled').
+   */
+  waitForChange(since: number, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
+    if (this.changes > since) return Promise.resolve('changed');
+    if (signal?.aborted) return Promise.resolve('cancelled');
     return new Promise((resolve) => {
-      const done = (changed: boolean): void => {
+      const done = (outcome: WaitOutcome): void => {
         clearTimeout(timer);
         this.waiters.delete(wake);
-        resolve(changed);
+        signal?.removeEventListener('abort', abort);
+        resolve(outcome);
       };
       const wake = (): void => {
-        if (this.changes > since) done(true);
+        if (this.changes > since) done('changed');
       };
-      const timer = setTimeout(() => done(false), timeoutMs);
+      const abort = (): void => done('cancelled');
+      const timer = boundedTimeout(() => done('timeout'), timeoutMs);
       this.waiters.add(wake);
+      signal?.addEventListener('abort', abort, { once: true });
     });
+  }
+
+  /**
+   * Ends the session here and now for the time to live (the adapter is told apart, and may take its
+   * time): whoever waits on it wakes and reads `expiredNote`.
+   */
+  expire(note: string): void {
+    this.expiredNote = note;
+    this.end(note);
   }
 
   /** Output since the last call, with how much was dropped when it overflowed. */
@@ -131,6 +156,9 @@ export class DebugSessionState {
         if (typeof body.output === 'string') this.addOutput(body.output);
         break;
       }
+      case 'process':
+        if (typeof body.systemProcessId === 'number') this.processId = body.systemProcessId;
+        break;
       case 'exited':
         if (typeof body.exitCode === 'number') this.exitCode = body.exitCode;
         break;

@@ -33,8 +33,16 @@ export function createDebugTool(controller: DebugController): LiveTool<DebugInpu
       return { title: `Debug: ${input.op.replace('_', ' ')}?`, message: describe(input) };
     },
 
-    invoke(input, { conversation }) {
-      return controller.run(conversation, input);
+    async invoke(input, { conversation, token }) {
+      // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
+      const abort = new AbortController();
+      const listener = token.onCancellationRequested(() => abort.abort());
+      if (token.isCancellationRequested) abort.abort();
+      try {
+        return await controller.run(conversation, input, abort.signal);
+      } finally {
+        listener.dispose();
+      }
     },
   };
 }

@@ -9,14 +9,30 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { processesMatching } from './support/processes';
 import { invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 
-const debug = (input: object) => invokeText('debug', input);
+const debug = (input: object, token?: vscode.CancellationToken) => invokeText('debug', input, token);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A call cancelled through its token: how long it took to answer after the cancel, and what it rejected with. */
+async function cancelledAfter(call: Promise<string>, source: vscode.CancellationTokenSource, delayMs: number): Promise<{ ms: number; error: unknown }> {
+  await sleep(delayMs);
+  const cancelledAt = Date.now();
+  source.cancel();
+  try {
+    const answer = await call;
+    throw new Error(`the cancelled call answered: ${answer}`);
+  } catch (error) {
+    return { ms: Date.now() - cancelledAt, error };
+  }
+}
 
 /** Processes whose command line mentions one of the debug fixtures or adapters. */
 function debugProcesses(): string[] {
-  return processesMatching(/-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|__debug_bin/);
+  return processesMatching(/-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|debug\/python\/spin\.py|__debug_bin/);
 }
 
 async function noDebugProcesses(): Promise<void> {
@@ -70,7 +86,7 @@ describe('debug tool', function () {
   afterEach(async () => {
     await debug({ op: 'terminate' });
     await debug({ op: 'breakpoints', exceptions: [] });
-    for (const file of ['debug/python/app.py', 'debug/js/app.js', 'debug/go/main.go', 'debug/c/main.c', 'debug/rust/main.rs']) await debug({ op: 'breakpoints', file, lines: [] });
+    for (const file of ['debug/python/app.py', 'debug/python/spin.py', 'debug/js/app.js', 'debug/go/main.go', 'debug/c/main.c', 'debug/rust/main.rs']) await debug({ op: 'breakpoints', file, lines: [] });
   });
 
   after(async () => {
@@ -120,6 +136,9 @@ describe('debug tool', function () {
 
       const launched = await debug({ op: 'launch', program: c.program, timeout_seconds: 90 });
       assert.match(launched, new RegExp(`Stopped \\(breakpoint.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*BREAK.*\` in ${c.frame}`), launched);
+      // What was launched, and its process id as the adapter reported it (or that it reported none).
+      assert.match(launched, new RegExp(`^Launched ${c.program.replace(/\./g, '\\.')} with .*; session "Agent: [^"]+"(, process id \\d+|; the adapter reported no process id)\\.`), launched);
+      assert.doesNotMatch(launched, /undefined/, launched);
 
       const stack = await debug({ op: 'stack' });
       assert.match(stack, new RegExp(`#\\d+ ${c.frame}\\S* at ${c.source.replace(/\./g, '\\.')}:${line}`), stack);
@@ -237,6 +256,57 @@ describe('debug tool', function () {
     });
   }
 
+  it('Python (debugpy): the launch answer gives the process id of the program, as the adapter reported it', async () => {
+    const source = 'debug/python/app.py';
+    await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'BREAK') }] });
+    const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
+    const pid = /; session "Agent: app\.py", process id (\d+)\./.exec(launched)?.[1];
+    assert.ok(pid, launched);
+    assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '), /debug\/python\/app\.py/);
+  });
+
+  it('the time to live ends a session while continue waits on it (debugpy, a program that never stops); continue says so', async () => {
+    await setSetting('liveTools.debug.sessionMinutes', 0.25);
+    try {
+      const source = 'debug/python/spin.py';
+      await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'START') }] });
+      assert.match(await debug({ op: 'launch', program: source, timeout_seconds: 90 }), /Stopped \(breakpoint/);
+      await debug({ op: 'breakpoints', file: source, lines: [] });
+      const started = Date.now();
+      const continued = await debug({ op: 'continue', timeout_seconds: 600 });
+      assert.match(continued, /^The session "Agent: spin\.py" reached its time to live \(15 s\) and was ended\. Launch again if you need it\./, continued);
+      assert.ok(Date.now() - started < 60_000, `continue answered ${Date.now() - started} ms after the call`);
+      assert.match(await debug({ op: 'status' }), /^No debug session in this conversation/);
+      await noDebugProcesses();
+    } finally {
+      await setSetting('liveTools.debug.sessionMinutes', undefined);
+    }
+  });
+
+  it('a cancelled continue returns at once; the program runs on and the session stays usable (debugpy)', async () => {
+    const source = 'debug/python/spin.py';
+    await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'START') }] });
+    assert.match(await debug({ op: 'launch', program: source, timeout_seconds: 90 }), /Stopped \(breakpoint/);
+    await debug({ op: 'breakpoints', file: source, lines: [] });
+    const cancellation = new vscode.CancellationTokenSource();
+    const { ms, error } = await cancelledAfter(debug({ op: 'continue', timeout_seconds: 600 }, cancellation.token), cancellation, 1000);
+    assert.ok(ms < 10_000, `the cancelled continue answered ${ms} ms after the cancel`);
+    assert.match(String(error), /cancel/i, String(error));
+    assert.match(await debug({ op: 'status' }), /^Session "Agent: spin\.py" \(debugpy\), running;/);
+    assert.match(await debug({ op: 'pause' }), /^Stopped \(pause/);
+    assert.match(await debug({ op: 'evaluate', expression: 'ticks > 0' }), /^ticks > 0 = True/);
+  });
+
+  it('a launch cancelled while it waits for a stop returns at once; the session is kept and usable (debugpy)', async () => {
+    const cancellation = new vscode.CancellationTokenSource();
+    const launching = debug({ op: 'launch', program: 'debug/python/spin.py', timeout_seconds: 600 }, cancellation.token);
+    const { ms, error } = await cancelledAfter(launching, cancellation, 5000);
+    assert.ok(ms < 10_000, `the cancelled launch answered ${ms} ms after the cancel`);
+    assert.match(String(error), /cancel/i, String(error));
+    assert.match(await debug({ op: 'status' }), /^Session "Agent: spin\.py" \(debugpy\), running;/);
+    assert.match(await debug({ op: 'pause' }), /^Stopped \(pause/);
+  });
+
   it('Dart: launch refuses with the reason, nothing starts', async () => {
     const text = await debug({ op: 'launch', program: 'debug/dart/bin/main.dart' });
     assert.match(text, /The dart adapter cannot start: `dart` not found .*install the Dart or Flutter SDK/, text);
@@ -251,7 +321,7 @@ describe('debug tool', function () {
     assert.match(await debug({ op: 'status' }), /ends by itself in \d+ s/);
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const status = await debug({ op: 'status' });
-    assert.match(status, /reached its time limit \(3 s\) and was ended/, status);
+    assert.match(status, /reached its time to live \(3 s\) and was ended/, status);
     assert.match(await debug({ op: 'stack' }), /No debug session for op "stack"/);
     await noDebugProcesses();
   });
@@ -295,8 +365,27 @@ describe('debug tool against a misbehaving adapter', function () {
 
   it('a launch.json configuration of a type that is not ours is named by its type', async () => {
     const launched = await debug({ op: 'launch', configuration: 'Fault: huge' });
-    assert.match(launched, /with live-fault-test \(launch\.json configuration "Fault: huge"\)/, launched);
+    assert.match(launched, /^Launched the launch\.json configuration "Fault: huge" \(debug\/README\.md\) with live-fault-test \(an adapter of its own extension\)/, launched);
     assert.doesNotMatch(launched, /debugpy/, launched);
+  });
+
+  it('a launch.json configuration without a program: the answer names it and says the adapter reported no process id, never "pid undefined"', async () => {
+    const launched = await debug({ op: 'launch', configuration: 'Fault: no program' });
+    assert.match(launched, /^Launched the launch\.json configuration "Fault: no program" \(it names no program\) with live-fault-test \(an adapter of its own extension\); session "Fault: no program"; the adapter reported no process id\./, launched);
+    assert.doesNotMatch(launched, /undefined/, launched);
+  });
+
+  it('the time to live ends a session while continue waits on a program that never stops', async () => {
+    await setSetting('liveTools.debug.sessionMinutes', 0.1);
+    try {
+      assert.match(await debug({ op: 'launch', configuration: 'Fault: never_stop', timeout_seconds: 1 }), /Still running after 1 s/);
+      const started = Date.now();
+      const continued = await debug({ op: 'continue', thread_id: 1, timeout_seconds: 600 });
+      assert.match(continued, /^The session "Fault: never_stop" reached its time to live \(6 s\) and was ended\./, continued);
+      assert.ok(Date.now() - started < 30_000, `continue answered ${Date.now() - started} ms after the call`);
+    } finally {
+      await setSetting('liveTools.debug.sessionMinutes', undefined);
+    }
   });
 
   it('the adapter crashes mid-session: continue says the session ended and how the adapter exited; stack refuses', async () => {

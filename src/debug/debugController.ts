@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AdapterContext, AdapterId, AdapterResolution, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
 import { DebugConnection, DebugSessionState } from './debugSession';
+import { describeDebugCall } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
 import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
@@ -140,6 +141,10 @@ export class DebugController {
     return signal ? untilAborted(result, signal, request.op) : result;
   }
 
+  /** What a call will do, for the human who allows it (markdown). */
+  describe(request: DebugRequest): string {
+    return describeDebugCall(request, this.host);
+  }
 
   /** Ends every session (the window is closing, or the tests are done). */
   async disposeAll(): Promise<void> {

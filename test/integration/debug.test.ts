@@ -10,8 +10,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { browser, hasBrowser } from './support/browser';
 import { processesMatching } from './support/processes';
-import { invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 
 const debug = (input: object, token?: vscode.CancellationToken) => invokeText('debug', input, token);
 
@@ -426,5 +427,59 @@ describe('debug tool against a misbehaving adapter', function () {
     assert.match(long, new RegExp(`= ${'x'.repeat(400)}… \\(100000 characters, cut at 400\\)`), long.slice(0, 200));
     assert.doesNotMatch(long, new RegExp('x'.repeat(401)));
     assert.ok(variables.length < 20_000, `${variables.length} characters`);
+  });
+});
+
+const CARD_FRAMES = ['iframe.webview.ready', 'iframe#active-frame'];
+
+/** Waits for the approval card, returns what it shows, and denies it. */
+async function denyCard(): Promise<string> {
+  const card = await browser({ op: 'text', selector: '.card.active', frames: CARD_FRAMES, timeoutMs: 30_000 });
+  await browser({ op: 'click', selector: '.card.active .option', text: '^\\d*Deny', frames: CARD_FRAMES });
+  await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
+  return card.text ?? '';
+}
+
+describe('debug tool: the launch confirmation shows what runs', function () {
+  this.timeout(120_000);
+  // A cell's tool() outside a chat is asked on the question card with the tool's own confirmation.
+  const cell = (input: object) => {
+    // A JSON string literal is a Python string literal too.
+    const code = `import json\ntry:\n    print(tool("debug", json.loads(${JSON.stringify(JSON.stringify(input))})))\nexcept Exception as error:\n    print("raised:", error)`;
+    return invokeText('eval', { code, description: 'debug confirmation test' });
+  };
+
+  before(async function () {
+    if (!hasBrowser()) this.skip();
+    await activateExtension();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('liveTools.stopKernels');
+  });
+
+  it('a launch.json configuration: its program, working directory and every environment variable as the file has them, LD_PRELOAD called out', async () => {
+    const answer = cell({ op: 'launch', configuration: 'Fault: env' });
+    const card = await denyCard();
+    assert.match(card, /wants to run debug: Debug: launch\?/, card);
+    assert.match(card, /configuration \*\*Fault: env\*\* from launch\.json \(type `live-fault-test`, request `launch`\)/, card);
+    assert.match(card, /Warning:\*\* the environment sets `LD_PRELOAD` \(loads a library/, card);
+    assert.match(card, /program: `\$\{workspaceFolder\}\/debug\/README\.md`/, card);
+    assert.match(card, /working directory: `\$\{workspaceFolder\}\/debug`/, card);
+    assert.match(card, /⚠ `LD_PRELOAD` = `\/tmp\/agent-test-evil\.so`/, card);
+    assert.match(card, /`GREETING` = `hello`/, card);
+    assert.match(await answer, /raised: .*the human denied this debug call/);
+    assert.match(await debug({ op: 'status' }), /^No debug session/);
+  });
+
+  it('a program: its arguments, working directory and environment, PYTHONPATH called out', async () => {
+    const answer = cell({ op: 'launch', program: 'debug/python/app.py', args: ['--fast'], cwd: 'debug', env: { PYTHONPATH: '/tmp/agent-test', MODE: 'fast' } });
+    const card = await denyCard();
+    assert.match(card, /Start `debug\/python\/app\.py` under the debugpy debugger\./, card);
+    assert.match(card, /arguments: `--fast`/, card);
+    assert.match(card, /working directory: `debug`/, card);
+    assert.match(card, /⚠ `PYTHONPATH` = `\/tmp\/agent-test` — \*\*changes where Python imports modules from/, card);
+    assert.match(card, /`MODE` = `fast`/, card);
+    assert.match(await answer, /raised: .*the human denied this debug call/);
   });
 });

@@ -2,7 +2,7 @@
  * The debug engine's rules on an in-memory editor (test/unit/support/fakeDebug.ts): the time to
  * live ends a session even while a call waits on it, waits are bounded (also past Node's timer
  * limit), a cancelled call answers at once and leaves the session usable, a launch says what it
- * started, and breakpoint lines may be plain numbers.
+ * started, breakpoint lines may be plain numbers, and the launch confirmation shows what runs.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -175,6 +175,55 @@ describe('debug controller', () => {
       assert.deepEqual(host.breakpoints.get(path.join(folder, 'app.py')), [{ line: 1 }, { line: 3, condition: 'c > 0' }]);
       assert.match(answer, /- line 1: `a = 1`\n- line 3: `c = 3` when c > 0/, answer);
       await assert.rejects(debug({ op: 'breakpoints', file: 'app.py', lines: [9] }), /has 4 lines; line 9 is outside it/);
+    });
+  });
+
+  describe('the launch confirmation', () => {
+    it('a program: its arguments, working directory and every environment variable, the dangerous ones called out', () => {
+      const { controller } = setUp({});
+      const text = controller.describe({ op: 'launch', program: 'app.py', args: ['--fast'], cwd: 'sub', env: { LD_PRELOAD: '/tmp/evil.so', GREETING: 'hi', NODE_OPTIONS: '--require /tmp/x.js', DYLD_INSERT_LIBRARIES: '/x' } });
+      assert.match(text, /^Start `app\.py` under the debugpy debugger\./);
+      assert.match(text, /\*\*Warning:\*\* the environment sets `LD_PRELOAD` \(loads a library.*\), `NODE_OPTIONS` \(.*\), `DYLD_INSERT_LIBRARIES` \(/);
+      assert.match(text, /- arguments: `--fast`/);
+      assert.match(text, /- working directory: `sub`/);
+      assert.match(text, /- environment: the editor's, plus 4 variables:/);
+      assert.match(text, /  - ⚠ `LD_PRELOAD` = `\/tmp\/evil\.so` — \*\*loads a library/);
+      assert.match(text, /  - `GREETING` = `hi`$/m);
+    });
+
+    it("a program without cwd: the program's folder", () => {
+      const { controller } = setUp({});
+      assert.match(controller.describe({ op: 'launch', program: 'app.py' }), /- working directory: `\.` \(the program's folder\)\n- environment: the editor's, nothing added/);
+    });
+
+    it('a launch.json configuration: what it runs, its working directory and environment, as the file has it', () => {
+      const { controller } = setUp({}, 60_000, {
+        'Py: env': { name: 'Py: env', type: 'live-debugpy', request: 'launch', program: '${workspaceFolder}/app.py', cwd: '${workspaceFolder}/sub', env: { PYTHONPATH: '/tmp/lib', MODE: 'fast' }, preLaunchTask: 'build' },
+        bare: { name: 'bare', type: 'fake', request: 'launch' },
+        lldb: { name: 'lldb', type: 'live-lldb', request: 'launch', program: './main', env: ['LD_LIBRARY_PATH=/tmp/lib'] },
+      });
+      const text = controller.describe({ op: 'launch', configuration: 'Py: env' });
+      assert.match(text, /^Start the debug configuration \*\*Py: env\*\* from launch\.json \(type `live-debugpy`, request `launch`\)\. As the file has it:/);
+      assert.match(text, /\*\*Warning:\*\* the environment sets `PYTHONPATH` \(changes where Python imports modules from\)/);
+      assert.match(text, /- program: `\$\{workspaceFolder\}\/app\.py`/);
+      assert.match(text, /- working directory: `\$\{workspaceFolder\}\/sub`/);
+      assert.match(text, /  - ⚠ `PYTHONPATH` = `\/tmp\/lib`/);
+      assert.match(text, /  - `MODE` = `fast`/);
+      assert.match(text, /- first runs the task `build` \(preLaunchTask\)/);
+      assert.match(text, /The whole configuration:\n```json\n\{/);
+
+      const bare = controller.describe({ op: 'launch', configuration: 'bare' });
+      assert.match(bare, /- program: none named \(the adapter decides what runs/);
+      assert.match(bare, /- working directory: not set/);
+      assert.match(controller.describe({ op: 'launch', configuration: 'lldb' }), /⚠ `LD_LIBRARY_PATH` = `\/tmp\/lib`/);
+      assert.match(controller.describe({ op: 'launch', configuration: 'nope' }), /No configuration of that name was found: the call will be refused/);
+    });
+
+    it('no value breaks out of its code span', () => {
+      const { controller } = setUp({});
+      const text = controller.describe({ op: 'launch', program: 'app.py', env: { X: 'a`b``c', Y: 'line\nbreak' } });
+      assert.match(text, /`{3}a`b``c`{3}/);
+      assert.match(text, /`line\\nbreak`/);
     });
   });
 });

@@ -185,7 +185,8 @@ export const VIBE_WAIT_DEFAULT_SECONDS = 300;
 export interface DebugInput {
   op: DebugOp;
   file?: string;
-  lines?: Array<{ line: number; condition?: string; log_message?: string }>;
+  /** Plain 1-based numbers, or objects with a condition or log message; the engine takes both. */
+  lines?: Array<number | { line: number; condition?: string; log_message?: string }>;
   exceptions?: string[];
   program?: string;
   args?: string[];
@@ -211,6 +212,11 @@ const MAX_LINE = 10_000_000;
 const MAX_PATTERN_LENGTH = 100_000;
 /** A worker's label is shown on one line of the approval card and the Workers view. */
 export const WORKER_LABEL_MAX = 60;
+/**
+ * The longest wait a call may ask for (debug's and vibe_wait's `timeout_seconds`): an hour, past the
+ * debug session's default time to live (30 min) and a worker's default budget (30 min).
+ */
+export const MAX_WAIT_SECONDS = 3600;
 
 const fileProperty: JsonSchema = {
   type: 'string',
@@ -560,8 +566,8 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         'conversation; calls run one at a time. Typical flow: `breakpoints` (file + lines) → `launch` (program) → it ' +
         'answers where the program stopped (file:line and the line text) → `stack` / `scopes` / `variables` / `evaluate` → ' +
         '`step_over` / `step_in` / `step_out` / `continue` (each returns the next stop, or the exit) → `terminate`.',
-      'Ops: adapters (which debuggers can start here, and why not), status, breakpoints (file, lines: [{line, condition?, ' +
-        'log_message?}], an empty list clears the file; or exceptions: e.g. ["raised"] / ["uncaught"]), launch (program, ' +
+      'Ops: adapters (which debuggers can start here, and why not), status, breakpoints (file, lines: [4, 9] or [{line, ' +
+        'condition?, log_message?}], an empty list clears the file; or exceptions: e.g. ["raised"] / ["uncaught"]), launch (program, ' +
         'args, optional adapter, cwd, env, or configuration = a launch.json name), attach (port, or pid), continue, pause, ' +
         'step_over, step_in, step_out, threads, stack (thread_id?, 30 frames), scopes (frame_id), variables (reference; 50 ' +
         'children, values cut at 400 characters), evaluate (expression, frame_id?), output (stdout/stderr since the last ' +
@@ -577,15 +583,21 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         file: { type: 'string', description: 'breakpoints: the source file, relative to the workspace folder.' },
         lines: {
           type: 'array',
-          description: 'breakpoints: the lines of `file` to stop at (1-based); an empty list clears the file.',
+          description: 'breakpoints: the lines of `file` to stop at (1-based), e.g. [4, 9], or objects for a condition or log message, e.g. [{"line": 4, "condition": "i > 2"}]; an empty list clears the file.',
           items: {
-            type: 'object',
-            properties: {
-              line: { type: 'integer', minimum: 1, description: '1-based line.' },
-              condition: { type: 'string', description: 'Stop only when this expression is true.' },
-              log_message: { type: 'string', description: 'Log this (with {expressions}) instead of stopping.' },
-            },
-            required: ['line'],
+            anyOf: [
+              { type: 'integer', minimum: 1, maximum: MAX_LINE, description: '1-based line.' },
+              {
+                type: 'object',
+                properties: {
+                  line: { type: 'integer', minimum: 1, maximum: MAX_LINE, description: '1-based line.' },
+                  condition: { type: 'string', description: 'Stop only when this expression is true.' },
+                  log_message: { type: 'string', description: 'Log this (with {expressions}) instead of stopping.' },
+                },
+                required: ['line'],
+                additionalProperties: false,
+              },
+            ],
           },
         },
         exceptions: { type: 'array', items: { type: 'string' }, description: 'breakpoints: exception filters of the adapter (debugpy: raised, uncaught, userUnhandled; js: all, uncaught); set before launch they apply from the start; empty clears.' },
@@ -593,7 +605,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         args: { type: 'array', items: { type: 'string' }, description: "launch: the program's arguments." },
         adapter: { type: 'string', enum: DEBUG_ADAPTERS, description: "launch/attach: the debugger, when the program's extension does not say." },
         cwd: { type: 'string', description: "launch: working directory (default: the program's folder); attach: the project folder (debugpy runs from its .venv)." },
-        env: { type: 'object', description: 'launch: extra environment variables, as {"NAME": "value"}.' },
+        env: { type: 'object', additionalProperties: { type: 'string' }, description: 'launch: extra environment variables, as {"NAME": "value"} (values are strings).' },
         configuration: { type: 'string', description: 'launch: the name of a configuration in .vscode/launch.json, instead of program.' },
         port: { type: 'integer', minimum: 1, description: 'attach: the debug port to connect to.' },
         pid: { type: 'integer', minimum: 1, description: 'attach: the process id, where the adapter supports it (lldb, delve).' },
@@ -601,7 +613,12 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
         frame_id: { type: 'integer', description: 'scopes/evaluate: the frame (#N in `stack`; default: the top frame).' },
         reference: { type: 'integer', description: 'variables: a reference from `scopes` or from a variable with children.' },
         expression: { type: 'string', description: "evaluate: an expression in the program's language." },
-        timeout_seconds: { type: 'integer', minimum: 1, description: 'launch/continue/steps/pause: how long to wait for the program to stop (default 60 for launch, 20 otherwise).' },
+        timeout_seconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_WAIT_SECONDS,
+          description: `launch/continue/steps/pause: how long to wait for the program to stop (default 60 for launch, 20 otherwise; at most ${MAX_WAIT_SECONDS}, and never past the session's time to live).`,
+        },
       },
       required: ['op'],
       additionalProperties: false,
@@ -756,7 +773,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
     modelDescription: `Wait until a worker finishes (or timeout_seconds pass, default ${VIBE_WAIT_DEFAULT_SECONDS}) and return its result. A timeout does not stop the worker.`,
     inputSchema: {
       type: 'object',
-      properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, timeout_seconds: { type: 'number', minimum: 0, description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}.` } },
+      properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, timeout_seconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS, description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}, at most ${MAX_WAIT_SECONDS}.` } },
       required: ['worker_id'],
       additionalProperties: false,
     },

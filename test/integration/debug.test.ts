@@ -266,6 +266,16 @@ describe('debug tool', function () {
     assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '), /debug\/python\/app\.py/);
   });
 
+  it('breakpoints given as plain line numbers ([4, 9], the natural form) stop the program there', async () => {
+    const source = 'debug/python/app.py';
+    const line = lineOf(source, 'BREAK');
+    const set = await debug({ op: 'breakpoints', file: source, lines: [line, line + 1] });
+    assert.match(set, new RegExp(`- line ${line}: \`.*BREAK.*\`\n- line ${line + 1}: \``), set);
+    assert.match(await debug({ op: 'status' }), new RegExp(`Breakpoints: (.*; )?debug/python/app\\.py: ${line}, ${line + 1}[;.]`));
+    const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
+    assert.match(launched, new RegExp(`Stopped \\(breakpoint.*debug/python/app\\.py:${line} `), launched);
+  });
+
   it('the time to live ends a session while continue waits on it (debugpy, a program that never stops); continue says so', async () => {
     await setSetting('liveTools.debug.sessionMinutes', 0.25);
     try {

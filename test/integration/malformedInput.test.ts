@@ -73,6 +73,11 @@ function schemaCases(tool: string, schema: JsonSchema & { type: 'object' }): Cas
     if (property.minimum !== undefined) broken('below the minimum', property.minimum - 1);
     if (property.maximum !== undefined) broken('above the maximum', property.maximum + 1);
     if (property.minLength) broken('empty', '');
+    // A map such as debug's env: a value of the wrong type, named by its key.
+    if (typeof property.additionalProperties === 'object') {
+      const value = wrongType(property.additionalProperties);
+      if (value !== undefined) broken('a wrong value in the map', { NAME: value });
+    }
     if (property.items) {
       const item = property.items.anyOf ? true : wrongType(property.items);
       if (item !== undefined) broken('a wrong item', [item]);

@@ -130,6 +130,16 @@ describe('input validation against the schema', () => {
     );
   });
 
+  it('debug: breakpoint lines as plain numbers or objects, env values and args as strings, waits bounded', () => {
+    assert.deepEqual(problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [4, 9] }), []);
+    assert.deepEqual(problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [4, { line: 9, condition: 'i > 2' }] }), []);
+    const alternatives = 'must be a whole number (at least 1) or an object {line, condition?, log_message?}.';
+    assert.deepEqual(problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [0, 'nine', { line: 3, hit: 2 }] }), [`"lines[0]" ${alternatives}`, `"lines[1]" ${alternatives}`, `"lines[2]" ${alternatives}`]);
+    assert.deepEqual(problemsOf('debug', { op: 'launch', program: 'a.py', env: { MODE: 'fast', DEBUG: 1 }, args: ['-v', 2] }).toSorted(), ['"args[1]" must be a string.', '"env.DEBUG" must be a string.']);
+    assert.deepEqual(problemsOf('debug', { op: 'continue', timeout_seconds: 1e9 }), ['"timeout_seconds" must be at most 3600.']);
+    assert.deepEqual(problemsOf('vibe_wait', { worker_id: 'w1', timeout_seconds: 1e9 }), ['"timeout_seconds" must be at most 3600.']);
+  });
+
   it('takes null for an optional key as leaving it out', () => {
     assert.deepEqual(problemsOf('lsp', { action: 'status', file: null, line: null }), []);
     assert.deepEqual(problemsOf('lsp', { action: null }), ['Missing "action".']);

@@ -14,15 +14,16 @@ function scopeOf(page: Page, frames: readonly string[] | undefined): Page | Fram
   return scope;
 }
 
+function hasText(text: string | undefined): { hasText?: RegExp } {
+  return text ? { hasText: new RegExp(text) } : {};
+}
+
 async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply> {
   const timeout = request.timeoutMs ?? 15_000;
   const scope = scopeOf(page, request.frames);
   switch (request.op) {
     case 'click': {
-      const locator = scope
-        .locator(request.selector, request.text ? { hasText: new RegExp(request.text) } : {})
-        .filter({ visible: true })
-        .first();
+      const locator = scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).first();
       await locator.waitFor({ state: 'visible', timeout });
       const text = (await locator.innerText()).trim();
       const container = request.container
@@ -35,7 +36,7 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
       return { ok: true, text, containerText: container?.text, containerLabel: container?.label };
     }
     case 'text': {
-      const locator = scope.locator(request.selector).filter({ visible: true }).first();
+      const locator = scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).first();
       await locator.waitFor({ state: 'visible', timeout });
       return { ok: true, text: (await locator.innerText()).trim() };
     }
@@ -45,7 +46,7 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
       return { ok: true, text: await locator.evaluate((element) => element.outerHTML) };
     }
     case 'count': {
-      return { ok: true, count: await scope.locator(request.selector).filter({ visible: true }).count() };
+      return { ok: true, count: await scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).count() };
     }
     case 'type': {
       await page.keyboard.type(request.text, { delay: 10 });

@@ -22,14 +22,19 @@ const READ_TIER = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier === 'r
 
 const python = (code: string, extra: object = {}) => invokeText('eval', { code, description: 'trust test cell', ...extra });
 
-/** Waits for the approval card, checks what it shows, and answers it. */
+/**
+ * Waits for the approval card that shows the first pattern (the card answered before it may still be
+ * on screen for a moment), checks the others, answers it, and waits until it is gone.
+ */
 async function answerCard(expect: RegExp[], choice: 'Allow' | 'Deny'): Promise<string> {
-  const card = await browser({ op: 'text', selector: '.card.active', ...inCard, timeoutMs: 30_000 });
+  const card = await browser({ op: 'text', selector: '.card.active', text: expect[0].source, ...inCard, timeoutMs: 30_000 });
   const text = card.text ?? '';
   for (const pattern of expect) assert.match(text, pattern);
   // An option's text starts with its key's number.
   await browser({ op: 'click', selector: '.card.active .option', text: `^\\d*${choice}`, ...inCard });
   await browser({ op: 'click', selector: '.card.active .submit', ...inCard });
+  const number = /^#\d+/.exec(text)?.[0];
+  if (number) await waitUntilAsync(`card ${number} to be answered`, async () => ((await browser({ op: 'count', selector: '.card.active', text: `^${number}(?!\\d)`, ...inCard })).count === 0 ? true : undefined));
   return text;
 }
 

@@ -100,7 +100,8 @@ describe('vibe mode', function () {
       model.reset();
       model.script([() => ({ toolCall: { name: 'write', input: { path: 'vibe-written.txt', content: `written after ${choice}\n` } } }), (request) => ({ text: toolResults(request)[0].split('\n')[0] })]);
       const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Write the file.', label: `writer ${choice}`, access: 'write' }));
-      const card = await browser({ op: 'text', selector: '.card.active', frames: CARD_FRAMES, timeoutMs: 30_000 });
+      // This worker's card (an earlier one may still be leaving the screen).
+      const card = await browser({ op: 'text', selector: '.card.active', text: `Worker "writer ${choice}"`, frames: CARD_FRAMES, timeoutMs: 30_000 });
       assert.match(card.text ?? '', new RegExp(`Worker "writer ${choice}" \\(${id}\\) wants to run write`));
       assert.match(card.text ?? '', /vibe-written\.txt/);
       assert.match(await invokeText('vibe_list', {}), new RegExp(`${id} "writer ${choice}" .* · awaiting approval`));

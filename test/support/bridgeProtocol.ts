@@ -5,8 +5,9 @@ export type BridgeRequest = {
   readonly frames?: readonly string[];
 } & (
   | { readonly op: 'click'; readonly selector: string; readonly text?: string; readonly container?: string }
-  | { readonly op: 'text'; readonly selector: string }
-  | { readonly op: 'count'; readonly selector: string }
+  /** `text` (a regular expression) narrows to elements whose text matches it, as for click. */
+  | { readonly op: 'text'; readonly selector: string; readonly text?: string }
+  | { readonly op: 'count'; readonly selector: string; readonly text?: string }
   | { readonly op: 'html'; readonly selector: string }
   /** Requests to URLs matching the glob fail until unblocked (a webview that cannot load: no client can show it). */
   | { readonly op: 'block'; readonly url: string }

@@ -10,22 +10,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DebugController } from '../../src/debug/debugController';
 import { FakeHost, FakeProgram } from './support/fakeDebug';
+import { settlesWithin } from './support/settles';
 
 const CONVERSATION = 'test';
 
 /** What a cancelled call rejects with (the tool runner turns it into a CancellationError). */
 const cancelled = (error: unknown): boolean => error instanceof Error && error.name === 'DebugCancelled';
-
-/** Whether the promise settles within `ms` (it keeps going either way). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return settled;
-}
 
 describe('debug controller', () => {
   let folder: string;

@@ -13,21 +13,11 @@ import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { runToCompletion } from '../../src/process/childProcess';
 import { QuestionBoard } from '../../src/questions/questionBoard';
 import { ModelTurn, WorkerHost, WorkerPool } from '../../src/vibe/vibeWorkers';
+import { settlesWithin } from './support/settles';
 
 /** Far past the limit, as a model or a setting could write it (1e10 ms overflows to 1 ms). */
 const HUGE_MS = 1e10;
 const driverPath = path.resolve(__dirname, '..', '..', '..', 'src', 'kernels', 'python', 'kernel.py');
-
-/** Whether the promise settles within `ms` (it keeps going either way). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return settled;
-}
 
 function workerHost(respond: (signal: AbortSignal) => Promise<ModelTurn>): WorkerHost {
   return {

@@ -13,15 +13,13 @@ import { Match, PatternTooExpensive } from './matcher';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
 import { matchedLength } from './workerProtocol';
+import { CancellationSource, withAbortSignal } from '../async/abortSignal';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
 import { ParsingTimedOut } from './workerPool';
 
-export interface Cancellation {
-  readonly isCancellationRequested: boolean;
-  /** Where given (the editor's token), a cancelled search terminates the threads busy with it at once. */
-  readonly onCancellationRequested?: (listener: () => void) => { dispose(): void };
-}
+/** Where the token can tell when it is cancelled (the editor's can), a cancelled search terminates the threads busy with it at once. */
+export type Cancellation = CancellationSource;
 
 export interface SearchRequest {
   readonly pattern: string;
@@ -175,16 +173,14 @@ export class StructuralSearch {
 
   async search(request: SearchRequest): Promise<SearchResult> {
     // A cancelled search takes its jobs back: waiting ones leave the queue, busy threads are terminated.
-    const abort = new AbortController();
-    const subscription = request.token?.onCancellationRequested?.(() => abort.abort());
-    try {
-      return await this.searchWith(request, abort.signal);
-    } catch (error) {
-      if (abort.signal.aborted || request.token?.isCancellationRequested) throw new SearchCancelled();
-      throw error;
-    } finally {
-      subscription?.dispose();
-    }
+    return withAbortSignal(request.token, async (signal) => {
+      try {
+        return await this.searchWith(request, signal);
+      } catch (error) {
+        if (signal.aborted || request.token?.isCancellationRequested) throw new SearchCancelled();
+        throw error;
+      }
+    });
   }
 
   private async searchWith(request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {

@@ -1,6 +1,7 @@
 import { DebugController } from '../debug/debugController';
 import { declarationOf, DebugInput } from '../registry/catalog';
 import { ToolName } from '../registry/toolNames';
+import { withAbortSignal } from '../async/abortSignal';
 import { LiveTool } from './liveTool';
 
 export function createDebugTool(controller: DebugController): LiveTool<DebugInput> {
@@ -14,16 +15,7 @@ export function createDebugTool(controller: DebugController): LiveTool<DebugInpu
       return { title: `Debug: ${input.op.replace('_', ' ')}?`, message: controller.describe(input) };
     },
 
-    async invoke(input, { conversation, token }) {
-      // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
-      const abort = new AbortController();
-      const listener = token.onCancellationRequested(() => abort.abort());
-      if (token.isCancellationRequested) abort.abort();
-      try {
-        return await controller.run(conversation, input, abort.signal);
-      } finally {
-        listener.dispose();
-      }
-    },
+    // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
+    invoke: (input, { conversation, token }) => withAbortSignal(token, (signal) => controller.run(conversation, input, signal)),
   };
 }

@@ -5,6 +5,7 @@ import { Tier } from '../registry/tiers';
 import { ToolName } from '../registry/toolNames';
 import { NotYourWorker, UnknownWorker, WorkerSummary, WorkerTier } from '../vibe/vibeWorkers';
 import { VibeService } from '../vibe/vscode/registerVibe';
+import { withAbortSignal } from '../async/abortSignal';
 import { AnyLiveTool, LiveTool, ToolContext } from './liveTool';
 
 const RESULT_IN_LIST = 300;
@@ -96,15 +97,9 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
     invoke: (input, { token, caller }) =>
       answering(async () => {
         const seconds = input.timeout_seconds ?? VIBE_WAIT_DEFAULT_SECONDS;
-        const abort = new AbortController();
-        const listener = token.onCancellationRequested(() => abort.abort());
-        try {
-          const { finished, worker } = await pool.wait(input.worker_id, seconds * 1000, abort.signal, caller.conversation);
-          if (!finished) return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
-          return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
-        } finally {
-          listener.dispose();
-        }
+        const { finished, worker } = await withAbortSignal(token, (signal) => pool.wait(input.worker_id, seconds * 1000, signal, caller.conversation));
+        if (!finished) return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
+        return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
       }),
   };
   const kill: LiveTool<VibeKillInput> = {

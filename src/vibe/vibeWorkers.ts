@@ -196,6 +196,7 @@ export class WorkerPool {
       worker.whenFinished().then(() => true),
       new Promise<boolean>((resolve) => {
         timer = boundedTimeout(() => resolve(false), timeoutMs);
+        if (signal?.aborted) resolve(false);
         signal?.addEventListener('abort', () => resolve(false), { once: true });
       }),
     ]);

@@ -235,17 +235,24 @@ interface Sequence {
   readonly nodes: readonly Node[];
   /** Where an empty run at the start of the node is. */
   readonly at: number;
-  /** Names the pattern reads from each position on. */
-  readonly namesFrom: ReadonlyArray<ReadonlySet<string>>;
-  /** Positions (and the bindings read from there) where the rest failed; only with a run in the pattern. */
-  readonly failed: Set<string> | undefined;
+  readonly shape: ListShape;
+  /** Positions (and the bindings read from there) where the rest failed; made at the first failure. */
+  failed?: Set<string>;
 }
 
-const namesFromCache = new WeakMap<readonly PatternNode[], ReadonlyArray<ReadonlySet<string>>>();
+/** What a pattern list says once for every node it is matched against. */
+interface ListShape {
+  /** It holds a `$$$` run, so positions may be tried again: failures are remembered. */
+  readonly remembers: boolean;
+  /** Names the pattern reads from each position on. */
+  readonly namesFrom: ReadonlyArray<ReadonlySet<string>>;
+}
 
-/** For each position of a pattern list, the names used there or later (what the rest of the match reads of the bindings). */
-function namesFromEach(patterns: readonly PatternNode[]): ReadonlyArray<ReadonlySet<string>> {
-  let cached = namesFromCache.get(patterns);
+const shapeCache = new WeakMap<readonly PatternNode[], ListShape>();
+
+/** A pattern list's shape: whether it holds a run, and for each position the names used there or later (what the rest of the match reads of the bindings). */
+function shapeOf(patterns: readonly PatternNode[]): ListShape {
+  let cached = shapeCache.get(patterns);
   if (cached) return cached;
   const sets: Array<Set<string>> = new Array(patterns.length + 1);
   sets[patterns.length] = new Set();
@@ -254,17 +261,14 @@ function namesFromEach(patterns: readonly PatternNode[]): ReadonlyArray<Readonly
     namesIn(patterns[p], names);
     sets[p] = names;
   }
-  namesFromCache.set(patterns, (cached = sets));
+  cached = { remembers: patterns.some((pattern) => pattern.kind === 'meta' && pattern.multi), namesFrom: sets };
+  shapeCache.set(patterns, cached);
   return cached;
 }
 
 function namesIn(pattern: PatternNode, into: Set<string>): void {
   if (pattern.kind === 'meta' && pattern.name !== '_') into.add(pattern.name);
   else if (pattern.kind === 'node') for (const child of pattern.children) namesIn(child, into);
-}
-
-function hasRun(patterns: readonly PatternNode[]): boolean {
-  return patterns.some((pattern) => pattern.kind === 'meta' && pattern.multi);
 }
 
 /** One file's matching: its step count against its budget. */
@@ -290,13 +294,7 @@ class MatchRun {
         if (node.type !== pattern.type) return false;
         const nodes = significantChildren(node);
         this.step(nodes.length);
-        const sequence: Sequence = {
-          patterns: pattern.children,
-          nodes,
-          at: node.startIndex,
-          namesFrom: namesFromEach(pattern.children),
-          failed: hasRun(pattern.children) ? new Set() : undefined,
-        };
+        const sequence: Sequence = { patterns: pattern.children, nodes, at: node.startIndex, shape: shapeOf(pattern.children) };
         return this.matchSequence(sequence, 0, 0, env);
       }
     }
@@ -307,12 +305,14 @@ class MatchRun {
     this.step();
     // Once the pattern's children are matched the node's remaining children are ignored, as in
     // ast-grep: `if ($X) { $$$B }` matches an if with an else, `import $X` matches `import a, b`.
-    const { patterns, failed } = sequence;
+    const { patterns, shape } = sequence;
     if (p === patterns.length) return true;
-    const key = failed ? failureKey(p, n, env, sequence.namesFrom[p]) : '';
-    if (failed?.has(key)) return false;
+    if (!shape.remembers) return this.matchFrom(sequence, p, n, env);
+    // The key is made only where a failure was remembered before, or is remembered now (a failure leaves `env` as it was).
+    const key = sequence.failed ? failureKey(p, n, env, shape.namesFrom[p]) : undefined;
+    if (key !== undefined && sequence.failed?.has(key)) return false;
     const matched = this.matchFrom(sequence, p, n, env);
-    if (!matched) failed?.add(key);
+    if (!matched) (sequence.failed ??= new Set()).add(key ?? failureKey(p, n, env, shape.namesFrom[p]));
     return matched;
   }
 

@@ -150,6 +150,18 @@ describe('trust: tiers and approvals hold for every caller', function () {
     assert.doesNotMatch(done, /ran: from a read worker/);
   });
 
+  it('a read worker that names a write tool it was not offered is refused by the relay, without asking anyone; nothing is written', async () => {
+    const file = path.join(workspaceRoot(), 'trust-read-worker.txt');
+    fs.rmSync(file, { force: true });
+    model.reset();
+    model.script([() => ({ toolCall: { name: 'write', input: { path: 'trust-read-worker.txt', content: 'x\n' } } }), (request) => ({ text: toolResults(request)[0] ?? '' })]);
+    const id = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Write a file.', label: 'reader' }));
+    const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
+    assert.equal(model.requests[0].toolNames.includes('write'), false, `offered: ${model.requests[0].toolNames.join(', ')}`);
+    assert.match(done, new RegExp(`Refused: write is a write tool, and Worker "reader" \\(${id}\\) may use read tools only`));
+    assert.equal(fs.existsSync(file), false, 'a read worker wrote a file');
+  });
+
   it('workers belong to the conversation that spawned them; so do staged edits', async () => {
     model.reset();
     model.script([() => ({ text: 'idle' })]);

@@ -120,7 +120,7 @@ async function buildTests() {
 
 async function writeManifest() {
   const outfile = 'out/manifest/manifest.cjs';
-  await esbuild.build({ ...node, sourcemap: false, entryPoints: ['src/registry/manifestEntry.ts'], outfile });
+  await esbuild.build({ ...node, sourcemap: false, entryPoints: ['src/tools/manifestEntry.ts'], outfile });
   const { manifestFiles } = require(join(process.cwd(), outfile));
   const files = manifestFiles(JSON.parse(readFileSync('package.json', 'utf8')));
   for (const [path, text] of Object.entries(files)) {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createOutputChannelLogger } from './log/vscode/outputChannelLogger';
 import { Logger } from './log/logger';
-import { contextKeyOf, ResourceBoard } from './registry/resources';
+import { contextKeyOf, ResourceBoard } from './platform/resources';
 
 /** What every area's registration receives: the log and the board of live resources. */
 export interface Runtime {

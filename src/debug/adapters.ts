@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeResolution, isExecutableFile, resolveBinary } from '../lsp/supervisor/binaryResolution';
 import { runToCompletion } from '../process/childProcess';
-import { DEBUG_ADAPTERS } from '../registry/catalog';
-import { Setting } from '../registry/settings';
+import { DEBUG_ADAPTERS } from '../tools/declarations';
+import { Setting } from '../platform/settings';
 
 export type AdapterId = (typeof DEBUG_ADAPTERS)[number];
 

@@ -2,7 +2,7 @@
  * The input a person starts from in the Run Tool playground: a JSON-with-comments object
  * holding every required key with a placeholder, and the optional keys described above it.
  */
-import { JsonSchema } from '../registry/catalog';
+import { JsonSchema } from '../platform/toolDeclaration';
 
 function placeholder(schema: JsonSchema): unknown {
   if (schema.enum && schema.enum.length > 0) return schema.enum[0];

@@ -3,7 +3,7 @@
  * edits proposed for it. Nothing is written until it is accepted; it is resolved once, by the
  * agent (the resolve tool) or by the user (the review UI).
  */
-import { ResolveAction } from '../registry/catalog';
+import { ResolveAction } from '../tools/declarations';
 import { TextEdit } from '../edits/textEdits';
 
 export type Resolver = 'agent' | 'user';
@@ -31,7 +31,7 @@ export type StagedState = 'pending' | 'accepted' | 'discarded';
 export interface StagedEdit {
   /** `edit_1`, `edit_2`… numbered per window. */
   readonly id: string;
-  /** The conversation whose tool call staged it (see registry/conversation.ts). */
+  /** The conversation whose tool call staged it (see platform/conversation.ts). */
   readonly conversation: string;
   /** The tool that staged it (`ast_edit`, `lsp_rename`). */
   readonly origin: string;

@@ -4,7 +4,7 @@
  * the chat would show — and Allow / Deny.
  */
 import * as vscode from 'vscode';
-import { singleLine } from '../registry/caller';
+import { singleLine } from '../platform/caller';
 import { QuestionService } from '../questions/vscode/registerQuestions';
 import { Approver } from './toolRunner';
 

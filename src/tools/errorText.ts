@@ -13,7 +13,7 @@ import {
   OccurrenceOutOfRange,
   SymbolNotOnLine,
 } from '../lsp/symbolLocation';
-import { InputError } from '../registry/inputValidation';
+import { InputError } from '../platform/inputValidation';
 import { PatternTooExpensive } from '../structural/matcher';
 import { ParsingTimedOut } from '../structural/workerPool';
 import { driftList } from '../staging/answers';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { Logger } from '../log/logger';
-import { Caller } from '../registry/caller';
-import { ToolDeclaration } from '../registry/catalog';
-import { Tier } from '../registry/tiers';
+import { Caller } from '../platform/caller';
+import { ToolDeclaration } from '../platform/toolDeclaration';
+import { Tier } from '../platform/tiers';
 
 export interface ToolContext {
   readonly token: vscode.CancellationToken;
-  /** `vscode-chat-session://…` inside a chat session, `window` otherwise (see registry/conversation.ts); a worker's own under its owner's. */
+  /** `vscode-chat-session://…` inside a chat session, `window` otherwise (see platform/conversation.ts); a worker's own under its owner's. */
   readonly conversation: string;
   /** Who calls: its cap, label and conversation (the tool runner has already held the call to them). */
   readonly caller: Caller;

@@ -1,24 +1,24 @@
 import { LspService } from '../lsp/vscode/lspService';
 import { StagingService } from '../staging/vscode/stagingService';
 import { StructuralService } from '../structural/vscode/structuralService';
-import { createAstEditTool } from './astEditTool';
-import { createAstGrepTool } from './astGrepTool';
+import { createAstEditTool } from './astEdit/tool';
+import { createAstGrepTool } from './astGrep/tool';
 import { AnyLiveTool } from './liveTool';
-import { createLspRenameTool } from './lspRenameTool';
-import { createLspTool } from './lspTool';
-import { createResolveTool } from './resolveTool';
-import { createPatchTool } from './patchTool';
-import { createEditTool } from './editTool';
-import { createWriteTool } from './writeTool';
+import { createLspRenameTool } from './lspRename/tool';
+import { createLspTool } from './lsp/tool';
+import { createResolveTool } from './resolve/tool';
+import { createPatchTool } from './patch/tool';
+import { createEditTool } from './edit/tool';
+import { createWriteTool } from './write/tool';
 import { WriteService } from '../writes/vscode/writeService';
 import { DebugController } from '../debug/debugController';
-import { createDebugTool } from './debugTool';
+import { createDebugTool } from './debug/tool';
 import { KernelPool } from '../kernels/kernelPool';
-import { createEvalTool } from './evalTool';
+import { createEvalTool } from './eval/tool';
 import { QuestionService } from '../questions/vscode/registerQuestions';
-import { createAskUserTool } from './askUserTool';
+import { createAskUserTool } from './askUser/tool';
 import { VibeService } from '../vibe/vscode/registerVibe';
-import { createVibeTools } from './vibeTools';
+import { createVibeTools } from './vibe/tool';
 import { ToolRunner } from './toolRunner';
 
 export interface ToolServices {

@@ -7,14 +7,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { offeredTools } from '../registry/availability';
-import { Caller } from '../registry/caller';
-import { TOOL_CATALOG, ToolDeclaration } from '../registry/catalog';
-import { conversationIdOf } from '../registry/conversation';
-import { validateInput } from '../registry/inputValidation';
-import { resourceTitle } from '../registry/resources';
-import { Tier, tierNeedsConfirmation, tierWithinCap } from '../registry/tiers';
-import { ToolName } from '../registry/toolNames';
+import { offeredTools } from '../platform/availability';
+import { Caller } from '../platform/caller';
+import { ToolDeclaration } from '../platform/toolDeclaration';
+import { TOOL_CATALOG } from './declarations';
+import { conversationIdOf } from '../platform/conversation';
+import { validateInput } from '../platform/inputValidation';
+import { resourceTitle } from '../platform/resources';
+import { Tier, tierNeedsConfirmation, tierWithinCap } from '../platform/tiers';
+import { ToolName } from '../platform/toolNames';
 import { Runtime } from '../runtime';
 import { errorText } from './errorText';
 import { AnyLiveTool, Confirmation, LiveTool, ToolAnswer } from './liveTool';
@@ -237,7 +238,7 @@ export class ToolRunner {
   }
 
   /**
-   * The tools a caller may be offered: ours within its cap whose resource is ready (registry/availability),
+   * The tools a caller may be offered: ours within its cap whose resource is ready (platform/availability),
    * except those its kind may never call, and other extensions' tools when it may use exec.
    */
   offered(caller: Caller): vscode.LanguageModelToolInformation[] {

@@ -8,7 +8,7 @@
  * list or stop it through the tools (the human may stop any).
  */
 
-import { Tier } from '../registry/tiers';
+import { Tier } from '../platform/tiers';
 import { boundedTimeout } from '../async/timers';
 
 export type WorkerTier = 'fast' | 'good';

@@ -4,7 +4,7 @@
  * and honestly "pending" when a server did not answer in time.
  */
 import { diagnosticLabel, DiagnosticItem, plural } from '../lsp/format';
-import { WRITE_DIAGNOSTICS_CAP } from '../registry/catalog';
+import { WRITE_DIAGNOSTICS_CAP } from '../tools/declarations';
 import { FileVerdict } from './diagnosticRegistry';
 
 export interface FileCheck {

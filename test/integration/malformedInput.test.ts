@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { JsonSchema, TOOL_CATALOG } from '../../src/registry/catalog';
+import { JsonSchema } from '../../src/platform/toolDeclaration';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
 /**

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { TOOL_CATALOG } from '../../src/registry/catalog';
-import { tierTag } from '../../src/registry/manifest';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
+import { tierTag } from '../../src/platform/manifest';
 import { activateExtension, invokeText, setLspEnabled, setSetting, waitUntilAsync } from './support/tools';
 
 describe('tool registry', () => {

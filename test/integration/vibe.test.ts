@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TOOL_CATALOG } from '../../src/registry/catalog';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
 import type { RecordedRequest, ScriptedModelApi } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
 import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';

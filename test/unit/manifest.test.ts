@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { TOOL_CATALOG } from '../../src/registry/catalog';
-import { manifestFiles } from '../../src/registry/manifestEntry';
-import { EXTENSION_TAG, fullReferenceName, PLAN_AGENT_PATH, resourceTag, tierTag } from '../../src/registry/manifest';
-import { contextKeyOf, RESOURCES } from '../../src/registry/resources';
-import { Setting } from '../../src/registry/settings';
-import { TIERS } from '../../src/registry/tiers';
-import { ToolName } from '../../src/registry/toolNames';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
+import { manifestFiles } from '../../src/tools/manifestEntry';
+import { EXTENSION_TAG, fullReferenceName, PLAN_AGENT_PATH, resourceTag, tierTag } from '../../src/platform/manifest';
+import { contextKeyOf, RESOURCES } from '../../src/platform/resources';
+import { Setting } from '../../src/platform/settings';
+import { TIERS } from '../../src/platform/tiers';
+import { ToolName } from '../../src/platform/toolNames';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -23,14 +23,14 @@ function inputInterfaceName(tool: string): string {
     .join('')}Input`;
 }
 
-/** Keys of an interface in src/registry/catalog.ts, read with the TypeScript compiler: name → optional. */
+/** Keys of an interface in src/tools/declarations.ts, read with the TypeScript compiler: name → optional. */
 function interfaceKeys(name: string): Map<string, boolean> {
-  const file = path.join(root, 'src', 'registry', 'catalog.ts');
+  const file = path.join(root, 'src', 'tools', 'declarations.ts');
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const declaration = source.statements.find(
     (statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === name,
   );
-  assert.ok(declaration, `interface ${name} is not declared in src/registry/catalog.ts`);
+  assert.ok(declaration, `interface ${name} is not declared in src/tools/declarations.ts`);
   const keys = new Map<string, boolean>();
   for (const member of declaration.members) {
     if (ts.isPropertySignature(member) && member.name && ts.isIdentifier(member.name)) {
@@ -118,7 +118,7 @@ describe('manifest follows the catalog', () => {
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && entry.name !== 'settings.ts')
       .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))
       .join('\n');
-    assert.doesNotMatch(sources, /getConfiguration\('liveTools/, 'read settings through Setting (src/registry/settings.ts)');
-    assert.doesNotMatch(sources, /'liveTools\.\w+\.\w+'/, 'setting names belong in src/registry/settings.ts');
+    assert.doesNotMatch(sources, /getConfiguration\('liveTools/, 'read settings through Setting (src/platform/settings.ts)');
+    assert.doesNotMatch(sources, /'liveTools\.\w+\.\w+'/, 'setting names belong in src/platform/settings.ts');
   });
 });

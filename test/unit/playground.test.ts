@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { inputTemplate } from '../../src/playground/inputTemplate';
 import { JsoncSyntaxError, parseJsonc, stripJsonc } from '../../src/playground/jsonc';
-import { TOOL_CATALOG } from '../../src/registry/catalog';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
 
 describe('JSON with comments', () => {
   it('parses comments and trailing commas, keeping strings intact', () => {

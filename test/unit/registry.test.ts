@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { offeredTools } from '../../src/registry/availability';
-import { TOOL_CATALOG, ToolDeclaration } from '../../src/registry/catalog';
-import { conversationIdOf, WINDOW_CONVERSATION } from '../../src/registry/conversation';
-import { InputError, validateInput } from '../../src/registry/inputValidation';
-import { singleLine, workerConversation } from '../../src/registry/caller';
-import { ResourceBoard, ResourceId } from '../../src/registry/resources';
-import { tierNeedsConfirmation, tierWithinCap } from '../../src/registry/tiers';
+import { offeredTools } from '../../src/platform/availability';
+import { ToolDeclaration } from '../../src/platform/toolDeclaration';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
+import { conversationIdOf, WINDOW_CONVERSATION } from '../../src/platform/conversation';
+import { InputError, validateInput } from '../../src/platform/inputValidation';
+import { singleLine, workerConversation } from '../../src/platform/caller';
+import { ResourceBoard, ResourceId } from '../../src/platform/resources';
+import { tierNeedsConfirmation, tierWithinCap } from '../../src/platform/tiers';
 
 describe('tiers', () => {
   const table: [Parameters<typeof tierWithinCap>[0], Parameters<typeof tierWithinCap>[1], boolean][] = [

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Setting } from '../../registry/settings';
+import { Setting } from '../../platform/settings';
 import { Runtime } from '../../runtime';
 import { ADAPTERS, resolveAdapter } from '../adapters';
 import { DebugController } from '../debugController';

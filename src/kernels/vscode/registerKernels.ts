@@ -6,9 +6,9 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
-import { Setting } from '../../registry/settings';
-import { userSettingValue } from '../../registry/vscode/userSettings';
-import { ResourceState } from '../../registry/resources';
+import { Setting } from '../../platform/settings';
+import { userSettingValue } from '../../platform/vscode/userSettings';
+import { ResourceState } from '../../platform/resources';
 import { Runtime } from '../../runtime';
 import { displayPath } from '../../workspace/paths';
 import { defaultHostPath, javascriptLaunch } from '../javascriptKernel';

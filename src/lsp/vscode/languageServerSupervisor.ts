@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { ChildProcessInfo, CloseAction, DocumentDiagnosticRequest, ErrorAction, ExecuteCommandRequest, LanguageClient, LanguageClientOptions, State } from 'vscode-languageclient/node';
 import { describeError, Logger } from '../../log/logger';
 import { LongLivedProcess, startLongLived } from '../../process/childProcess';
-import { Setting } from '../../registry/settings';
-import { userSettingValue } from '../../registry/vscode/userSettings';
+import { Setting } from '../../platform/settings';
+import { userSettingValue } from '../../platform/vscode/userSettings';
 import { BinaryResolution, describeResolution, resolveBinary } from '../supervisor/binaryResolution';
 import { candidateDirs, ProjectRoot, realPathOf, rootOf, rootsFor, underOpenedFolder } from '../supervisor/projectRoots';
 import { EditorExtension, EffectiveEntry, effectiveTable, entryForLanguageId, LanguageOverrides } from '../supervisor/serverTable';
@@ -42,7 +42,7 @@ export interface RootPlan {
 export function supervisorSettings(): { overrides: LanguageOverrides; binDirs: string[]; checkTimeoutSeconds: number } {
   const config = vscode.workspace.getConfiguration();
   return {
-    // What runs is the user's choice, never a workspace's (registry/vscode/userSettings.ts).
+    // What runs is the user's choice, never a workspace's (platform/vscode/userSettings.ts).
     overrides: userSettingValue<LanguageOverrides>(Setting.lspServers) ?? {},
     binDirs: userSettingValue<string[]>(Setting.lspBinDirs) ?? [],
     checkTimeoutSeconds: config.get<number>(Setting.lspCheckTimeoutSeconds, 300),

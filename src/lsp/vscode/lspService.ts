@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DeadlineExceeded, withDeadline } from '../../async/deadline';
-import { Setting } from '../../registry/settings';
+import { Setting } from '../../platform/settings';
 import { isRealPathInside } from '../../workspace/containment';
 import { containingFolder, displayPath } from '../../workspace/paths';
 import { resourcesOf } from '../../workspace/vscode/workspaceEdits';

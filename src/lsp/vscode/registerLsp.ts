@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { ResourceState } from '../../registry/resources';
-import { Setting } from '../../registry/settings';
+import { ResourceState } from '../../platform/resources';
+import { Setting } from '../../platform/settings';
 import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageServerSupervisor } from './languageServerSupervisor';

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../log/logger';
-import { JsonSchema, TOOL_CATALOG } from '../../registry/catalog';
-import { WINDOW_CONVERSATION } from '../../registry/conversation';
-import { tierNeedsConfirmation } from '../../registry/tiers';
+import { JsonSchema } from '../../platform/toolDeclaration';
+import { TOOL_CATALOG } from '../../tools/declarations';
+import { WINDOW_CONVERSATION } from '../../platform/conversation';
+import { tierNeedsConfirmation } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { AnyLiveTool, LiveTool } from '../../tools/liveTool';
 import { confirmationOf, resultText, ToolRunner } from '../../tools/toolRunner';

@@ -4,7 +4,7 @@
  * panel revealed without taking focus, a status bar item while cards wait, and a notification.
  */
 import * as vscode from 'vscode';
-import { Setting } from '../../registry/settings';
+import { Setting } from '../../platform/settings';
 import { Runtime } from '../../runtime';
 import { Card, CardOutcome, QuestionBoard, QuestionSpec } from '../questionBoard';
 import { QUESTIONS_VIEW_ID, QuestionView } from './questionView';

@@ -10,8 +10,8 @@ import { AnswerContext } from '../answers';
 import { listFiles } from '../fileWalker';
 import { GRAMMARS } from '../grammarManifest';
 import { LanguageRegistry } from '../languages';
-import { Setting } from '../../registry/settings';
-import { userSettingValue } from '../../registry/vscode/userSettings';
+import { Setting } from '../../platform/settings';
+import { userSettingValue } from '../../platform/vscode/userSettings';
 import { Cancellation, MAX_SEARCHED_FILE_LENGTH, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
 import { SourceCache } from '../sourceCache';
 import { WorkerPool } from '../workerPool';
@@ -59,7 +59,7 @@ export class StructuralService implements vscode.Disposable {
 
   /** The size cap of every search (one file named by path too): the setting, else the engine's default. */
   private maxFileLength(): number {
-    // A resource bound is the user's, like what runs: a workspace cannot raise it (registry/vscode/userSettings.ts).
+    // A resource bound is the user's, like what runs: a workspace cannot raise it (platform/vscode/userSettings.ts).
     const setting = userSettingValue<number>(Setting.structuralMaxFileCharacters);
     return typeof setting === 'number' && Number.isInteger(setting) && setting > 0 ? setting : MAX_SEARCHED_FILE_LENGTH;
   }

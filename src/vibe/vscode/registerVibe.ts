@@ -8,10 +8,10 @@
  * its status and transcript, and stops one.
  */
 import * as vscode from 'vscode';
-import { Caller, singleLine, workerConversation } from '../../registry/caller';
-import { WORKER_LABEL_MAX } from '../../registry/catalog';
-import { Setting } from '../../registry/settings';
-import { Tier } from '../../registry/tiers';
+import { Caller, singleLine, workerConversation } from '../../platform/caller';
+import { WORKER_LABEL_MAX } from '../../tools/declarations';
+import { Setting } from '../../platform/settings';
+import { Tier } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { Approver, ToolRunner } from '../../tools/toolRunner';
 import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../vibeWorkers';

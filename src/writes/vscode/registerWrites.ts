@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LspService } from '../../lsp/vscode/lspService';
 import { workspaceFolderPaths } from '../../lsp/vscode/documents';
-import { ResourceState } from '../../registry/resources';
+import { ResourceState } from '../../platform/resources';
 import { Runtime } from '../../runtime';
 import { WriteService } from './writeService';
 

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { outcomeText } from '../questions/questionBoard';
-import { QuestionService } from '../questions/vscode/registerQuestions';
-import { AskUserInput, declarationOf } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { LiveTool } from './liveTool';
+import { outcomeText } from '../../questions/questionBoard';
+import { QuestionService } from '../../questions/vscode/registerQuestions';
+import { AskUserInput, declarationOf } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { LiveTool } from '../liveTool';
 
 export function createAskUserTool(questions: QuestionService): LiveTool<AskUserInput> {
   return {

@@ -2,7 +2,7 @@
  * Which tools a model may be offered: within the caller's tier cap and with their resource
  * wired. The Plan agent's list and every loop of our own that offers tools go through here.
  */
-import { ToolDeclaration } from './catalog';
+import { ToolDeclaration } from './toolDeclaration';
 import { ResourceBoard } from './resources';
 import { Tier, tierWithinCap } from './tiers';
 

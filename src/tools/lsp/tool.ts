@@ -8,13 +8,13 @@ import {
   locationsAnswer,
   withIndexingNote,
   workspaceSymbolsAnswer,
-} from '../lsp/answers';
-import { LspService, Target } from '../lsp/vscode/lspService';
-import { projectCheck } from '../lsp/vscode/projectCheck';
-import { declarationOf, LspAction, LspInput } from '../registry/catalog';
-import { InputError } from '../registry/inputValidation';
-import { ToolName } from '../registry/toolNames';
-import { LiveTool } from './liveTool';
+} from '../../lsp/answers';
+import { LspService, Target } from '../../lsp/vscode/lspService';
+import { projectCheck } from '../../lsp/vscode/projectCheck';
+import { declarationOf, LspAction, LspInput } from '../declarations';
+import { InputError } from '../../platform/inputValidation';
+import { ToolName } from '../../platform/toolNames';
+import { LiveTool } from '../liveTool';
 
 type PositionArgument = 'file' | 'line' | 'symbol';
 

@@ -1,10 +1,10 @@
-import { KernelStartError } from '../kernels/kernelProcess';
-import { EvalLanguage, KernelPool, NoInterpreter } from '../kernels/kernelPool';
-import { KernelResult } from '../kernels/kernelResult';
-import { declarationOf, EvalInput } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { LiveTool, ToolAnswer } from './liveTool';
-import { ToolRunner } from './toolRunner';
+import { KernelStartError } from '../../kernels/kernelProcess';
+import { EvalLanguage, KernelPool, NoInterpreter } from '../../kernels/kernelPool';
+import { KernelResult } from '../../kernels/kernelResult';
+import { declarationOf, EvalInput } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { LiveTool, ToolAnswer } from '../liveTool';
+import { ToolRunner } from '../toolRunner';
 
 const LANGUAGE_NAMES: Record<EvalLanguage, string> = { python: 'Python', javascript: 'JavaScript' };
 /** Lines of the cell shown in the confirmation; the rest is counted. */

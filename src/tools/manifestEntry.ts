@@ -2,8 +2,8 @@
  * The files `npm run manifest` writes, derived from the catalog; the manifest unit test
  * compares the committed files with this.
  */
-import { TOOL_CATALOG } from './catalog';
-import { extensionIdOf, PLAN_AGENT_PATH, planAgentMarkdown, withCatalogContributions } from './manifest';
+import { TOOL_CATALOG } from './declarations';
+import { extensionIdOf, PLAN_AGENT_PATH, planAgentMarkdown, withCatalogContributions } from '../platform/manifest';
 
 export function manifestFiles(packageJson: { name: string; publisher: string }): Record<string, string> {
   return {

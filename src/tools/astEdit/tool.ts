@@ -1,10 +1,10 @@
-import { noRewriteAnswer, plural, replacementsList } from '../structural/answers';
-import { Cancellation, RewriteResult } from '../structural/search';
-import { StructuralService } from '../structural/vscode/structuralService';
-import { StagingService } from '../staging/vscode/stagingService';
-import { AST_EDIT_MAX_REPLACEMENTS, AstEditInput, declarationOf } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { LiveTool } from './liveTool';
+import { noRewriteAnswer, plural, replacementsList } from '../../structural/answers';
+import { Cancellation, RewriteResult } from '../../structural/search';
+import { StructuralService } from '../../structural/vscode/structuralService';
+import { StagingService } from '../../staging/vscode/stagingService';
+import { AST_EDIT_MAX_REPLACEMENTS, AstEditInput, declarationOf } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { LiveTool } from '../liveTool';
 
 async function planRewrite(structural: StructuralService, input: AstEditInput, token: Cancellation): Promise<RewriteResult> {
   const scope = await structural.scope(input.path, input.language, token);

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { plural } from '../lsp/format';
-import { PatchInput, declarationOf } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { FileNotFound } from '../workspace/paths';
-import { changePreview, executableWarning } from '../writes/answers';
-import { applyHunks, MatchKind } from '../writes/applyPatch';
-import { parsePatch } from '../writes/patchParser';
-import { WriteRefused } from '../writes/writeErrors';
-import { PlannedFile, WriteService } from '../writes/vscode/writeService';
-import { LiveTool } from './liveTool';
+import { plural } from '../../lsp/format';
+import { PatchInput, declarationOf } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { FileNotFound } from '../../workspace/paths';
+import { changePreview, executableWarning } from '../../writes/answers';
+import { applyHunks, MatchKind } from '../../writes/applyPatch';
+import { parsePatch } from '../../writes/patchParser';
+import { WriteRefused } from '../../writes/writeErrors';
+import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
+import { LiveTool } from '../liveTool';
 
 interface PatchPlan {
   readonly files: PlannedFile[];

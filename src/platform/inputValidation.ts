@@ -6,7 +6,7 @@
  * for "no value").
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { JsonSchema } from './catalog';
+import { JsonSchema } from './toolDeclaration';
 
 export class InputError extends Error {
   constructor(

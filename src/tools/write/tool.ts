@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { declarationOf, WriteInput } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { changePreview, executableWarning } from '../writes/answers';
-import { WriteService } from '../writes/vscode/writeService';
-import { LiveTool } from './liveTool';
+import { declarationOf, WriteInput } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { changePreview, executableWarning } from '../../writes/answers';
+import { WriteService } from '../../writes/vscode/writeService';
+import { LiveTool } from '../liveTool';
 
 function lineCount(text: string): number {
   return text === '' ? 0 : text.replace(/\r?\n$/, '').split(/\r?\n/).length;

@@ -4,7 +4,7 @@
  * resource's context key) and the Plan agent whose tool list is exactly the read tier.
  * `npm run manifest` writes them; a unit test fails when the committed files drift.
  */
-import { JsonSchema, ToolDeclaration } from './catalog';
+import { JsonSchema, ToolDeclaration } from './toolDeclaration';
 import { contextKeyOf } from './resources';
 import { tierWithinCap } from './tiers';
 
@@ -64,7 +64,7 @@ export function planAgentMarkdown(catalog: readonly ToolDeclaration[], extension
     `name: ${PLAN_AGENT_NAME}`,
     'description: Research with the read-only tools of Agent Live Tools and write a plan; changes nothing.',
     `tools: [${tools.join(', ')}]`,
-    '# Generated from src/registry/catalog.ts by `npm run manifest`; do not edit by hand.',
+    '# Generated from src/tools/declarations.ts by `npm run manifest`; do not edit by hand.',
     '---',
     'You are planning, not implementing. You have only the read tier of Agent Live Tools: they query the',
     'live editor (language servers and the like) and change nothing. Tools that write files or start',

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { acceptedAnswer, discardedAnswer, resolveConfirmation } from '../staging/answers';
-import { StagingService } from '../staging/vscode/stagingService';
-import { declarationOf, ResolveInput } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { errorText } from './errorText';
-import { LiveTool } from './liveTool';
+import { acceptedAnswer, discardedAnswer, resolveConfirmation } from '../../staging/answers';
+import { StagingService } from '../../staging/vscode/stagingService';
+import { declarationOf, ResolveInput } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { errorText } from '../errorText';
+import { LiveTool } from '../liveTool';
 
 export function createResolveTool(staging: StagingService): LiveTool<ResolveInput> {
   const display = (path: string) => staging.display(path);

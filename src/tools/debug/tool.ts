@@ -1,8 +1,8 @@
-import { DebugController } from '../debug/debugController';
-import { declarationOf, DebugInput } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { withAbortSignal } from '../async/abortSignal';
-import { LiveTool } from './liveTool';
+import { DebugController } from '../../debug/debugController';
+import { declarationOf, DebugInput } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { withAbortSignal } from '../../async/abortSignal';
+import { LiveTool } from '../liveTool';
 
 export function createDebugTool(controller: DebugController): LiveTool<DebugInput> {
   return {

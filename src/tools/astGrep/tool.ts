@@ -1,8 +1,8 @@
-import { searchAnswer } from '../structural/answers';
-import { StructuralService } from '../structural/vscode/structuralService';
-import { AST_GREP_DEFAULT_RESULTS, AstGrepInput, declarationOf } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { LiveTool } from './liveTool';
+import { searchAnswer } from '../../structural/answers';
+import { StructuralService } from '../../structural/vscode/structuralService';
+import { AST_GREP_DEFAULT_RESULTS, AstGrepInput, declarationOf } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { LiveTool } from '../liveTool';
 
 export function createAstGrepTool(structural: StructuralService): LiveTool<AstGrepInput> {
   return {

@@ -1,12 +1,12 @@
-import { Confirmation } from './liveTool';
-import { declarationOf, VIBE_WAIT_DEFAULT_SECONDS, VibeKillInput, VibeListInput, VibeSendInput, VibeSpawnInput, VibeSpawnReadonlyInput, VibeWaitInput } from '../registry/catalog';
-import { singleLine } from '../registry/caller';
-import { Tier } from '../registry/tiers';
-import { ToolName } from '../registry/toolNames';
-import { NotYourWorker, UnknownWorker, WorkerSummary, WorkerTier } from '../vibe/vibeWorkers';
-import { VibeService } from '../vibe/vscode/registerVibe';
-import { withAbortSignal } from '../async/abortSignal';
-import { AnyLiveTool, LiveTool, ToolContext } from './liveTool';
+import { Confirmation } from '../liveTool';
+import { declarationOf, VIBE_WAIT_DEFAULT_SECONDS, VibeKillInput, VibeListInput, VibeSendInput, VibeSpawnInput, VibeSpawnReadonlyInput, VibeWaitInput } from '../declarations';
+import { singleLine } from '../../platform/caller';
+import { Tier } from '../../platform/tiers';
+import { ToolName } from '../../platform/toolNames';
+import { NotYourWorker, UnknownWorker, WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
+import { VibeService } from '../../vibe/vscode/registerVibe';
+import { withAbortSignal } from '../../async/abortSignal';
+import { AnyLiveTool, LiveTool, ToolContext } from '../liveTool';
 
 const RESULT_IN_LIST = 300;
 

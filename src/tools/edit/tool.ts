@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { declarationOf, EditInput } from '../registry/catalog';
-import { ToolName } from '../registry/toolNames';
-import { FileNotFound } from '../workspace/paths';
-import { changePreview, executableWarning } from '../writes/answers';
-import { editsFor } from '../writes/editMatch';
-import { PlannedFile, WriteService } from '../writes/vscode/writeService';
-import { LiveTool } from './liveTool';
+import { declarationOf, EditInput } from '../declarations';
+import { ToolName } from '../../platform/toolNames';
+import { FileNotFound } from '../../workspace/paths';
+import { changePreview, executableWarning } from '../../writes/answers';
+import { editsFor } from '../../writes/editMatch';
+import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
+import { LiveTool } from '../liveTool';
 
 function lineAt(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length;

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { renameAnswer, renameSummary, withIndexingNote } from '../lsp/answers';
-import { LspService, pathOf } from '../lsp/vscode/lspService';
-import { declarationOf, LspRenameInput } from '../registry/catalog';
-import { InputError } from '../registry/inputValidation';
-import { ToolName } from '../registry/toolNames';
-import { StagingService } from '../staging/vscode/stagingService';
-import { stagedFilesOf } from '../staging/vscode/workspaceEditStaging';
-import { LiveTool } from './liveTool';
+import { renameAnswer, renameSummary, withIndexingNote } from '../../lsp/answers';
+import { LspService, pathOf } from '../../lsp/vscode/lspService';
+import { declarationOf, LspRenameInput } from '../declarations';
+import { InputError } from '../../platform/inputValidation';
+import { ToolName } from '../../platform/toolNames';
+import { StagingService } from '../../staging/vscode/stagingService';
+import { stagedFilesOf } from '../../staging/vscode/workspaceEditStaging';
+import { LiveTool } from '../liveTool';
 
 function checkNewName(input: LspRenameInput): void {
   if (input.new_name.trim() === '' || /\s/.test(input.new_name.trim())) {

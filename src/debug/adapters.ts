@@ -7,8 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeResolution, isExecutableFile, resolveBinary } from '../lsp/supervisor/binaryResolution';
 import { runToCompletion } from '../process/childProcess';
-import { DEBUG_ADAPTERS } from '../tools/declarations';
 import { Setting } from '../platform/settings';
+
+/** The adapters `launch`/`attach` accept by name. */
+export const DEBUG_ADAPTERS = ['debugpy', 'lldb', 'delve', 'dart', 'js'] as const;
 
 export type AdapterId = (typeof DEBUG_ADAPTERS)[number];
 

@@ -7,7 +7,9 @@ import { Logger } from '../log/logger';
 import { CallTool, CancellationLike, Kernel, KernelLaunch } from './kernel';
 import { formatText, KernelResult } from './kernelResult';
 
-export type EvalLanguage = 'python' | 'javascript';
+export const EVAL_LANGUAGES = ['python', 'javascript'] as const;
+
+export type EvalLanguage = (typeof EVAL_LANGUAGES)[number];
 
 export type LaunchChoice = { readonly ok: true; readonly launch: KernelLaunch; readonly origin: string } | { readonly ok: false; readonly reason: string };
 

@@ -7,7 +7,7 @@ import {
   LSP_DOCUMENT_SYMBOLS_CAP,
   LSP_REFERENCES_CAP,
   LSP_WORKSPACE_SYMBOLS_CAP,
-} from '../tools/declarations';
+} from './lspCaps';
 import {
   capNote,
   clipLineText,

@@ -2,8 +2,7 @@
  * The text the model reads about staged changes: what was proposed, what accepting wrote,
  * what a confirmation promises. Paths go through `display` (workspace-relative in the glue).
  */
-import { ResolveAction } from '../tools/declarations';
-import { replacementCount, StagedEdit } from './stagedEdit';
+import { replacementCount, ResolveAction, StagedEdit } from './stagedEdit';
 import { DriftedFile } from './stagingErrors';
 
 export type DisplayPath = (absolutePath: string) => string;

@@ -3,8 +3,12 @@
  * edits proposed for it. Nothing is written until it is accepted; it is resolved once, by the
  * agent (the resolve tool) or by the user (the review UI).
  */
-import { ResolveAction } from '../tools/declarations';
 import { TextEdit } from '../edits/textEdits';
+
+/** What resolving a staged change does: write it (after the drift check) or drop it. */
+export const RESOLVE_ACTIONS = ['accept', 'discard'] as const;
+
+export type ResolveAction = (typeof RESOLVE_ACTIONS)[number];
 
 export type Resolver = 'agent' | 'user';
 

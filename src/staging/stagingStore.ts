@@ -4,8 +4,7 @@
  * text captured when it was staged, and any mismatch refuses the whole change before the
  * injected writer is called, so a change is written completely or not at all.
  */
-import { ResolveAction } from '../tools/declarations';
-import { Resolution, Resolver, StagedEdit, StagedFile, StageRequest } from './stagedEdit';
+import { Resolution, ResolveAction, Resolver, StagedEdit, StagedFile, StageRequest } from './stagedEdit';
 import {
   AlreadyResolved,
   DriftedFile,

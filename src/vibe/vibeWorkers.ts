@@ -11,7 +11,13 @@
 import { Tier } from '../platform/tiers';
 import { boundedTimeout } from '../async/timers';
 
-export type WorkerTier = 'fast' | 'good';
+/** Which model a worker runs on: a fast one for mechanical work, a good one for judgement. */
+export const WORKER_TIERS = ['fast', 'good'] as const;
+
+export type WorkerTier = (typeof WORKER_TIERS)[number];
+
+/** A worker's label is shown on one line of the approval card and the Workers view. */
+export const WORKER_LABEL_MAX = 60;
 export type WorkerStatus = 'running' | 'awaiting approval' | 'done' | 'failed' | 'killed';
 
 export interface ToolCall {

@@ -4,8 +4,10 @@
  * and honestly "pending" when a server did not answer in time.
  */
 import { diagnosticLabel, DiagnosticItem, plural } from '../lsp/format';
-import { WRITE_DIAGNOSTICS_CAP } from '../tools/declarations';
 import { FileVerdict } from './diagnosticRegistry';
+
+/** New diagnostics listed in a write's answer; the rest are counted. */
+export const WRITE_DIAGNOSTICS_CAP = 30;
 
 export interface FileCheck {
   readonly verdict: FileVerdict<DiagnosticItem>;

@@ -5,6 +5,9 @@
  */
 import * as path from 'node:path';
 
+/** Importers whose diagnostics a write also checks (files that import the written file). */
+export const WRITE_IMPORTERS_CAP = 20;
+
 const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\1/gm;
 
 export function relativeSpecifiers(text: string): string[] {

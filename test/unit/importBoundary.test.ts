@@ -39,6 +39,20 @@ describe('engine boundary', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('tool declarations are plain data: no vscode, no tool implementation', () => {
+    const declarations = sourceFiles().filter((file) => /^tools[\\/][^\\/]+[\\/]declaration\.ts$/.test(file));
+    assert.ok(declarations.length >= 12, `found only ${declarations.length} declaration files`);
+    const offenders: string[] = [];
+    for (const file of [...declarations, path.join('tools', 'declarations.ts'), path.join('tools', 'schemaParts.ts')]) {
+      const text = fs.readFileSync(path.join(src, file), 'utf8');
+      if (importsVscode.test(text)) offenders.push(`${file} → vscode`);
+      for (const match of text.matchAll(/from\s+'(\.[^']+)'/g)) {
+        if (/(^|\/)tool$/.test(match[1]) || /\/vscode\//.test(match[1])) offenders.push(`${file} → ${match[1]}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+
   it('no stray console.log in the extension', () => {
     const offenders = sourceFiles().filter((file) => /console\.(log|info|debug)\(/.test(fs.readFileSync(path.join(src, file), 'utf8')));
     assert.deepEqual(offenders, []);

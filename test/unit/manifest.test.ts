@@ -23,14 +23,19 @@ function inputInterfaceName(tool: string): string {
     .join('')}Input`;
 }
 
-/** Keys of an interface in src/tools/declarations.ts, read with the TypeScript compiler: name → optional. */
+/** Keys of an input interface declared in some src/tools/<tool>/declaration.ts, read with the TypeScript compiler: name → optional. */
 function interfaceKeys(name: string): Map<string, boolean> {
-  const file = path.join(root, 'src', 'tools', 'declarations.ts');
-  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const declaration = source.statements.find(
-    (statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === name,
-  );
-  assert.ok(declaration, `interface ${name} is not declared in src/tools/declarations.ts`);
+  const toolsDir = path.join(root, 'src', 'tools');
+  const files = fs
+    .readdirSync(toolsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(toolsDir, entry.name, 'declaration.ts'))
+    .filter((file) => fs.existsSync(file));
+  const declaration = files
+    .map((file) => ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true))
+    .flatMap((source) => source.statements)
+    .find((statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === name);
+  assert.ok(declaration, `interface ${name} is not declared in any src/tools/<tool>/declaration.ts`);
   const keys = new Map<string, boolean>();
   for (const member of declaration.members) {
     if (ts.isPropertySignature(member) && member.name && ts.isIdentifier(member.name)) {

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import { outcomeText } from '../../questions/questionBoard';
 import { QuestionService } from '../../questions/vscode/registerQuestions';
-import { AskUserInput, declarationOf } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { askUserDeclaration, AskUserInput } from './declaration';
 import { LiveTool } from '../liveTool';
 
 export function createAskUserTool(questions: QuestionService): LiveTool<AskUserInput> {
   return {
-    declaration: declarationOf(ToolName.askUser),
+    declaration: askUserDeclaration,
 
     invocationMessage: (input) => `Asking you: ${input.question.length > 80 ? `${input.question.slice(0, 80)}…` : input.question}`,
 

@@ -2,8 +2,7 @@ import { noRewriteAnswer, plural, replacementsList } from '../../structural/answ
 import { Cancellation, RewriteResult } from '../../structural/search';
 import { StructuralService } from '../../structural/vscode/structuralService';
 import { StagingService } from '../../staging/vscode/stagingService';
-import { AST_EDIT_MAX_REPLACEMENTS, AstEditInput, declarationOf } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { AST_EDIT_MAX_REPLACEMENTS, astEditDeclaration, AstEditInput } from './declaration';
 import { LiveTool } from '../liveTool';
 
 async function planRewrite(structural: StructuralService, input: AstEditInput, token: Cancellation): Promise<RewriteResult> {
@@ -20,7 +19,7 @@ async function planRewrite(structural: StructuralService, input: AstEditInput, t
 
 export function createAstEditTool(structural: StructuralService, staging: StagingService): LiveTool<AstEditInput> {
   return {
-    declaration: declarationOf(ToolName.astEdit),
+    declaration: astEditDeclaration,
 
     invocationMessage: (input) => `Staging a rewrite of \`${input.pattern}\` → \`${input.rewrite}\``,
 

@@ -1,12 +1,11 @@
 import { searchAnswer } from '../../structural/answers';
 import { StructuralService } from '../../structural/vscode/structuralService';
-import { AST_GREP_DEFAULT_RESULTS, AstGrepInput, declarationOf } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { AST_GREP_DEFAULT_RESULTS, astGrepDeclaration, AstGrepInput } from './declaration';
 import { LiveTool } from '../liveTool';
 
 export function createAstGrepTool(structural: StructuralService): LiveTool<AstGrepInput> {
   return {
-    declaration: declarationOf(ToolName.astGrep),
+    declaration: astGrepDeclaration,
 
     invocationMessage: (input) => `Searching for \`${input.pattern}\`${input.path ? ` in ${input.path}` : ''}`,
 

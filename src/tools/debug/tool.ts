@@ -1,12 +1,11 @@
 import { DebugController } from '../../debug/debugController';
-import { declarationOf, DebugInput } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { debugDeclaration, DebugInput } from './declaration';
 import { withAbortSignal } from '../../async/abortSignal';
 import { LiveTool } from '../liveTool';
 
 export function createDebugTool(controller: DebugController): LiveTool<DebugInput> {
   return {
-    declaration: declarationOf(ToolName.debug),
+    declaration: debugDeclaration,
 
     invocationMessage: (input) => `Debug: ${input.op.replace('_', ' ')}${input.program ? ` ${input.program}` : ''}`,
 

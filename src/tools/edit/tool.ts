@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { declarationOf, EditInput } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { editDeclaration, EditInput } from './declaration';
 import { FileNotFound } from '../../workspace/paths';
 import { changePreview, executableWarning } from '../../writes/answers';
 import { editsFor } from '../../writes/editMatch';
@@ -21,7 +20,7 @@ async function plan(writes: WriteService, input: EditInput): Promise<{ file: Pla
 
 export function createEditTool(writes: WriteService): LiveTool<EditInput> {
   return {
-    declaration: declarationOf(ToolName.edit),
+    declaration: editDeclaration,
 
     invocationMessage: (input) => `Editing ${input.path}`,
 

@@ -1,8 +1,7 @@
 import { KernelStartError } from '../../kernels/kernelProcess';
 import { EvalLanguage, KernelPool, NoInterpreter } from '../../kernels/kernelPool';
 import { KernelResult } from '../../kernels/kernelResult';
-import { declarationOf, EvalInput } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { evalDeclaration, EvalInput } from './declaration';
 import { LiveTool, ToolAnswer } from '../liveTool';
 import { ToolRunner } from '../toolRunner';
 
@@ -32,7 +31,7 @@ function statusLine(result: KernelResult): string | undefined {
 }
 
 export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<EvalInput> {
-  const declaration = declarationOf(ToolName.eval);
+  const declaration = evalDeclaration;
   return {
     declaration,
 

@@ -11,9 +11,8 @@ import {
 } from '../../lsp/answers';
 import { LspService, Target } from '../../lsp/vscode/lspService';
 import { projectCheck } from '../../lsp/vscode/projectCheck';
-import { declarationOf, LspAction, LspInput } from '../declarations';
+import { LspAction, lspDeclaration, LspInput } from './declaration';
 import { InputError } from '../../platform/inputValidation';
-import { ToolName } from '../../platform/toolNames';
 import { LiveTool } from '../liveTool';
 
 type PositionArgument = 'file' | 'line' | 'symbol';
@@ -48,7 +47,7 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
     lsp.target(input.file as string, input.line as number, input.symbol as string, input.occurrence, token);
 
   return {
-    declaration: declarationOf(ToolName.lsp),
+    declaration: lspDeclaration,
 
     invocationMessage(input) {
       const subject = input.symbol ? `"${input.symbol}"` : (input.file ?? input.query ?? '');

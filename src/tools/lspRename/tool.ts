@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { renameAnswer, renameSummary, withIndexingNote } from '../../lsp/answers';
 import { LspService, pathOf } from '../../lsp/vscode/lspService';
-import { declarationOf, LspRenameInput } from '../declarations';
+import { lspRenameDeclaration, LspRenameInput } from './declaration';
 import { InputError } from '../../platform/inputValidation';
 import { ToolName } from '../../platform/toolNames';
 import { StagingService } from '../../staging/vscode/stagingService';
@@ -16,7 +16,7 @@ function checkNewName(input: LspRenameInput): void {
 
 export function createLspRenameTool(lsp: LspService, staging: StagingService): LiveTool<LspRenameInput> {
   return {
-    declaration: declarationOf(ToolName.lspRename),
+    declaration: lspRenameDeclaration,
 
     invocationMessage: (input) => `${input.stage ? 'Staging a rename of' : 'Renaming'} "${input.symbol}" to "${input.new_name}"`,
 

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { plural } from '../../lsp/format';
-import { PatchInput, declarationOf } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { patchDeclaration, PatchInput } from './declaration';
 import { FileNotFound } from '../../workspace/paths';
 import { changePreview, executableWarning } from '../../writes/answers';
 import { applyHunks, MatchKind } from '../../writes/applyPatch';
@@ -60,7 +59,7 @@ async function plan(writes: WriteService, input: PatchInput): Promise<PatchPlan>
 
 export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
   return {
-    declaration: declarationOf(ToolName.patch),
+    declaration: patchDeclaration,
 
     invocationMessage: () => 'Applying a patch',
 

@@ -1,15 +1,14 @@
 import * as vscode from 'vscode';
 import { acceptedAnswer, discardedAnswer, resolveConfirmation } from '../../staging/answers';
 import { StagingService } from '../../staging/vscode/stagingService';
-import { declarationOf, ResolveInput } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { resolveDeclaration, ResolveInput } from './declaration';
 import { errorText } from '../errorText';
 import { LiveTool } from '../liveTool';
 
 export function createResolveTool(staging: StagingService): LiveTool<ResolveInput> {
   const display = (path: string) => staging.display(path);
   return {
-    declaration: declarationOf(ToolName.resolve),
+    declaration: resolveDeclaration,
 
     invocationMessage: (input) => `${input.action === 'accept' ? 'Accepting' : 'Discarding'} ${input.edit_id}`,
 

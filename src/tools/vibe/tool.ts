@@ -1,8 +1,7 @@
 import { Confirmation } from '../liveTool';
-import { declarationOf, VIBE_WAIT_DEFAULT_SECONDS, VibeKillInput, VibeListInput, VibeSendInput, VibeSpawnInput, VibeSpawnReadonlyInput, VibeWaitInput } from '../declarations';
+import { VIBE_WAIT_DEFAULT_SECONDS, vibeKillDeclaration, VibeKillInput, vibeListDeclaration, VibeListInput, vibeSendDeclaration, VibeSendInput, vibeSpawnDeclaration, VibeSpawnInput, vibeSpawnReadonlyDeclaration, VibeSpawnReadonlyInput, vibeWaitDeclaration, VibeWaitInput } from './declaration';
 import { singleLine } from '../../platform/caller';
 import { Tier } from '../../platform/tiers';
-import { ToolName } from '../../platform/toolNames';
 import { NotYourWorker, UnknownWorker, WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
 import { VibeService } from '../../vibe/vscode/registerVibe';
 import { withAbortSignal } from '../../async/abortSignal';
@@ -51,7 +50,7 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   };
 
   const spawn: LiveTool<VibeSpawnInput> = {
-    declaration: declarationOf(ToolName.vibeSpawn),
+    declaration: vibeSpawnDeclaration,
     invocationMessage: (input) => `Starting worker "${singleLine(input.label, 60)}"`,
     // The tier of the call is the access it grants: a read worker needs (and asks) nothing more.
     requiredTier: (input) => input.access ?? 'read',
@@ -67,12 +66,12 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
     invoke: (input, context) => start(input, input.access ?? 'read', context),
   };
   const spawnReadonly: LiveTool<VibeSpawnReadonlyInput> = {
-    declaration: declarationOf(ToolName.vibeSpawnReadonly),
+    declaration: vibeSpawnReadonlyDeclaration,
     invocationMessage: (input) => `Starting read-only worker "${singleLine(input.label, 60)}"`,
     invoke: (input, context) => start(input, 'read', context),
   };
   const send: LiveTool<VibeSendInput> = {
-    declaration: declarationOf(ToolName.vibeSend),
+    declaration: vibeSendDeclaration,
     invocationMessage: (input) => `Messaging worker ${input.worker_id}`,
     // Steering a worker is doing what it may do: a message to a writing worker is a write.
     requiredTier: (input) => vibe.accessOf(input.worker_id) ?? 'read',
@@ -92,7 +91,7 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
       }),
   };
   const wait: LiveTool<VibeWaitInput> = {
-    declaration: declarationOf(ToolName.vibeWait),
+    declaration: vibeWaitDeclaration,
     invocationMessage: (input) => `Waiting for worker ${input.worker_id}`,
     invoke: (input, { token, caller }) =>
       answering(async () => {
@@ -103,7 +102,7 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
       }),
   };
   const kill: LiveTool<VibeKillInput> = {
-    declaration: declarationOf(ToolName.vibeKill),
+    declaration: vibeKillDeclaration,
     invocationMessage: (input) => `Stopping worker ${input.worker_id}`,
     invoke: (input, { caller }) =>
       answering(() => {
@@ -113,7 +112,7 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
       }),
   };
   const list: LiveTool<VibeListInput> = {
-    declaration: declarationOf(ToolName.vibeList),
+    declaration: vibeListDeclaration,
     invocationMessage: () => 'Listing workers',
     async invoke(_input, { caller }) {
       const workers = pool.list(caller.conversation);

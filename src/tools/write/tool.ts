@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { declarationOf, WriteInput } from '../declarations';
-import { ToolName } from '../../platform/toolNames';
+import { writeDeclaration, WriteInput } from './declaration';
 import { changePreview, executableWarning } from '../../writes/answers';
 import { WriteService } from '../../writes/vscode/writeService';
 import { LiveTool } from '../liveTool';
@@ -11,7 +10,7 @@ function lineCount(text: string): number {
 
 export function createWriteTool(writes: WriteService): LiveTool<WriteInput> {
   return {
-    declaration: declarationOf(ToolName.write),
+    declaration: writeDeclaration,
 
     invocationMessage: (input) => `Writing ${input.path}`,
 

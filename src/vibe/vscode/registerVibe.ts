@@ -9,12 +9,11 @@
  */
 import * as vscode from 'vscode';
 import { Caller, singleLine, workerConversation } from '../../platform/caller';
-import { WORKER_LABEL_MAX } from '../../tools/declarations';
 import { Setting } from '../../platform/settings';
 import { Tier } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { Approver, ToolRunner } from '../../tools/toolRunner';
-import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../vibeWorkers';
+import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerPool, WorkerSummary, WORKER_LABEL_MAX, WorkerTier } from '../vibeWorkers';
 
 export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
 export const STOP_WORKER_COMMAND = 'liveTools.stopWorker';

@@ -7,14 +7,13 @@ import { describeError, Logger } from '../../log/logger';
 import { DiagnosticItem, Severity } from '../../lsp/format';
 import { languageExtensionsReady, LineTexts, workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { LspService } from '../../lsp/vscode/lspService';
-import { WRITE_IMPORTERS_CAP } from '../../tools/declarations';
 import { Setting } from '../../platform/settings';
 import { currentText, documentAt, writeTextExactly } from '../../workspace/vscode/fileTexts';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { diagnosticsSection, FileCheck } from '../answers';
 import { DiagnosticRegistry } from '../diagnosticRegistry';
-import { importsFile, isScriptFile } from '../importers';
+import { importsFile, isScriptFile, WRITE_IMPORTERS_CAP } from '../importers';
 import { resolveWritePath } from '../targetPath';
 import { WriteRefused } from '../writeErrors';
 

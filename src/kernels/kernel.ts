@@ -44,8 +44,6 @@ export interface KernelOptions {
 export interface ExecuteOptions {
   readonly idleBudgetSeconds?: number;
   readonly cancellation?: AbortSignal | CancellationLike;
-  /** Kill the kernel and start a fresh one before running the cell. */
-  readonly reset?: boolean;
   /** Answers this cell's tool() calls (the caller's own approvals); else the kernel's callTool. */
   readonly callTool?: CallTool;
 }
@@ -137,10 +135,6 @@ export class Kernel {
       return { parts: [{ kind: 'error', text: 'the cell was cancelled before it ran' }], status: 'interrupted', stoppedBecause: 'cancelled', notes: [], cutChars: 0, seconds: 0 };
     }
     const notes: string[] = [];
-    if (options.reset) {
-      await this.reset();
-      notes.push(`the kernel was reset: a fresh ${this.language} kernel started`);
-    }
     if (this.process && !this.process.alive && !this.lostState) await this.process.exited;
     const lost = this.process?.alive ? undefined : this.lostState;
     const kernel = await this.ensureKernel();

@@ -2,7 +2,6 @@
  * How the Python kernel starts (kernel.py, which also rewrites the IPython idioms %pip, %cd, !cmd,
  * %%bash, %%timeit) and which interpreter runs it.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isExecutableFile } from '../lsp/supervisor/binaryResolution';
 import { KernelLaunch } from './kernel';
@@ -60,9 +59,4 @@ export function choosePythonInterpreter(inputs: {
     if (executable(python)) return { python, why: `python3 on PATH (no project venv${unusable || `; set ${settingName} to choose another`})` };
   }
   return undefined;
-}
-
-/** Whether a driver file exists where expected (the tool says so rather than failing at spawn). */
-export function driverExists(driverPath = defaultDriverPath()): boolean {
-  return fs.existsSync(driverPath);
 }

@@ -47,14 +47,24 @@ export interface WorkerModel {
 }
 
 export interface WorkerHost {
-  /** The model for a tier; throws with a clear reason when none is available. */
-  modelFor(tier: WorkerTier): WorkerModel;
   /** Whether this call changes things (write/exec tiers) and must be put to a human first. */
   needsApproval(worker: WorkerSummary, tool: string, input: unknown): boolean;
   approve(request: { readonly worker: WorkerSummary; readonly tool: string; readonly input: unknown }, signal: AbortSignal): Promise<boolean>;
   invokeTool(worker: WorkerSummary, tool: string, input: unknown, signal: AbortSignal): Promise<string>;
   /** Something about a worker changed (status, transcript). */
   onChange(worker: WorkerSummary): void;
+}
+
+/** A worker to start: its brief and label, the model chosen for its tier, the conversation that owns it, and what it may do. */
+export interface SpawnRequest {
+  readonly brief: string;
+  readonly label: string;
+  readonly tier?: WorkerTier;
+  readonly model: WorkerModel;
+  /** The conversation that spawned it (default `window`). */
+  readonly owner?: string;
+  /** Default read. */
+  readonly access?: Tier;
 }
 
 export interface WorkerBudget {
@@ -166,8 +176,8 @@ export class WorkerPool {
     private readonly budget: () => WorkerBudget,
   ) {}
 
-  /** Starts a worker for the conversation `owner` and returns at once. */
-  spawn(brief: string, label: string, tier: WorkerTier = 'fast', model: WorkerModel = this.host.modelFor(tier), owner = 'window', access: Tier = 'read'): WorkerSummary {
+  /** Starts a worker and returns at once. */
+  spawn({ brief, label, tier = 'fast', model, owner = 'window', access = 'read' }: SpawnRequest): WorkerSummary {
     const worker = new Worker(`w${this.nextId++}`, label, tier, model, owner, access, brief, Date.now());
     this.workers.set(worker.id, worker);
     this.start(worker);

@@ -286,11 +286,12 @@ describe('python kernel', function () {
     assert.match(afterKill.notes.join('\n'), /the previous Python kernel was ended by SIGKILL; its state was lost/);
   });
 
-  it('reset starts a fresh kernel', async () => {
+  it('reset ends the kernel; the next cell starts a fresh one', async () => {
     const kernel = start();
     await run(kernel, 'x = 1');
     const firstPid = kernel.pid as number;
-    const result = await run(kernel, "'x' in globals()", { reset: true });
+    await kernel.reset();
+    const result = await run(kernel, "'x' in globals()");
     assert.deepEqual(result.parts, [{ kind: 'result', text: 'False' }]);
     assert.notEqual(kernel.pid, firstPid);
     assert.equal(await groupGone(firstPid), true);

@@ -12,21 +12,22 @@ import { Kernel } from '../../src/kernels/kernel';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { runToCompletion } from '../../src/process/childProcess';
 import { QuestionBoard } from '../../src/questions/questionBoard';
-import { ModelTurn, WorkerHost, WorkerPool } from '../../src/vibe/vibeWorkers';
+import { ModelTurn, WorkerHost, WorkerModel, WorkerPool } from '../../src/vibe/vibeWorkers';
 import { settlesWithin } from './support/settles';
 
 /** Far past the limit, as a model or a setting could write it (1e10 ms overflows to 1 ms). */
 const HUGE_MS = 1e10;
 const driverPath = path.resolve(__dirname, '..', '..', '..', 'src', 'kernels', 'python', 'kernel.py');
 
-function workerHost(respond: (signal: AbortSignal) => Promise<ModelTurn>): WorkerHost {
-  return {
-    modelFor: () => ({ name: 'slow', respond: (_transcript, signal) => respond(signal) }),
-    needsApproval: () => false,
-    approve: async () => true,
-    invokeTool: async () => '',
-    onChange: () => undefined,
-  };
+const workerHost: WorkerHost = {
+  needsApproval: () => false,
+  approve: async () => true,
+  invokeTool: async () => '',
+  onChange: () => undefined,
+};
+
+function modelAnswering(respond: (signal: AbortSignal) => Promise<ModelTurn>): WorkerModel {
+  return { name: 'slow', respond: (_transcript, signal) => respond(signal) };
 }
 
 describe('timers with durations from outside', () => {
@@ -55,18 +56,16 @@ describe('timers with durations from outside', () => {
   });
 
   it('vibe_wait: a wait past the limit waits; a time budget past it does not stop the worker', async () => {
-    const pool = new WorkerPool(
-      workerHost(
-        (signal) =>
-          new Promise((resolve, reject) => {
-            const timer = setTimeout(() => resolve({ text: 'done', toolCalls: [] }), 400);
-            signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))));
-          }),
-      ),
-      () => ({ maxTurns: 5, maxMinutes: HUGE_MS / 60_000 }),
+    const slowModel = modelAnswering(
+      (signal) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ text: 'done', toolCalls: [] }), 400);
+          signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))));
+        }),
     );
+    const pool = new WorkerPool(workerHost, () => ({ maxTurns: 5, maxMinutes: HUGE_MS / 60_000 }));
     try {
-      const { id } = pool.spawn('work', 'slow');
+      const { id } = pool.spawn({ brief: 'work', label: 'slow', model: slowModel });
       const waited = pool.wait(id, HUGE_MS);
       assert.equal(await settlesWithin(waited, 200), false, 'vibe_wait answered at once');
       const { finished, worker } = await waited;

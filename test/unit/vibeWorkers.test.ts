@@ -33,11 +33,6 @@ function makeHost(models: Partial<Record<WorkerTier, WorkerModel>>, options: { a
   const approvals: string[] = [];
   const changes: WorkerSummary[] = [];
   const host: WorkerHost = {
-    modelFor(tier) {
-      const model = models[tier];
-      if (!model) throw new Error(`no model for the ${tier} tier`);
-      return model;
-    },
     needsApproval: (_worker, tool) => tool === 'write',
     async approve({ tool }) {
       approvals.push(tool);
@@ -50,7 +45,13 @@ function makeHost(models: Partial<Record<WorkerTier, WorkerModel>>, options: { a
     },
     onChange: (worker) => changes.push(worker),
   };
-  return { host, invoked, approvals, changes };
+  /** Starts a worker on the model of its tier, as the editor glue does after choosing one. */
+  const spawn = (pool: WorkerPool, brief: string, label: string, tier: WorkerTier = 'fast', owner?: string) => {
+    const model = models[tier];
+    if (!model) throw new Error(`no model for the ${tier} tier`);
+    return pool.spawn({ brief, label, tier, model, owner });
+  };
+  return { host, invoked, approvals, changes, spawn };
 }
 
 const budget = { maxTurns: 20, maxMinutes: 1 };
@@ -58,9 +59,9 @@ const budget = { maxTurns: 20, maxMinutes: 1 };
 describe('vibe workers', () => {
   it('runs tool calls and feeds their results back until the model answers without one', async () => {
     const model = new ScriptedModel('scripted (fast)', [{ text: 'looking', toolCalls: [call('lsp', { action: 'status' }, 'c1')] }, (transcript) => say(`done after ${(transcript.at(-1) as { text: string }).text}`)]);
-    const { host, invoked } = makeHost({ fast: model });
+    const { host, invoked, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
-    const spawned = pool.spawn('check the servers', 'servers');
+    const spawned = spawn(pool, 'check the servers', 'servers');
     assert.deepEqual([spawned.id, spawned.status, spawned.model], ['w1', 'running', 'scripted (fast)']);
     const { finished, worker } = await pool.wait('w1', 5_000);
     assert.equal(finished, true);
@@ -70,18 +71,18 @@ describe('vibe workers', () => {
     assert.deepEqual(model.seen[1].map((entry) => entry.role), ['brief', 'assistant', 'tool']);
   });
 
-  it('maps tiers to their models and says when a tier has none', () => {
-    const { host } = makeHost({ good: new ScriptedModel('careful', [say('ok')]) });
+  it('a worker runs on the model it was given and reports its name', () => {
+    const { host, spawn } = makeHost({ good: new ScriptedModel('careful', [say('ok')]) });
     const pool = new WorkerPool(host, () => budget);
-    assert.equal(pool.spawn('review', 'review', 'good').model, 'careful');
-    assert.throws(() => pool.spawn('x', 'x', 'fast'), /no model for the fast tier/);
+    assert.equal(spawn(pool, 'review', 'review', 'good').model, 'careful');
+    assert.throws(() => spawn(pool, 'x', 'x', 'fast'), /no model for the fast tier/);
   });
 
   it('asks for approval before a write tool; a denial is told to the model and nothing runs', async () => {
     const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('write', { file: 'a.ts' })] }, (transcript) => say((transcript.at(-1) as { text: string }).text)]);
-    const { host, invoked, approvals } = makeHost({ fast: model }, { approve: () => false });
+    const { host, invoked, approvals, spawn } = makeHost({ fast: model }, { approve: () => false });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('write a file', 'writer');
+    spawn(pool, 'write a file', 'writer');
     const { worker } = await pool.wait('w1', 5_000);
     assert.deepEqual(approvals, ['write']);
     assert.deepEqual(invoked, []);
@@ -92,9 +93,9 @@ describe('vibe workers', () => {
     let allow: (value: boolean) => void = () => undefined;
     const decided = new Promise<boolean>((resolve) => (allow = resolve));
     const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('write', { file: 'b.ts' })] }, say('written')]);
-    const { host, invoked } = makeHost({ fast: model }, { approve: () => decided });
+    const { host, invoked, spawn } = makeHost({ fast: model }, { approve: () => decided });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('write b', 'writer');
+    spawn(pool, 'write b', 'writer');
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(pool.list()[0].status, 'awaiting approval');
     allow(true);
@@ -113,9 +114,9 @@ describe('vibe workers', () => {
       },
       (transcript) => say(`saw: ${transcript.filter((entry) => entry.role === 'user').map((entry) => (entry as { text: string }).text).join(', ')}`),
     ]);
-    const { host } = makeHost({ fast: model });
+    const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('do it', 'steered');
+    spawn(pool, 'do it', 'steered');
     assert.equal(pool.send('w1', 'use tabs, not spaces').delivered, 'queued');
     release();
     const { worker } = await pool.wait('w1', 5_000);
@@ -126,9 +127,9 @@ describe('vibe workers', () => {
 
   it('a message to a finished worker continues it from its transcript', async () => {
     const model = new ScriptedModel('m', [say('first answer'), (transcript) => say(`continued with ${transcript.length} entries`)]);
-    const { host } = makeHost({ fast: model });
+    const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('brief', 'twice');
+    spawn(pool, 'brief', 'twice');
     await pool.wait('w1', 5_000);
     assert.equal(pool.send('w1', 'now also this').delivered, 'relaunched');
     const { worker } = await pool.wait('w1', 5_000);
@@ -137,9 +138,9 @@ describe('vibe workers', () => {
 
   it('kill stops a worker waiting on its model; wait times out without stopping it', async () => {
     const model = new ScriptedModel('m', [() => new Promise<ModelTurn>(() => undefined)]);
-    const { host } = makeHost({ fast: model });
+    const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('never ends', 'stuck');
+    spawn(pool, 'never ends', 'stuck');
     const waited = await pool.wait('w1', 50);
     assert.deepEqual([waited.finished, waited.worker.status], [false, 'running']);
     const killed = pool.kill('w1');
@@ -149,9 +150,9 @@ describe('vibe workers', () => {
 
   it('stops a worker at its turn budget, keeping its last message', async () => {
     const model = new ScriptedModel('m', [{ text: 'step 1', toolCalls: [call('lsp')] }, { text: 'step 2', toolCalls: [call('lsp')] }, say('never reached')]);
-    const { host } = makeHost({ fast: model });
+    const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => ({ maxTurns: 2, maxMinutes: 1 }));
-    pool.spawn('loop', 'looper');
+    spawn(pool, 'loop', 'looper');
     const { worker } = await pool.wait('w1', 5_000);
     assert.equal(worker.status, 'failed');
     assert.equal(worker.result, 'stopped: its budget of 2 model turns ran out. Its last message: step 2');
@@ -159,9 +160,9 @@ describe('vibe workers', () => {
 
   it('a failing tool is an error result for the model, a failing model fails the worker, and unknown ids are named', async () => {
     const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('broken')] }]);
-    const { host } = makeHost({ fast: model });
+    const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('break', 'breaker');
+    spawn(pool, 'break', 'breaker');
     const { worker } = await pool.wait('w1', 5_000);
     assert.equal(worker.status, 'failed');
     assert.equal(worker.result, 'the worker failed: the script ran out');
@@ -170,10 +171,10 @@ describe('vibe workers', () => {
   });
 
   it('a worker belongs to the conversation that spawned it: another is refused, naming the owner; the human (no conversation) may stop any', async () => {
-    const { host } = makeHost({ fast: new ScriptedModel('m', [say('one'), say('two')]) });
+    const { host, spawn } = makeHost({ fast: new ScriptedModel('m', [say('one'), say('two')]) });
     const pool = new WorkerPool(host, () => budget);
-    pool.spawn('first', 'mine', 'fast', undefined, 'chat-a');
-    pool.spawn('second', 'theirs', 'fast', undefined, 'chat-b');
+    spawn(pool, 'first', 'mine', 'fast', 'chat-a');
+    spawn(pool, 'second', 'theirs', 'fast', 'chat-b');
     await pool.wait('w1', 5_000, undefined, 'chat-a');
     const notYours = (error: unknown) => error instanceof NotYourWorker && error.owner === 'chat-b' && error.id === 'w2';
     assert.throws(() => pool.send('w2', 'hi', 'chat-a'), notYours);
@@ -187,9 +188,9 @@ describe('vibe workers', () => {
   it('asks approval for each call as the host judges it, with the worker and the input', async () => {
     const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('vibe_spawn', { access: 'write' }), call('vibe_spawn', { access: 'read' })] }, say('done')]);
     const asked: unknown[] = [];
-    const { host } = makeHost({ fast: model });
+    const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool({ ...host, needsApproval: (worker, tool, input) => (asked.push([worker.id, tool, input]), (input as { access: string }).access !== 'read') }, () => budget);
-    pool.spawn('spawn two', 'spawner');
+    spawn(pool, 'spawn two', 'spawner');
     await pool.wait('w1', 5_000);
     assert.deepEqual(asked, [['w1', 'vibe_spawn', { access: 'write' }], ['w1', 'vibe_spawn', { access: 'read' }]]);
   });

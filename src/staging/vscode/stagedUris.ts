@@ -20,11 +20,6 @@ export function editIdOf(uri: vscode.Uri): string | undefined {
   return new URLSearchParams(uri.query).get('edit') ?? undefined;
 }
 
-/** The absolute file-system path a proposed URI stands for. */
-export function filePathOf(uri: vscode.Uri): string {
-  return vscode.Uri.from({ scheme: 'file', path: uri.path }).fsPath;
-}
-
 /**
  * The text diffs a tab shows: one for a diff editor, several for a multi-file diff editor.
  * `TabInputTextMultiDiff` is not in the stable typings of 1.138, so it is recognised by shape.

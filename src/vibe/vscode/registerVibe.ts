@@ -122,10 +122,6 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
 
   const pool: WorkerPool = new WorkerPool(
     {
-      // Models are chosen (asynchronously) by spawn below and handed to the pool.
-      modelFor: (tier) => {
-        throw new Error(`no model was chosen for the ${tier} tier`);
-      },
       needsApproval: (worker, tool, input) => runner.needsApproval(tool, input, callerOf(worker)),
       async approve({ worker, tool, input }, signal) {
         const cancellation = tokenOf(signal);
@@ -186,7 +182,8 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
     async spawn(brief, label, tier, access, owner) {
       const model = await chooseModel(tier);
       // What a worker is offered is computed for each turn: tools whose resource became ready meanwhile join.
-      return pool.spawn(brief, label, tier, chatModel(model, tier, (worker) => runner.offered(callerOf(worker))), owner, access);
+      const workerModel = chatModel(model, tier, (worker) => runner.offered(callerOf(worker)));
+      return pool.spawn({ brief, label, tier, model: workerModel, owner, access });
     },
     accessOf: (id) => pool.list().find((worker) => worker.id === id)?.access,
   };

@@ -1,5 +1,6 @@
 /**
- * The debug engine's rules on an in-memory editor (test/unit/support/fakeDebug.ts): the time to
+ * The debug engine's rules on an in-memory editor (test/unit/support/fakeDebug.ts): golden
+ * transcripts of the main flows (every answer the model reads, asserted whole), the time to
  * live ends a session even while a call waits on it, waits are bounded (also past Node's timer
  * limit), a cancelled call answers at once and leaves the session usable, a launch says what it
  * started, breakpoint lines may be plain numbers, and the launch confirmation shows what runs.
@@ -9,10 +10,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DebugController } from '../../src/debug/debugController';
+import { OUTPUT_KEEP_CHARS } from '../../src/debug/debugSession';
 import { FakeHost, FakeProgram } from './support/fakeDebug';
 import { settlesWithin } from './support/settles';
 
 const CONVERSATION = 'test';
+
+const LOOP_SOURCE = 'def total(items):\n    sum = 0\n    for item in items:\n        sum += item\n    return sum\n\n\nprint(total([1, 2, 3]))\n';
 
 /** What a cancelled call rejects with (the tool runner turns it into a CancellationError). */
 const cancelled = (error: unknown): boolean => error instanceof Error && error.name === 'DebugCancelled';
@@ -24,6 +28,7 @@ describe('debug controller', () => {
   before(() => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'debug-controller-'));
     fs.writeFileSync(path.join(folder, 'app.py'), 'a = 1\nb = 2\nc = 3\n');
+    fs.writeFileSync(path.join(folder, 'loop.py'), LOOP_SOURCE);
   });
   after(() => fs.rmSync(folder, { recursive: true, force: true }));
   afterEach(async () => {
@@ -40,6 +45,274 @@ describe('debug controller', () => {
     const debug = (input: object, signal?: AbortSignal) => controller.run(CONVERSATION, { op: 'status', ...input }, signal);
     return { host, controller, debug };
   }
+
+  /**
+   * Plays calls in order and returns what the model read: each call as `→ op {rest}`, then its
+   * answer, or `! ` and the refusal.
+   */
+  async function transcript(debug: (input: object) => Promise<string>, calls: ReadonlyArray<{ op: string } & Record<string, unknown>>): Promise<string> {
+    const blocks: string[] = [];
+    for (const { op, ...rest } of calls) {
+      const answer = await debug({ op, ...rest }).catch((error: Error) => `! ${error.message}`);
+      blocks.push(`→ ${op}${Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : ''}\n${answer}`);
+    }
+    return blocks.join('\n\n');
+  }
+
+  describe('transcripts: what the model reads, call by call', () => {
+    const items = { name: 'items', value: '[1, 2, 3]', type: 'list', children: [{ name: '0', value: '1', type: 'int' }, { name: '1', value: '2', type: 'int' }, { name: '2', value: '3', type: 'int' }] };
+    /** Stops at the breakpoint on line 4, steps to line 3, stops on line 4 again, then runs to its end. */
+    const loop = (): FakeProgram => ({
+      behaviour: 'script',
+      processId: 4242,
+      source: path.join(folder, 'loop.py'),
+      output: 'starting\n',
+      stops: [
+        { reason: 'breakpoint', line: 4, locals: [{ name: 'sum', value: '0', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items, { name: 'long', value: 'x'.repeat(450), type: 'str' }] },
+        { reason: 'step', line: 3, locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items] },
+        { reason: 'breakpoint', line: 4, output: 'tick\n', locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '2', type: 'int' }, items] },
+      ],
+      finalOutput: '6\n',
+      exitCode: 0,
+    });
+    const loopConfiguration = { loop: { name: 'loop', type: 'fake', request: 'launch', program: '${workspaceFolder}/loop.py' } };
+    const NEXT = 'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
+    const LAUNCHED_LOOP = [
+      'Launched the launch.json configuration "loop" (loop.py) with fake (an adapter of its own extension); session "loop", process id 4242.',
+      'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
+      NEXT,
+    ];
+    const LONG = `${'x'.repeat(400)}… (450 characters, cut at 400)`;
+
+    it('launch → stop at a breakpoint → variables → step → continue → the program ends', async () => {
+      const { debug } = setUp({ loop: loop() }, 30 * 60_000, loopConfiguration);
+      const text = await transcript(debug, [
+        { op: 'breakpoints', file: 'loop.py', lines: [4] },
+        { op: 'launch', configuration: 'loop' },
+        { op: 'stack' },
+        { op: 'scopes' },
+        { op: 'variables', reference: 10 },
+        { op: 'variables', reference: 20 },
+        { op: 'step_over' },
+        { op: 'continue' },
+        { op: 'output' },
+        { op: 'breakpoints', file: 'loop.py', lines: [] },
+        { op: 'continue' },
+        { op: 'status' },
+        { op: 'stack' },
+        { op: 'terminate' },
+        { op: 'status' },
+      ]);
+      assert.equal(
+        text,
+        [
+          '→ breakpoints {"file":"loop.py","lines":[4]}',
+          'Breakpoints in loop.py:',
+          '- line 4: `sum += item`',
+          'They apply when you launch.',
+          '',
+          '→ launch {"configuration":"loop"}',
+          ...LAUNCHED_LOOP,
+          '',
+          '→ stack',
+          'Stack of thread 1 (2 frames, innermost first; #N is the frame_id):',
+          '- #1 main at loop.py:4 — `sum += item`',
+          '- #2 <module> at loop.py:1 — `def total(items):`',
+          '',
+          '→ scopes',
+          'Scopes of frame 1:',
+          '- Locals: reference 10',
+          '- Globals: reference 11 (expensive)',
+          'Next: op "variables" with a reference.',
+          '',
+          '→ variables {"reference":10}',
+          '4 variables:',
+          '- sum (int) = 0',
+          '- item (int) = 1',
+          '- items (list) = [1, 2, 3] [reference 20]',
+          `- long (str) = ${LONG}`,
+          '',
+          '→ variables {"reference":20}',
+          '3 variables:',
+          '- 0 (int) = 1',
+          '- 1 (int) = 2',
+          '- 2 (int) = 3',
+          '',
+          '→ step_over',
+          'Stopped (step) on thread 1 at loop.py:3 — `for item in items:` in main. It printed output: op "output".',
+          NEXT,
+          '',
+          '→ continue',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
+          NEXT,
+          '',
+          '→ output',
+          'starting',
+          'tick',
+          '',
+          '',
+          '→ breakpoints {"file":"loop.py","lines":[]}',
+          'Breakpoints in loop.py cleared.',
+          '',
+          '→ continue',
+          'The program ended with exit code 0 without stopping.',
+          'Output:',
+          '6',
+          '',
+          '',
+          '→ status',
+          'Session "loop" (fake), ended with exit code 0; ends by itself in 30 min.',
+          'Breakpoints: none.',
+          '',
+          '→ stack',
+          '! The session "loop" has ended (ended with exit code 0). Launch again; "output" still returns what it printed.',
+          '',
+          '→ terminate',
+          'Session "loop" ended; the adapter and the program are stopped.',
+          '',
+          '→ status',
+          'No debug session in this conversation. Start one with op "launch" (or "attach").',
+          'Breakpoints: none.',
+        ].join('\n'),
+      );
+    });
+
+    it('evaluate: in the top frame, in a frame named by frame_id, a long value cut, and when it cannot', async () => {
+      const { debug } = setUp({ loop: loop() }, 60_000, loopConfiguration);
+      const text = await transcript(debug, [
+        { op: 'evaluate', expression: 'sum' },
+        { op: 'launch', configuration: 'loop' },
+        { op: 'evaluate', expression: 'sum' },
+        { op: 'evaluate', expression: 'items' },
+        { op: 'evaluate', expression: 'len(items)', frame_id: 2 },
+        { op: 'evaluate', expression: 'long' },
+        { op: 'evaluate' },
+        { op: 'terminate' },
+        { op: 'evaluate', expression: 'sum' },
+      ]);
+      assert.equal(
+        text,
+        [
+          '→ evaluate {"expression":"sum"}',
+          '! No debug session for op "evaluate". Start one with op "launch".',
+          '',
+          '→ launch {"configuration":"loop"}',
+          ...LAUNCHED_LOOP,
+          '',
+          '→ evaluate {"expression":"sum"}',
+          'sum = 0 (int)',
+          '',
+          '→ evaluate {"expression":"items"}',
+          'items = [1, 2, 3] (list) [reference 20]',
+          '',
+          '→ evaluate {"expression":"len(items)","frame_id":2}',
+          'len(items) = len(items) (frame 2)',
+          '',
+          '→ evaluate {"expression":"long"}',
+          `long = ${LONG} (str)`,
+          '',
+          '→ evaluate',
+          '! op "evaluate" needs `expression`.',
+          '',
+          '→ terminate',
+          'Session "loop" ended; the adapter and the program are stopped.',
+          'Last output:',
+          'starting',
+          '',
+          '',
+          '→ evaluate {"expression":"sum"}',
+          '! No debug session for op "evaluate". Start one with op "launch".',
+        ].join('\n'),
+      );
+    });
+
+    it('output: what the program printed since the last look, then nothing new; an overflow says what was dropped', async () => {
+      const { debug } = setUp(
+        {
+          chatty: { behaviour: 'never', output: 'hello\nworld\n' },
+          flood: { behaviour: 'script', source: path.join(folder, 'loop.py'), stops: [{ reason: 'breakpoint', line: 4, output: 'y'.repeat(OUTPUT_KEEP_CHARS + 5) }] },
+        },
+        60_000,
+      );
+      const text = await transcript(debug, [
+        { op: 'launch', configuration: 'chatty', timeout_seconds: 1 },
+        { op: 'output' },
+        { op: 'output' },
+        { op: 'pause' },
+        { op: 'terminate' },
+        { op: 'launch', configuration: 'flood' },
+        { op: 'output' },
+      ]);
+      assert.equal(
+        text,
+        [
+          '→ launch {"configuration":"chatty","timeout_seconds":1}',
+          'Launched the launch.json configuration "chatty" (it names no program) with fake (an adapter of its own extension); session "chatty"; the adapter reported no process id.',
+          'Still running after 1 s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.',
+          '',
+          '→ output',
+          'hello',
+          'world',
+          '',
+          '',
+          '→ output',
+          'No new output. The program is running.',
+          '',
+          '→ pause',
+          'Stopped (pause) on thread 1 at fake:1 in main.',
+          NEXT,
+          '',
+          '→ terminate',
+          'Session "chatty" ended; the adapter and the program are stopped.',
+          '',
+          '→ launch {"configuration":"flood"}',
+          'Launched the launch.json configuration "flood" (it names no program) with fake (an adapter of its own extension); session "flood"; the adapter reported no process id.',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
+          NEXT,
+          '',
+          '→ output',
+          `(5 earlier characters dropped: only the last ${OUTPUT_KEEP_CHARS} are kept between calls.)`,
+          'y'.repeat(OUTPUT_KEEP_CHARS),
+        ].join('\n'),
+      );
+    });
+
+    it('the time to live ends the session under a waiting continue, which says so with the last output', async function () {
+      this.timeout(15_000);
+      const { debug } = setUp({ spin: { behaviour: 'never', output: 'working\n' } }, 1500);
+      const text = await transcript(debug, [
+        { op: 'launch', configuration: 'spin', timeout_seconds: 1 },
+        { op: 'continue' },
+        { op: 'continue', thread_id: 1, timeout_seconds: 3600 },
+        { op: 'status' },
+        { op: 'output' },
+      ]);
+      assert.equal(
+        text,
+        [
+          '→ launch {"configuration":"spin","timeout_seconds":1}',
+          'Launched the launch.json configuration "spin" (it names no program) with fake (an adapter of its own extension); session "spin"; the adapter reported no process id.',
+          'Still running after 1 s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.',
+          '',
+          '→ continue',
+          '! The program is running, not stopped. Use op "pause" first, or wait with "continue".',
+          '',
+          '→ continue {"thread_id":1,"timeout_seconds":3600}',
+          'The session "spin" reached its time to live (2 s) and was ended. Launch again if you need it.',
+          'Last output:',
+          'working',
+          '',
+          '',
+          '→ status',
+          'No debug session in this conversation. Start one with op "launch" (or "attach").',
+          'Breakpoints: none.',
+          '',
+          '→ output',
+          '! No debug session for op "output". Start one with op "launch".',
+        ].join('\n'),
+      );
+    });
+  });
 
   describe('time to live', () => {
     it('ends the session while continue waits on it, and continue says so at once', async function () {

@@ -1,30 +1,67 @@
 /**
  * An in-memory editor for the debug engine: a host whose sessions are fake connections that play
- * one program behaviour (stop at entry, or never stop until paused), answer the requests the
- * controller makes, and record what they were asked. For engine rules (waits, time to live,
- * cancellation, answers); real adapters are the integration tests' business.
+ * one program behaviour (stop at entry, never stop until paused, or a script of stops in a source
+ * file ending in an exit), answer the requests the controller makes, and record what they were
+ * asked. For engine rules (waits, time to live, cancellation, answers); real adapters are the
+ * integration tests' business.
  */
 import * as path from 'node:path';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../../../src/debug/debugController';
 import { DapEvent, DebugConnection } from '../../../src/debug/debugSession';
 
 export interface FakeProgram {
-  /** 'entry': stops on launch and after each resume; 'never': runs until paused. */
-  readonly behaviour: 'entry' | 'never';
+  /**
+   * 'entry': stops on launch and after each resume; 'never': runs until paused; 'script': stops
+   * at `stops` in turn (the first at launch, the next at each resume), then exits.
+   */
+  readonly behaviour: 'entry' | 'never' | 'script';
   /** Reported in a `process` event when set. */
   readonly processId?: number;
   /** How long the editor takes to start the session. */
   readonly startMs?: number;
+  /** Printed as soon as the program starts. */
+  readonly output?: string;
+  /** 'script': the source file its frames are in (absolute). */
+  readonly source?: string;
+  readonly stops?: readonly FakeStop[];
+  /** 'script': printed after the last stop, before the exit. */
+  readonly finalOutput?: string;
+  readonly exitCode?: number;
 }
+
+/** One stop of a scripted program: where, why, what it printed on the way, and its locals. */
+export interface FakeStop {
+  readonly reason: string;
+  readonly line: number;
+  readonly description?: string;
+  readonly output?: string;
+  /** The top frame's locals (scope "Locals", reference 10); a variable with `children` has reference 20. */
+  readonly locals?: readonly FakeVariable[];
+}
+
+export interface FakeVariable {
+  readonly name: string;
+  readonly value: string;
+  readonly type?: string;
+  readonly children?: readonly FakeVariable[];
+}
+
+const LOCALS_REFERENCE = 10;
+const GLOBALS_REFERENCE = 11;
+const CHILDREN_REFERENCE = 20;
 
 export class FakeConnection implements DebugConnection {
   readonly name: string;
   readonly requests: string[] = [];
   terminated = false;
+  /** 'script': the program ran past its last stop (the adapter ended by itself, not told to). */
+  exited = false;
   readonly ended: Promise<{ reason?: string }>;
   private endedWith!: (value: { reason?: string }) => void;
   private readonly events: DapEvent[] = [];
   private readonly listeners = new Set<(event: DapEvent) => void>();
+  /** 'script': the index of the current (or next) stop. */
+  private step = 0;
 
   constructor(
     name: string,
@@ -33,17 +70,30 @@ export class FakeConnection implements DebugConnection {
     this.name = name;
     this.ended = new Promise((resolve) => (this.endedWith = resolve));
     if (program.processId !== undefined) this.emit({ event: 'process', body: { name, systemProcessId: program.processId } });
+    if (program.output) this.emit({ event: 'output', body: { category: 'stdout', output: program.output } });
     if (program.behaviour === 'entry') this.emit({ event: 'stopped', body: { reason: 'entry', threadId: 1 } });
+    if (program.behaviour === 'script') this.reachStop();
   }
 
-  async request<T>(command: string): Promise<T> {
+  async request<T>(command: string, args?: Record<string, unknown>): Promise<T> {
     this.requests.push(command);
-    if (this.terminated) throw new Error(`"${command}" after the session ended`);
+    if (this.terminated || this.exited) throw new Error(`"${command}" after the session ended`);
     switch (command) {
       case 'threads':
         return { threads: [{ id: 1, name: 'main' }] } as T;
       case 'stackTrace':
+        if (this.program.behaviour === 'script') {
+          const source = { path: this.program.source, name: 'fake' };
+          return { stackFrames: [{ id: 1, name: 'main', line: this.stop()?.line ?? 1, source }, { id: 2, name: '<module>', line: 1, source }], totalFrames: 2 } as T;
+        }
         return { stackFrames: [{ id: 1, name: 'main', line: 1, source: { name: 'fake' } }], totalFrames: 1 } as T;
+      case 'scopes':
+        return { scopes: [{ name: 'Locals', variablesReference: LOCALS_REFERENCE }, { name: 'Globals', variablesReference: GLOBALS_REFERENCE, expensive: true }] } as T;
+      case 'variables': {
+        const locals = this.stop()?.locals ?? [];
+        const shown = args?.variablesReference === LOCALS_REFERENCE ? locals : args?.variablesReference === CHILDREN_REFERENCE ? (locals.find((local) => local.children)?.children ?? []) : [];
+        return { variables: shown.map((local) => ({ name: local.name, value: local.value, type: local.type, variablesReference: local.children ? CHILDREN_REFERENCE : 0 })) } as T;
+      }
       case 'pause':
         setImmediate(() => this.emit({ event: 'stopped', body: { reason: 'pause', threadId: 1 } }));
         return {} as T;
@@ -53,9 +103,17 @@ export class FakeConnection implements DebugConnection {
       case 'stepOut':
         this.emit({ event: 'continued', body: { threadId: 1 } });
         if (this.program.behaviour === 'entry') setImmediate(() => this.emit({ event: 'stopped', body: { reason: 'step', threadId: 1 } }));
+        if (this.program.behaviour === 'script') {
+          this.step++;
+          setImmediate(() => this.reachStop());
+        }
         return {} as T;
-      case 'evaluate':
-        return { result: '42' } as T;
+      case 'evaluate': {
+        if (this.program.behaviour !== 'script') return { result: '42' } as T;
+        const local = this.stop()?.locals?.find((candidate) => candidate.name === args?.expression);
+        if (!local) return { result: `${String(args?.expression)} (frame ${String(args?.frameId)})` } as T;
+        return { result: local.value, type: local.type, variablesReference: local.children ? CHILDREN_REFERENCE : 0 } as T;
+      }
       default:
         return {} as T;
     }
@@ -70,6 +128,7 @@ export class FakeConnection implements DebugConnection {
   async terminate(): Promise<void> {
     if (this.terminated) return;
     this.terminated = true;
+    if (this.exited) return;
     this.emit({ event: 'terminated' });
     this.endedWith({});
   }
@@ -78,6 +137,26 @@ export class FakeConnection implements DebugConnection {
 
   offeredExceptionFilters(): readonly string[] | undefined {
     return undefined;
+  }
+
+  private stop(): FakeStop | undefined {
+    return this.program.stops?.[this.step];
+  }
+
+  /** 'script': prints the way to the current stop and stops there, or past the last stop, exits. */
+  private reachStop(): void {
+    if (this.terminated || this.exited) return;
+    const stop = this.stop();
+    if (stop) {
+      if (stop.output) this.emit({ event: 'output', body: { category: 'stdout', output: stop.output } });
+      this.emit({ event: 'stopped', body: { reason: stop.reason, threadId: 1, description: stop.description } });
+      return;
+    }
+    if (this.program.finalOutput) this.emit({ event: 'output', body: { category: 'stdout', output: this.program.finalOutput } });
+    this.emit({ event: 'exited', body: { exitCode: this.program.exitCode ?? 0 } });
+    this.exited = true;
+    this.emit({ event: 'terminated' });
+    this.endedWith({});
   }
 
   private emit(event: DapEvent): void {

@@ -7,18 +7,47 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AdapterContext, AdapterId, AdapterResolution, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
+import { AdapterId, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
+import {
+  adapterAnswer,
+  adaptersAnswer,
+  alreadyStoppedAnswer,
+  breakpointsAnswer,
+  evaluateAnswer,
+  exceptionBreakpointsAnswer,
+  expiredAnswer,
+  expiredNote,
+  forRoot,
+  frameLocation,
+  launchedAnswer,
+  launchedWhat,
+  NO_SESSION_TO_TERMINATE,
+  notStoppedAnswer,
+  outputAnswer,
+  programEndedAnswer,
+  refusal,
+  scopesAnswer,
+  stackAnswer,
+  STACK_CAP,
+  statusAnswer,
+  stillRunningAnswer,
+  stopAnswer,
+  terminatedAnswer,
+  threadsAnswer,
+  unknownFiltersNote,
+  variablesAnswer,
+  withinFolder,
+} from './answers';
+import { DebugCancelled, DebugRefusal } from './debugErrors';
+import { BreakpointSpec, DebugHost, LaunchPlan } from './debugHost';
 import { DebugConnection, DebugSessionState } from './debugSession';
 import { describeDebugCall } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
 import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
 
-export const STACK_CAP = 30;
 /** Project roots listed per adapter by `adapters`. */
 const ROOTS_SHOWN = 3;
-export const VARIABLES_CAP = 50;
-export const VALUE_CAP = 400;
 export const SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_STOP_TIMEOUT_S = 20;
 /** Launching may build the program first (delve: ~12 s for a first Go build). */
@@ -30,54 +59,6 @@ const ADAPTER_EXIT_GRACE_MS = 2000;
  * session first and wakes the wait, so the answer says so rather than "still running".
  */
 const TTL_WAIT_GRACE_MS = 1000;
-
-export interface BreakpointSpec {
-  readonly line: number;
-  readonly condition?: string;
-  readonly log_message?: string;
-}
-
-export interface LaunchPlan {
-  /** What the answers call the adapter: one of ours, or the launch.json configuration's type. */
-  readonly adapter: string;
-  /** How it starts; absent for a launch.json type that is none of ours (its own extension starts it). */
-  readonly resolution?: Extract<AdapterResolution, { ok: true }>;
-  /** Where the adapter comes from, in a few words. */
-  readonly detail: string;
-  readonly configuration: Record<string, unknown>;
-  /** The workspace folder the session belongs to. */
-  readonly folder: string;
-  /** Exception filters set before the launch: they apply when the adapter is configured. */
-  readonly exceptions: readonly string[];
-}
-
-export interface DebugHost {
-  launch(plan: LaunchPlan): Promise<DebugConnection>;
-  /** Places the file's breakpoints in the editor (replacing its earlier ones); empty clears them. */
-  setBreakpoints(file: string, breakpoints: readonly BreakpointSpec[]): Promise<void>;
-  /** The workspace folder and adapter context for a program (or the first folder). */
-  contextFor(file: string | undefined): { folder: string; adapter: AdapterContext };
-  /** An absolute path from what the model wrote (relative to the workspace folder). */
-  resolvePath(file: string): string;
-  display(file: string): string;
-  /** A configuration of the folder's launch.json, by name. */
-  namedConfiguration(name: string): Record<string, unknown> | undefined;
-}
-
-export class DebugRefusal extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DebugRefusal';
-  }
-}
-
-/** The caller cancelled the call; the session (if any) goes on as it was. */
-export class DebugCancelled extends Error {
-  constructor(readonly op: string) {
-    super(`op "${op}" was cancelled; the session goes on (op "status" says where it is).`);
-    this.name = 'DebugCancelled';
-  }
-}
 
 /** Breakpoint lines as the model may write them: plain 1-based numbers, or objects with a condition or log message. */
 export type BreakpointLine = number | BreakpointSpec;
@@ -191,26 +172,23 @@ export class DebugController {
         const answers = await Promise.all(
           (roots.length > 0 ? roots : [folder]).map(async (root) => {
             const resolution = await resolveAdapter(spec, { ...adapter, root });
-            const where = root === folder ? '' : ` for ${this.host.display(root)}/`;
-            const answer = resolution.ok ? `can start${where} — ${resolution.detail}` : `cannot start${where} — ${resolution.reason}`;
-            return withinFolder(answer, folder);
+            return withinFolder(adapterAnswer(resolution, forRoot(root, folder, (file) => this.host.display(file))), folder);
           }),
         );
-        return `- ${spec.id}: ${answers.join('; ')}`;
+        return [spec.id, answers] as const;
       }),
     );
-    return `Debug adapters (${ADAPTERS.map((spec) => spec.id).join(', ')}; the program's extension picks one, or pass \`adapter\`):\n${lines.join('\n')}`;
+    return adaptersAnswer(ADAPTERS.map((spec) => spec.id), lines);
   }
 
   private status(conversation: Conversation): string {
-    const lines: string[] = [];
     const session = conversation.session;
-    if (!session) lines.push(takeExpiredNote(conversation) ?? 'No debug session in this conversation. Start one with op "launch" (or "attach").');
-    else lines.push(`Session "${session.connection.name}" (${session.adapter}), ${this.describeState(session)}; ends by itself ${this.remaining(session)}.`);
-    const files = [...this.breakpoints].filter(([, specs]) => specs.length > 0);
-    lines.push(files.length === 0 ? 'Breakpoints: none.' : `Breakpoints: ${files.map(([file, specs]) => `${this.host.display(file)}: ${specs.map((spec) => spec.line).join(', ')}`).join('; ')}.`);
-    if (conversation.exceptions.length > 0) lines.push(`Exception breakpoints: ${conversation.exceptions.join(', ')}.`);
-    return lines.join('\n');
+    return statusAnswer({
+      session: session && { name: session.connection.name, adapter: session.adapter, state: session.state, remainingMs: session.endsAt - Date.now() },
+      expiredNote: session ? undefined : takeExpiredNote(conversation),
+      breakpoints: [...this.breakpoints].map(([file, specs]) => [this.host.display(file), specs] as const),
+      exceptions: conversation.exceptions,
+    });
   }
 
   private async setBreakpoints(conversation: Conversation, request: DebugRequest): Promise<string> {
@@ -220,36 +198,27 @@ export class DebugController {
       const session = conversation.session;
       const live = session && session.state.kind !== 'ended' ? session : undefined;
       if (live) await live.connection.setExceptionFilters(request.exceptions);
-      answers.push(
-        request.exceptions.length === 0
-          ? 'Exception breakpoints cleared.'
-          : `Exception breakpoints: ${request.exceptions.join(', ')}${live ? '' : ' (applied at launch)'}.${live ? unknownFilters(request.exceptions, live.connection) : ''}`,
-      );
+      answers.push(exceptionBreakpointsAnswer(request.exceptions, live !== undefined, live ? unknownFilters(request.exceptions, live.connection) : ''));
     }
     if (request.file !== undefined) {
       const file = this.host.resolvePath(request.file);
-      if (!fs.existsSync(file)) throw new DebugRefusal(`${request.file} does not exist. Give the path of a source file relative to the workspace folder.`);
+      if (!fs.existsSync(file)) throw new DebugRefusal(refusal.noSuchSourceFile(request.file));
       const specs = breakpointSpecs(request.lines);
       const lineCount = fs.readFileSync(file, 'utf8').split('\n').length;
       const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
-      if (outside.length > 0) throw new DebugRefusal(`${this.host.display(file)} has ${lineCount} lines; line ${outside.map((spec) => spec.line).join(', ')} is outside it. Nothing was changed.`);
+      if (outside.length > 0) throw new DebugRefusal(refusal.linesOutside(this.host.display(file), lineCount, outside.map((spec) => spec.line)));
       await this.host.setBreakpoints(file, specs);
       this.breakpoints.set(file, specs);
-      answers.push(
-        specs.length === 0
-          ? `Breakpoints in ${this.host.display(file)} cleared.`
-          : `Breakpoints in ${this.host.display(file)}:\n${specs.map((spec) => `- line ${spec.line}: \`${lineText(file, spec.line)}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.log_message ? ` logs ${JSON.stringify(spec.log_message)}` : ''}`).join('\n')}` +
-              (conversation.session ? '' : '\nThey apply when you launch.'),
-      );
+      answers.push(breakpointsAnswer(this.host.display(file), specs.map((spec) => ({ ...spec, text: lineText(file, spec.line) })), conversation.session !== undefined));
     }
-    if (answers.length === 0) throw new DebugRefusal('op "breakpoints" needs `file` with `lines` (an empty list clears the file), or `exceptions`.');
+    if (answers.length === 0) throw new DebugRefusal(refusal.breakpointsNeedFile);
     return answers.join('\n');
   }
 
   private async start(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
     const running = conversation.session;
     if (running && running.state.kind !== 'ended') {
-      throw new DebugRefusal(`A session is already running in this conversation: "${running.connection.name}" (${running.adapter}, ${this.describeState(running)}). Call op "terminate" first, or keep using it.`);
+      throw new DebugRefusal(refusal.alreadyRunning(running.connection.name, running.adapter, running.state));
     }
     this.endSession(conversation);
     const began = performance.now();
@@ -270,25 +239,31 @@ export class DebugController {
       this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
     });
     this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call; process id ${session.processId ?? 'not reported'}`);
-    const processId = request.op === 'attach' ? '' : session.processId !== undefined ? `, process id ${session.processId}` : '; the adapter reported no process id';
-    const started = `${request.op === 'launch' ? 'Launched' : 'Attached to'} ${this.launched(plan, request)} with ${plan.adapter} (${withinFolder(plan.detail, plan.folder)}); session "${connection.name}"${processId}.`;
-    return `${started}${unknownFilters(plan.exceptions, connection)}\n${outcome}`;
+    return launchedAnswer({
+      attach: request.op === 'attach',
+      what: this.launched(plan, request),
+      adapter: plan.adapter,
+      detail: withinFolder(plan.detail, plan.folder),
+      session: connection.name,
+      processId: session.processId,
+      unknownNote: unknownFilters(plan.exceptions, connection),
+      outcome,
+    });
   }
 
   /** What a launch or attach started, in a few words: the program, the configuration, the port or pid. */
   private launched(plan: LaunchPlan, request: DebugRequest): string {
     const configuration = plan.configuration;
-    if (!request.configuration && request.op === 'attach') return request.port !== undefined ? `port ${request.port}` : `pid ${request.pid}`;
+    const attachTo = request.op !== 'attach' ? undefined : request.port !== undefined ? `port ${request.port}` : `pid ${request.pid}`;
     const runs = ['program', 'module', 'runtimeExecutable', 'command'].map((key) => configuration[key]).find((value): value is string => typeof value === 'string' && value !== '');
-    const shown = runs === undefined ? undefined : this.host.display(runs.split('${workspaceFolder}').join(plan.folder));
-    if (!request.configuration) return shown ?? 'the program';
-    return `the launch.json configuration "${request.configuration}"${shown ? ` (${shown})` : ' (it names no program)'}`;
+    const program = runs === undefined ? undefined : this.host.display(runs.split('${workspaceFolder}').join(plan.folder));
+    return launchedWhat({ configuration: request.configuration, attachTo, program });
   }
 
   /** The time to live is over: the session ends now, whatever call is waiting on it; the adapter is told behind. */
   private expire(conversation: Conversation, session: DebugSessionState, ttlMs: number): void {
     if (conversation.session !== session) return;
-    const note = `The session "${session.connection.name}" reached its time to live (${formatMinutes(ttlMs)}) and was ended. Launch again if you need it.`;
+    const note = expiredNote(session.connection.name, ttlMs);
     this.log.info('debug.ttl', note);
     conversation.ttl = undefined;
     conversation.session = undefined;
@@ -376,7 +351,7 @@ export class DebugController {
         return this.afterWait(conversation, session, mark, timeout, signal, request.op);
       }
       case 'pause': {
-        if (session.state.kind === 'stopped') return `Already stopped. ${await this.describeStop(session)}`;
+        if (session.state.kind === 'stopped') return alreadyStoppedAnswer(await this.describeStop(session));
         const mark = session.changeCount;
         const threads = await connection.request<{ threads: Array<{ id: number }> }>('threads');
         await connection.request('pause', { threadId: request.thread_id ?? threads.threads[0]?.id ?? 1 });
@@ -384,59 +359,49 @@ export class DebugController {
       }
       case 'threads': {
         const { threads } = await connection.request<{ threads: Array<{ id: number; name: string }> }>('threads');
-        return `${threads.length} thread${threads.length === 1 ? '' : 's'}:\n${threads.map((thread) => `- ${thread.id}: ${thread.name}`).join('\n')}`;
+        return threadsAnswer(threads);
       }
       case 'stack':
         return this.stack(session, this.stoppedThread(session, request));
       case 'scopes': {
         const frameId = request.frame_id ?? (await this.topFrame(session, this.stoppedThread(session, request))).id;
         const { scopes } = await connection.request<{ scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }> }>('scopes', { frameId });
-        return `Scopes of frame ${frameId}:\n${scopes.map((scope) => `- ${scope.name}: reference ${scope.variablesReference}${scope.expensive ? ' (expensive)' : ''}`).join('\n')}\nNext: op "variables" with a reference.`;
+        return scopesAnswer(frameId, scopes);
       }
       case 'variables': {
-        if (request.reference === undefined) throw new DebugRefusal('op "variables" needs `reference` (from "scopes", or a variable with children).');
+        if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
         this.stoppedThread(session, request);
         const { variables } = await connection.request<{ variables: Array<{ name: string; value: string; type?: string; variablesReference: number }> }>('variables', { variablesReference: request.reference });
-        const shown = variables.slice(0, VARIABLES_CAP).map((variable) => {
-          const value = capValue(variable.value);
-          return `- ${variable.name}${variable.type ? ` (${variable.type})` : ''} = ${value}${variable.variablesReference > 0 ? ` [reference ${variable.variablesReference}]` : ''}`;
-        });
-        const more = variables.length > VARIABLES_CAP ? `\n(${variables.length - VARIABLES_CAP} more not shown: the cap is ${VARIABLES_CAP}; evaluate an expression for a specific one.)` : '';
-        return `${variables.length} variable${variables.length === 1 ? '' : 's'}:\n${shown.join('\n')}${more}`;
+        return variablesAnswer(variables);
       }
       case 'evaluate': {
-        if (!request.expression) throw new DebugRefusal('op "evaluate" needs `expression`.');
+        if (!request.expression) throw new DebugRefusal(refusal.evaluateNeedsExpression);
         let frameId = request.frame_id;
         if (frameId === undefined && session.state.kind === 'stopped') frameId = (await this.topFrame(session, this.stoppedThread(session, request))).id;
         const result = await connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', { expression: request.expression, frameId, context: 'repl' });
-        return `${request.expression} = ${capValue(result.result)}${result.type ? ` (${result.type})` : ''}${result.variablesReference ? ` [reference ${result.variablesReference}]` : ''}`;
+        return evaluateAnswer(request.expression, result);
       }
       default:
-        throw new DebugRefusal(`Unknown op "${request.op}".`);
+        throw new DebugRefusal(refusal.unknownOp(request.op));
     }
   }
 
   private async stack(session: DebugSessionState, threadId: number): Promise<string> {
     const { stackFrames, totalFrames } = await session.connection.request<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
     const frames = stackFrames.slice(0, STACK_CAP);
-    const total = totalFrames ?? stackFrames.length;
-    const lines = frames.map((frame) => `- #${frame.id} ${frame.name} at ${this.where(frame)}`);
-    const more = total > frames.length ? `\n(${total - frames.length} more frames not shown: the cap is ${STACK_CAP}.)` : '';
-    return `Stack of thread ${threadId} (${frames.length}${total > frames.length ? ` of ${total}` : ''} frames, innermost first; #N is the frame_id):\n${lines.join('\n')}${more}`;
+    return stackAnswer(threadId, frames.map((frame) => ({ id: frame.id, name: frame.name, where: this.where(frame) })), totalFrames ?? stackFrames.length);
   }
 
   private output(session: DebugSessionState): string {
-    const { text, dropped } = session.takeOutput();
-    if (!text) return `No new output. The program is ${this.describeState(session)}.`;
-    return `${dropped > 0 ? `(${dropped} earlier characters dropped: only the last ${text.length} are kept between calls.)\n` : ''}${text}`;
+    return outputAnswer(session.takeOutput(), session.state);
   }
 
   private async terminate(conversation: Conversation): Promise<string> {
     const session = conversation.session;
-    if (!session) return takeExpiredNote(conversation) ?? 'No debug session to terminate.';
+    if (!session) return takeExpiredNote(conversation) ?? NO_SESSION_TO_TERMINATE;
     const output = session.takeOutput().text;
     await this.end(conversation);
-    return `Session "${session.connection.name}" ended; the adapter and the program are stopped.${output ? `\nLast output:\n${output}` : ''}`;
+    return terminatedAnswer(session.connection.name, output);
   }
 
   private async end(conversation: Conversation): Promise<void> {
@@ -458,24 +423,21 @@ export class DebugController {
 
   private live(conversation: Conversation, op: string): DebugSessionState {
     const session = conversation.session;
-    if (!session) throw new DebugRefusal(takeExpiredNote(conversation) ?? `No debug session for op "${op}". Start one with op "launch".`);
-    if (session.state.kind === 'ended' && op !== 'output') {
-      const ended = this.describeState(session);
-      throw new DebugRefusal(`The session "${session.connection.name}" has ended (${ended}). Launch again; "output" still returns what it printed.`);
-    }
+    if (!session) throw new DebugRefusal(takeExpiredNote(conversation) ?? refusal.noSession(op));
+    if (session.state.kind === 'ended' && op !== 'output') throw new DebugRefusal(refusal.sessionEnded(session.connection.name, session.state));
     return session;
   }
 
   private stoppedThread(session: DebugSessionState, request: DebugRequest): number {
     if (request.thread_id !== undefined) return request.thread_id;
-    if (session.state.kind !== 'stopped') throw new DebugRefusal(`The program is ${this.describeState(session)}, not stopped. Use op "pause" first, or wait with "continue".`);
+    if (session.state.kind !== 'stopped') throw new DebugRefusal(refusal.notStopped(session.state));
     return session.state.threadId ?? 1;
   }
 
   /** Asked of the adapter, and taken from the editor's own question on the stop when that answer comes first. */
   private async topFrame(session: DebugSessionState, threadId: number): Promise<Frame> {
     const own = session.connection.request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 }).then(({ stackFrames }) => {
-      if (stackFrames.length === 0) throw new DebugRefusal(`Thread ${threadId} has no frames.`);
+      if (stackFrames.length === 0) throw new DebugRefusal(refusal.noFrames(threadId));
       return stackFrames[0];
     });
     const seen = session.connection.observedTopFrame?.(threadId, OBSERVED_FRAME_WAIT_MS);
@@ -512,51 +474,32 @@ export class DebugController {
     onChange?.(performance.now());
     if (session.expiredNote) return this.tellExpired(conversation, session);
     if (outcome === 'cancelled') throw new DebugCancelled(op);
-    if (outcome === 'timeout') return `Still running after ${Math.round(waitMs / 1000)} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
-    if (session.state.kind === 'ended') {
-      const output = session.takeOutput();
-      return `The program ended${session.state.exitCode !== undefined ? ` with exit code ${session.state.exitCode}` : ''} without stopping${session.state.reason ? ` (${session.state.reason})` : ''}.${output.text ? `\nOutput:\n${output.text.slice(-4000)}` : ''}`;
-    }
+    if (outcome === 'timeout') return stillRunningAnswer(waitMs);
+    if (session.state.kind === 'ended') return programEndedAnswer(session.state, session.takeOutput().text);
     return this.describeStop(session);
   }
 
   /** The time to live ended the session this call was on: the call says so (and the next one need not). */
   private tellExpired(conversation: Conversation, session: DebugSessionState): string {
     if (conversation.expiredNote === session.expiredNote) conversation.expiredNote = undefined;
-    const output = session.takeOutput().text;
-    return `${session.expiredNote}${output ? `\nLast output:\n${output.slice(-4000)}` : ''}`;
+    return expiredAnswer(session.expiredNote ?? '', session.takeOutput().text);
   }
 
   private async describeStop(session: DebugSessionState): Promise<string> {
-    if (session.state.kind !== 'stopped') return `The program is ${this.describeState(session)}.`;
-    const { reason, threadId, description } = session.state;
+    if (session.state.kind !== 'stopped') return notStoppedAnswer(session.state);
     let where = '';
     try {
-      const frame = await this.topFrame(session, threadId ?? 1);
+      const frame = await this.topFrame(session, session.state.threadId ?? 1);
       where = ` at ${this.where(frame)} in ${frame.name}`;
     } catch {
       where = '';
     }
-    const output = session.hasOutput ? ' It printed output: op "output".' : '';
-    return `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}\nNext: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".`;
+    return stopAnswer(session.state, where, session.hasOutput);
   }
 
   private where(frame: Frame): string {
     const file = fileOf(frame.source?.path);
-    if (!file) return `${frame.source?.name ?? '(no source)'}:${frame.line}`;
-    const text = lineText(file, frame.line);
-    return `${this.host.display(file)}:${frame.line}${text ? ` — \`${text}\`` : ''}`;
-  }
-
-  private describeState(session: DebugSessionState): string {
-    const state = session.state;
-    if (state.kind === 'running') return 'running';
-    if (state.kind === 'stopped') return `stopped (${state.reason})`;
-    return `ended${state.exitCode !== undefined ? ` with exit code ${state.exitCode}` : ''}${state.reason ? `: ${state.reason}` : ''}`;
-  }
-
-  private remaining(session: DebugSessionState): string {
-    return `in ${formatMinutes(Math.max(0, session.endsAt - Date.now()))}`;
+    return frameLocation(frame, file && this.host.display(file), file ? lineText(file, frame.line) : '');
   }
 }
 
@@ -594,10 +537,6 @@ function ms(milliseconds: number): string {
   return `${milliseconds.toFixed(0)} ms`;
 }
 
-function formatMinutes(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
-}
-
 /** The work's answer, or DebugCancelled as soon as the signal aborts (the work goes on behind). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal, op: string): Promise<T> {
   if (signal.aborted) {
@@ -611,10 +550,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, op: string): Pro
   });
 }
 
-function capValue(value: string): string {
-  return value.length > VALUE_CAP ? `${value.slice(0, VALUE_CAP)}… (${value.length} characters, cut at ${VALUE_CAP})` : value;
-}
-
 function lineText(file: string, line: number): string {
   try {
     return (fs.readFileSync(file, 'utf8').split('\n')[line - 1] ?? '').trim().slice(0, 200);
@@ -623,16 +558,6 @@ function lineText(file: string, line: number): string {
   }
 }
 
-/** A note on requested exception filters the adapter does not offer (none when it offers them all, or has not said). */
 function unknownFilters(filters: readonly string[], connection: DebugConnection): string {
-  const offered = connection.offeredExceptionFilters();
-  if (!offered) return '';
-  const unknown = filters.filter((filter) => !offered.includes(filter));
-  if (unknown.length === 0) return '';
-  return ` Note: this adapter has no exception filter ${unknown.map((filter) => `"${filter}"`).join(', ')}; it offers ${offered.length ? offered.map((filter) => `"${filter}"`).join(', ') : 'none'}.`;
-}
-
-/** Paths inside the workspace folder, as the model addresses them: relative. */
-function withinFolder(text: string, folder: string): string {
-  return text.split(folder + path.sep).join('');
+  return unknownFiltersNote(filters, connection.offeredExceptionFilters());
 }

@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import { adapterForProgram } from './adapters';
-import type { DebugHost, DebugRequest } from './debugController';
+import type { DebugRequest } from './debugController';
+import type { DebugHost } from './debugHost';
 
 type PreviewHost = Pick<DebugHost, 'namedConfiguration' | 'resolvePath' | 'display'>;
 

@@ -13,7 +13,8 @@ import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { displayPath, resolveFileArgument } from '../../workspace/paths';
 import { AdapterContext, ADAPTERS } from '../adapters';
-import { BreakpointSpec, DebugHost, DebugRefusal, LaunchPlan } from '../debugController';
+import { DebugRefusal } from '../debugErrors';
+import { BreakpointSpec, DebugHost, LaunchPlan } from '../debugHost';
 import { DapEvent, DebugConnection } from '../debugSession';
 
 /** Marks the configurations we start, so their session is recognised when it starts. */

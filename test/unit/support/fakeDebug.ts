@@ -6,7 +6,7 @@
  * integration tests' business.
  */
 import * as path from 'node:path';
-import { BreakpointSpec, DebugHost, LaunchPlan } from '../../../src/debug/debugController';
+import { BreakpointSpec, DebugHost, LaunchPlan } from '../../../src/debug/debugHost';
 import { DapEvent, DebugConnection } from '../../../src/debug/debugSession';
 
 export interface FakeProgram {

@@ -1,0 +1,227 @@
+/**
+ * The text a model reads from the `debug` tool, composed from plain values the controller
+ * collected: where the program stopped and why, capped stacks and variables, output, the state
+ * of the session, and every refusal's words. Paths go through `display` (workspace-relative).
+ */
+import * as path from 'node:path';
+import type { BreakpointSpec } from './debugHost';
+import type { ProgramState } from './debugSession';
+
+export const STACK_CAP = 30;
+export const VARIABLES_CAP = 50;
+export const VALUE_CAP = 400;
+/** Output shown with the program's end or the session's last words: its tail. */
+const LAST_OUTPUT_CHARS = 4000;
+
+export type DisplayPath = (absolutePath: string) => string;
+
+const NEXT_AT_STOP = 'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
+
+// ---------------------------------------------------------------------------------------
+// The session and the program.
+
+/** `running`, `stopped (breakpoint)`, `ended with exit code 1: the adapter exited`. */
+export function describeState(state: ProgramState): string {
+  if (state.kind === 'running') return 'running';
+  if (state.kind === 'stopped') return `stopped (${state.reason})`;
+  return `ended${state.exitCode !== undefined ? ` with exit code ${state.exitCode}` : ''}${state.reason ? `: ${state.reason}` : ''}`;
+}
+
+/** `25 min` from a minute up, `40 s` below. */
+export function formatMinutes(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
+
+export interface StatusFacts {
+  readonly session?: { readonly name: string; readonly adapter: string; readonly state: ProgramState; readonly remainingMs: number };
+  /** The note that the time to live ended the last session, when not yet said. */
+  readonly expiredNote?: string;
+  /** Files (as displayed) with the lines of their breakpoints; files without any are left out. */
+  readonly breakpoints: ReadonlyArray<readonly [string, readonly BreakpointSpec[]]>;
+  readonly exceptions: readonly string[];
+}
+
+export function statusAnswer(facts: StatusFacts): string {
+  const lines: string[] = [];
+  const session = facts.session;
+  if (!session) lines.push(facts.expiredNote ?? 'No debug session in this conversation. Start one with op "launch" (or "attach").');
+  else lines.push(`Session "${session.name}" (${session.adapter}), ${describeState(session.state)}; ends by itself in ${formatMinutes(Math.max(0, session.remainingMs))}.`);
+  const files = facts.breakpoints.filter(([, specs]) => specs.length > 0);
+  lines.push(files.length === 0 ? 'Breakpoints: none.' : `Breakpoints: ${files.map(([file, specs]) => `${file}: ${specs.map((spec) => spec.line).join(', ')}`).join('; ')}.`);
+  if (facts.exceptions.length > 0) lines.push(`Exception breakpoints: ${facts.exceptions.join(', ')}.`);
+  return lines.join('\n');
+}
+
+/** One adapter's line of `adapters`: whether it can start, per project root (`where` names the root, or is empty). */
+export function adapterAnswer(resolution: { ok: true; detail: string } | { ok: false; reason: string }, where: string): string {
+  return resolution.ok ? `can start${where} — ${resolution.detail}` : `cannot start${where} — ${resolution.reason}`;
+}
+
+export function adaptersAnswer(ids: readonly string[], lines: ReadonlyArray<readonly [string, readonly string[]]>): string {
+  return `Debug adapters (${ids.join(', ')}; the program's extension picks one, or pass \`adapter\`):\n${lines.map(([id, answers]) => `- ${id}: ${answers.join('; ')}`).join('\n')}`;
+}
+
+/** ` for sub/dir/` when the project root is not the workspace folder itself. */
+export function forRoot(root: string, folder: string, display: DisplayPath): string {
+  return root === folder ? '' : ` for ${display(root)}/`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Breakpoints.
+
+export function exceptionBreakpointsAnswer(filters: readonly string[], live: boolean, unknownNote: string): string {
+  if (filters.length === 0) return 'Exception breakpoints cleared.';
+  return `Exception breakpoints: ${filters.join(', ')}${live ? '' : ' (applied at launch)'}.${live ? unknownNote : ''}`;
+}
+
+/** The file's breakpoints with each line's text; `sessionRuns` says whether they apply now or at launch. */
+export function breakpointsAnswer(file: string, specs: ReadonlyArray<BreakpointSpec & { readonly text: string }>, sessionRuns: boolean): string {
+  if (specs.length === 0) return `Breakpoints in ${file} cleared.`;
+  const lines = specs.map((spec) => `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.log_message ? ` logs ${JSON.stringify(spec.log_message)}` : ''}`);
+  return `Breakpoints in ${file}:\n${lines.join('\n')}` + (sessionRuns ? '' : '\nThey apply when you launch.');
+}
+
+/** A note on requested exception filters the adapter does not offer (none when it offers them all, or has not said). */
+export function unknownFiltersNote(filters: readonly string[], offered: readonly string[] | undefined): string {
+  if (!offered) return '';
+  const unknown = filters.filter((filter) => !offered.includes(filter));
+  if (unknown.length === 0) return '';
+  return ` Note: this adapter has no exception filter ${unknown.map((filter) => `"${filter}"`).join(', ')}; it offers ${offered.length ? offered.map((filter) => `"${filter}"`).join(', ') : 'none'}.`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Launch, waits and stops.
+
+export interface LaunchFacts {
+  readonly attach: boolean;
+  /** What it started, in a few words (`launchedWhat`). */
+  readonly what: string;
+  readonly adapter: string;
+  /** Where the adapter comes from, with paths inside the workspace folder already relative. */
+  readonly detail: string;
+  readonly session: string;
+  readonly processId: number | undefined;
+  /** `unknownFiltersNote` of the exception filters set before the launch. */
+  readonly unknownNote: string;
+  /** What the wait for the first stop answered. */
+  readonly outcome: string;
+}
+
+export function launchedAnswer(facts: LaunchFacts): string {
+  const processId = facts.attach ? '' : facts.processId !== undefined ? `, process id ${facts.processId}` : '; the adapter reported no process id';
+  const started = `${facts.attach ? 'Attached to' : 'Launched'} ${facts.what} with ${facts.adapter} (${facts.detail}); session "${facts.session}"${processId}.`;
+  return `${started}${facts.unknownNote}\n${facts.outcome}`;
+}
+
+/** What a launch or attach started: the program, the launch.json configuration, the port or pid. */
+export function launchedWhat(facts: { configuration?: string; attachTo?: string; program?: string }): string {
+  if (!facts.configuration && facts.attachTo !== undefined) return facts.attachTo;
+  if (!facts.configuration) return facts.program ?? 'the program';
+  return `the launch.json configuration "${facts.configuration}"${facts.program ? ` (${facts.program})` : ' (it names no program)'}`;
+}
+
+/** Paths inside the workspace folder, as the model addresses them: relative. */
+export function withinFolder(text: string, folder: string): string {
+  return text.split(folder + path.sep).join('');
+}
+
+export function stillRunningAnswer(waitMs: number): string {
+  return `Still running after ${Math.round(waitMs / 1000)} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
+}
+
+export function programEndedAnswer(state: Extract<ProgramState, { kind: 'ended' }>, output: string): string {
+  return `The program ended${state.exitCode !== undefined ? ` with exit code ${state.exitCode}` : ''} without stopping${state.reason ? ` (${state.reason})` : ''}.${output ? `\nOutput:\n${output.slice(-LAST_OUTPUT_CHARS)}` : ''}`;
+}
+
+/** `where` is ` at file:line — \`text\` in function`, or empty when the top frame is not known. */
+export function stopAnswer(state: Extract<ProgramState, { kind: 'stopped' }>, where: string, hasOutput: boolean): string {
+  const { reason, threadId, description } = state;
+  const output = hasOutput ? ' It printed output: op "output".' : '';
+  return `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}\n${NEXT_AT_STOP}`;
+}
+
+export function notStoppedAnswer(state: ProgramState): string {
+  return `The program is ${describeState(state)}.`;
+}
+
+export function alreadyStoppedAnswer(stop: string): string {
+  return `Already stopped. ${stop}`;
+}
+
+/** A frame's place: `app.py:12 — \`x = f(y)\``, or the source's name when it has no file. */
+export function frameLocation(frame: { line: number; source?: { name?: string } }, file: string | undefined, text: string): string {
+  if (!file) return `${frame.source?.name ?? '(no source)'}:${frame.line}`;
+  return `${file}:${frame.line}${text ? ` — \`${text}\`` : ''}`;
+}
+
+export function expiredNote(session: string, ttlMs: number): string {
+  return `The session "${session}" reached its time to live (${formatMinutes(ttlMs)}) and was ended. Launch again if you need it.`;
+}
+
+export function expiredAnswer(note: string, output: string): string {
+  return `${note}${output ? `\nLast output:\n${output.slice(-LAST_OUTPUT_CHARS)}` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// What the program holds.
+
+export function threadsAnswer(threads: ReadonlyArray<{ id: number; name: string }>): string {
+  return `${threads.length} thread${threads.length === 1 ? '' : 's'}:\n${threads.map((thread) => `- ${thread.id}: ${thread.name}`).join('\n')}`;
+}
+
+/** `frames` with their place already worded (`frameLocation`), at most STACK_CAP of them. */
+export function stackAnswer(threadId: number, frames: ReadonlyArray<{ id: number; name: string; where: string }>, total: number): string {
+  const lines = frames.map((frame) => `- #${frame.id} ${frame.name} at ${frame.where}`);
+  const more = total > frames.length ? `\n(${total - frames.length} more frames not shown: the cap is ${STACK_CAP}.)` : '';
+  return `Stack of thread ${threadId} (${frames.length}${total > frames.length ? ` of ${total}` : ''} frames, innermost first; #N is the frame_id):\n${lines.join('\n')}${more}`;
+}
+
+export function scopesAnswer(frameId: number, scopes: ReadonlyArray<{ name: string; variablesReference: number; expensive?: boolean }>): string {
+  return `Scopes of frame ${frameId}:\n${scopes.map((scope) => `- ${scope.name}: reference ${scope.variablesReference}${scope.expensive ? ' (expensive)' : ''}`).join('\n')}\nNext: op "variables" with a reference.`;
+}
+
+export function variablesAnswer(variables: ReadonlyArray<{ name: string; value: string; type?: string; variablesReference: number }>): string {
+  const shown = variables.slice(0, VARIABLES_CAP).map((variable) => {
+    const value = capValue(variable.value);
+    return `- ${variable.name}${variable.type ? ` (${variable.type})` : ''} = ${value}${variable.variablesReference > 0 ? ` [reference ${variable.variablesReference}]` : ''}`;
+  });
+  const more = variables.length > VARIABLES_CAP ? `\n(${variables.length - VARIABLES_CAP} more not shown: the cap is ${VARIABLES_CAP}; evaluate an expression for a specific one.)` : '';
+  return `${variables.length} variable${variables.length === 1 ? '' : 's'}:\n${shown.join('\n')}${more}`;
+}
+
+export function evaluateAnswer(expression: string, result: { result: string; type?: string; variablesReference?: number }): string {
+  return `${expression} = ${capValue(result.result)}${result.type ? ` (${result.type})` : ''}${result.variablesReference ? ` [reference ${result.variablesReference}]` : ''}`;
+}
+
+export function outputAnswer(taken: { text: string; dropped: number }, state: ProgramState): string {
+  if (!taken.text) return `No new output. The program is ${describeState(state)}.`;
+  return `${taken.dropped > 0 ? `(${taken.dropped} earlier characters dropped: only the last ${taken.text.length} are kept between calls.)\n` : ''}${taken.text}`;
+}
+
+export function terminatedAnswer(session: string, output: string): string {
+  return `Session "${session}" ended; the adapter and the program are stopped.${output ? `\nLast output:\n${output}` : ''}`;
+}
+
+export const NO_SESSION_TO_TERMINATE = 'No debug session to terminate.';
+
+function capValue(value: string): string {
+  return value.length > VALUE_CAP ? `${value.slice(0, VALUE_CAP)}… (${value.length} characters, cut at ${VALUE_CAP})` : value;
+}
+
+// ---------------------------------------------------------------------------------------
+// Refusals: what was wrong with the call, and what to send instead.
+
+export const refusal = {
+  noSession: (op: string) => `No debug session for op "${op}". Start one with op "launch".`,
+  sessionEnded: (session: string, state: ProgramState) => `The session "${session}" has ended (${describeState(state)}). Launch again; "output" still returns what it printed.`,
+  alreadyRunning: (session: string, adapter: string, state: ProgramState) =>
+    `A session is already running in this conversation: "${session}" (${adapter}, ${describeState(state)}). Call op "terminate" first, or keep using it.`,
+  notStopped: (state: ProgramState) => `The program is ${describeState(state)}, not stopped. Use op "pause" first, or wait with "continue".`,
+  noFrames: (threadId: number) => `Thread ${threadId} has no frames.`,
+  variablesNeedReference: 'op "variables" needs `reference` (from "scopes", or a variable with children).',
+  evaluateNeedsExpression: 'op "evaluate" needs `expression`.',
+  breakpointsNeedFile: 'op "breakpoints" needs `file` with `lines` (an empty list clears the file), or `exceptions`.',
+  noSuchSourceFile: (given: string) => `${given} does not exist. Give the path of a source file relative to the workspace folder.`,
+  linesOutside: (file: string, lineCount: number, outside: readonly number[]) => `${file} has ${lineCount} lines; line ${outside.join(', ')} is outside it. Nothing was changed.`,
+  unknownOp: (op: string) => `Unknown op "${op}".`,
+} as const;

@@ -224,4 +224,11 @@ export const refusal = {
   noSuchSourceFile: (given: string) => `${given} does not exist. Give the path of a source file relative to the workspace folder.`,
   linesOutside: (file: string, lineCount: number, outside: readonly number[]) => `${file} has ${lineCount} lines; line ${outside.join(', ')} is outside it. Nothing was changed.`,
   unknownOp: (op: string) => `Unknown op "${op}".`,
+  launchNeedsProgram: 'op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).',
+  attachNeedsTarget: 'op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.',
+  noSuchProgram: (given: string) => `${given} does not exist. Give the path relative to the workspace folder.`,
+  /** `program` is the program as displayed, when one was given. */
+  whichAdapter: (ids: readonly string[], program: string | undefined) => `Which adapter? Pass \`adapter\` (${ids.join(', ')}); ${program ? `${program} has no extension one is known for` : 'attach needs it'}.`,
+  adapterCannotStart: (id: string, reason: string, withoutProgram: boolean) => `The ${id} adapter cannot start: ${reason}${withoutProgram ? ' (for attach, `cwd` says which project it is: its .venv is used)' : ''}`,
+  noConfiguration: (name: string) => `No configuration named "${name}" in .vscode/launch.json.`,
 } as const;

@@ -6,8 +6,7 @@
  * breakpoints where the human sees them) comes in through `DebugHost`.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { AdapterId, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } from './adapters';
+import { AdapterId, ADAPTERS, resolveAdapter } from './adapters';
 import {
   adapterAnswer,
   adaptersAnswer,
@@ -41,6 +40,7 @@ import {
 import { DebugCancelled, DebugRefusal } from './debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from './debugHost';
 import { DebugConnection, DebugSessionState } from './debugSession';
+import { planSession, SessionStart } from './launchPlan';
 import { describeDebugCall } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
 import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
@@ -222,7 +222,7 @@ export class DebugController {
     }
     this.endSession(conversation);
     const began = performance.now();
-    const plan = await this.plan(request, conversation.exceptions);
+    const plan = await planSession(sessionStart(request), this.host, conversation.exceptions);
     const planned = performance.now();
     const connection = await this.host.launch(plan);
     const launched = performance.now();
@@ -272,51 +272,6 @@ export class DebugController {
     session.expire(note);
     const stopped = running ? session.connection.terminate().catch(() => undefined) : Promise.resolve();
     void stopped.then(() => session.dispose());
-  }
-
-  private async plan(request: DebugRequest, exceptions: readonly string[]): Promise<LaunchPlan> {
-    if (request.configuration) {
-      const configuration = this.host.namedConfiguration(request.configuration);
-      if (!configuration) throw new DebugRefusal(`No configuration named "${request.configuration}" in .vscode/launch.json.`);
-      const spec = ADAPTERS.find((candidate) => candidate.debugType === configuration.type || (candidate.id === 'js' && ['node', 'pwa-node'].includes(String(configuration.type))));
-      const program = typeof configuration.program === 'string' ? configuration.program : undefined;
-      const { folder, adapter } = this.host.contextFor(program);
-      const resolution = spec ? await resolveAdapter(spec, adapter) : undefined;
-      if (resolution && !resolution.ok) throw new DebugRefusal(`The ${spec?.id} adapter cannot start: ${resolution.reason}`);
-      if (resolution) return { adapter: resolution.spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
-      return { adapter: String(configuration.type), detail: 'an adapter of its own extension', configuration, folder, exceptions };
-    }
-    if (request.op === 'launch' && !request.program) throw new DebugRefusal('op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).');
-    if (request.op === 'attach' && request.port === undefined && request.pid === undefined) throw new DebugRefusal('op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.');
-    const program = request.program ? this.host.resolvePath(request.program) : undefined;
-    if (program && !fs.existsSync(program)) throw new DebugRefusal(`${request.program} does not exist. Give the path relative to the workspace folder.`);
-    const spec = request.adapter ? adapterSpec(request.adapter) : program ? adapterForProgram(program) : undefined;
-    if (!spec) throw new DebugRefusal(`Which adapter? Pass \`adapter\` (${ADAPTERS.map((candidate) => candidate.id).join(', ')}); ${program ? `${this.host.display(program)} has no extension one is known for` : 'attach needs it'}.`);
-    // The project the adapter is chosen for: the program's, else (attach) the one `cwd` names.
-    const given = request.cwd ? this.host.resolvePath(request.cwd) : undefined;
-    const { folder, adapter } = this.host.contextFor(program ?? (given ? path.join(given, 'attach') : undefined));
-    const resolution = await resolveAdapter(spec, adapter);
-    if (!resolution.ok) throw new DebugRefusal(`The ${spec.id} adapter cannot start: ${resolution.reason}${program ? '' : ' (for attach, `cwd` says which project it is: its .venv is used)'}`);
-    const cwd = given ?? (program ? path.dirname(program) : folder);
-    const env = request.env ?? {};
-    const base = { type: spec.debugType, name: `Agent: ${program ? path.basename(program) : `${spec.id} attach`}`, request: request.op };
-    let configuration: Record<string, unknown>;
-    if (request.op === 'attach') {
-      configuration =
-        spec.id === 'debugpy' ? { ...base, connect: { host: '127.0.0.1', port: request.port } } :
-        spec.id === 'js' ? { ...base, type: 'node', port: request.port } :
-        spec.id === 'delve' ? { ...base, mode: 'local', processId: request.pid } :
-        { ...base, pid: request.pid };
-    } else {
-      const args = request.args ?? [];
-      configuration =
-        spec.id === 'debugpy' ? { ...base, program, args, cwd, env, python: resolution.python, console: 'internalConsole', justMyCode: true } :
-        spec.id === 'js' ? { ...base, type: 'node', program, args, cwd, env, console: 'internalConsole', outputCapture: 'std' } :
-        spec.id === 'delve' ? { ...base, mode: program?.endsWith('.go') ? 'debug' : 'exec', program, args, cwd, env } :
-        spec.id === 'lldb' ? { ...base, program, args, cwd, env: Object.entries(env).map(([key, value]) => `${key}=${value}`) } :
-        { ...base, program, args, cwd, env };
-    }
-    return { adapter: spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
   }
 
   /** continue, pause, steps, threads, stack, scopes, variables, evaluate. */
@@ -524,6 +479,13 @@ export function fileOf(sourcePath: string | undefined): string | undefined {
   } catch {
     return sourcePath;
   }
+}
+
+/** The request as planning takes it (until the tool calls the controller's typed methods). */
+function sessionStart(request: DebugRequest): SessionStart {
+  const { program, adapter, cwd, configuration, timeout_seconds: timeoutSeconds } = request;
+  if (request.op === 'attach') return { kind: 'attach', program, adapter, cwd, configuration, timeoutSeconds, port: request.port, pid: request.pid };
+  return { kind: 'launch', program, adapter, cwd, configuration, timeoutSeconds, args: request.args, env: request.env };
 }
 
 /** The note that the time to live ended the session: said once, by the next call that looks for it. */

@@ -77,7 +77,7 @@ export function exceptionBreakpointsAnswer(filters: readonly string[], live: boo
 /** The file's breakpoints with each line's text; `sessionRuns` says whether they apply now or at launch. */
 export function breakpointsAnswer(file: string, specs: ReadonlyArray<BreakpointSpec & { readonly text: string }>, sessionRuns: boolean): string {
   if (specs.length === 0) return `Breakpoints in ${file} cleared.`;
-  const lines = specs.map((spec) => `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.log_message ? ` logs ${JSON.stringify(spec.log_message)}` : ''}`);
+  const lines = specs.map((spec) => `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.logMessage ? ` logs ${JSON.stringify(spec.logMessage)}` : ''}`);
   return `Breakpoints in ${file}:\n${lines.join('\n')}` + (sessionRuns ? '' : '\nThey apply when you launch.');
 }
 

@@ -1,12 +1,12 @@
 /**
  * The `debug` tool's engine: one session per conversation (a second launch is refused, naming the
- * running one), every call on a session serialised, a strict time to live, and answers a model
- * reads: where the program stopped and why (file, 1-based line, the line's text), capped stacks and
- * variables, the program's output since the last look. The editor side (starting sessions, placing
- * breakpoints where the human sees them) comes in through `DebugHost`.
+ * running one), every call of a conversation serialised, a strict time to live, and answers a
+ * model reads (worded in answers.ts). One typed method per thing the model can do; the editor
+ * side (starting sessions, placing breakpoints where the human sees them) comes in through
+ * `DebugHost`.
  */
 import * as fs from 'node:fs';
-import { AdapterId, ADAPTERS, resolveAdapter } from './adapters';
+import { ADAPTERS, resolveAdapter } from './adapters';
 import {
   adapterAnswer,
   adaptersAnswer,
@@ -40,8 +40,8 @@ import {
 import { DebugCancelled, DebugRefusal } from './debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from './debugHost';
 import { DebugConnection, DebugSessionState } from './debugSession';
-import { planSession, SessionStart } from './launchPlan';
-import { describeDebugCall } from './launchPreview';
+import { AttachRequest, LaunchRequest, planSession, SessionStart } from './launchPlan';
+import { describeLaunch } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
 import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
@@ -49,6 +49,7 @@ import { Logger, nullLogger } from '../log/logger';
 /** Project roots listed per adapter by `adapters`. */
 const ROOTS_SHOWN = 3;
 export const SESSION_TTL_MS = 30 * 60 * 1000;
+/** How long a resume or pause waits for the program to stop. */
 export const DEFAULT_STOP_TIMEOUT_S = 20;
 /** Launching may build the program first (delve: ~12 s for a first Go build). */
 export const DEFAULT_LAUNCH_TIMEOUT_S = 60;
@@ -60,31 +61,41 @@ const ADAPTER_EXIT_GRACE_MS = 2000;
  */
 const TTL_WAIT_GRACE_MS = 1000;
 
-/** Breakpoint lines as the model may write them: plain 1-based numbers, or objects with a condition or log message. */
-export type BreakpointLine = number | BreakpointSpec;
-
-export function breakpointSpecs(lines: readonly BreakpointLine[] | undefined): BreakpointSpec[] {
-  return (lines ?? []).map((line) => (typeof line === 'number' ? { line } : line));
+export interface BreakpointsRequest {
+  /** The source file, relative to the workspace folder, with `lines` (empty clears the file). */
+  readonly file?: string;
+  readonly lines?: readonly BreakpointSpec[];
+  /** The adapter's exception filters, from now on (empty clears them). */
+  readonly exceptions?: readonly string[];
 }
 
-export interface DebugRequest {
-  readonly op: string;
-  readonly file?: string;
-  readonly lines?: readonly BreakpointLine[];
-  readonly exceptions?: readonly string[];
-  readonly program?: string;
-  readonly args?: readonly string[];
-  readonly adapter?: AdapterId;
-  readonly cwd?: string;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly configuration?: string;
-  readonly port?: number;
-  readonly pid?: number;
-  readonly thread_id?: number;
-  readonly frame_id?: number;
+/** How the program is resumed: the model's words for DAP's continue, next, stepIn, stepOut. */
+export type Resume = 'continue' | 'step_over' | 'step_in' | 'step_out';
+
+const RESUME_COMMANDS: Readonly<Record<Resume, string>> = { continue: 'continue', step_over: 'next', step_in: 'stepIn', step_out: 'stepOut' };
+
+export interface WaitRequest {
+  /** The thread to resume or pause (default: the one that stopped; pause: the first). */
+  readonly threadId?: number;
+  /** How long to wait for the program to stop (default DEFAULT_STOP_TIMEOUT_S). */
+  readonly timeoutSeconds?: number;
+}
+
+export interface FrameRequest {
+  /** Default: the thread that stopped. */
+  readonly threadId?: number;
+  /** Default: the top frame of the thread. */
+  readonly frameId?: number;
+}
+
+export interface VariablesRequest {
+  readonly threadId?: number;
+  /** From `scopes`, or a variable with children. */
   readonly reference?: number;
+}
+
+export interface EvaluateRequest extends FrameRequest {
   readonly expression?: string;
-  readonly timeout_seconds?: number;
 }
 
 interface Conversation {
@@ -107,30 +118,157 @@ export class DebugController {
     private readonly log: Logger = nullLogger,
   ) {}
 
-  /**
-   * Runs one call, after the conversation's earlier calls have finished. When `signal` aborts the
-   * call answers at once (DebugCancelled): a wait in it ends, and work already under way (a
-   * session starting) finishes behind it, so the session stays as usable as it was.
-   */
-  run(conversationId: string, request: DebugRequest, signal?: AbortSignal): Promise<string> {
-    const conversation = this.conversation(conversationId);
-    const result = conversation.queue.then(() => {
-      if (signal?.aborted) throw new DebugCancelled(request.op);
-      return this.dispatch(conversation, request, signal);
-    });
-    conversation.queue = result.catch(() => undefined);
-    return signal ? untilAborted(result, signal, request.op) : result;
+  /** Which adapters can start here, per project root, and exactly why not. */
+  adapters(conversationId: string, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'adapters', signal, () => this.listAdapters());
   }
 
-  /** What a call will do, for the human who allows it (markdown). */
-  describe(request: DebugRequest): string {
-    return describeDebugCall(request, this.host);
+  status(conversationId: string, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'status', signal, (conversation) => this.describeStatus(conversation));
+  }
+
+  setBreakpoints(conversationId: string, request: BreakpointsRequest, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'breakpoints', signal, (conversation) => this.placeBreakpoints(conversation, request));
+  }
+
+  /** Starts the program (or a launch.json configuration) and waits for its first stop. */
+  launch(conversationId: string, request: LaunchRequest, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'launch', signal, (conversation) => this.start(conversation, { kind: 'launch', ...request }, signal));
+  }
+
+  attach(conversationId: string, request: AttachRequest, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'attach', signal, (conversation) => this.start(conversation, { kind: 'attach', ...request }, signal));
+  }
+
+  /** Continues or steps the stopped thread, and waits for the next stop or the end. */
+  resume(conversationId: string, how: Resume, request: WaitRequest, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, how, signal, async (conversation, session) => {
+      const threadId = this.stoppedThread(session, request.threadId);
+      const mark = session.changeCount;
+      session.state = { kind: 'running' };
+      await session.connection.request(RESUME_COMMANDS[how], { threadId }).catch(async (error: unknown) => {
+        // An adapter that dies on the resume never answers it: its end is the answer.
+        if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' && session.state.kind === 'ended') return;
+        throw error;
+      });
+      return this.afterWait(conversation, session, mark, request.timeoutSeconds ?? DEFAULT_STOP_TIMEOUT_S, signal, how);
+    });
+  }
+
+  pause(conversationId: string, request: WaitRequest, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, 'pause', signal, async (conversation, session) => {
+      if (session.state.kind === 'stopped') return alreadyStoppedAnswer(await this.describeStop(session));
+      const mark = session.changeCount;
+      const threads = await session.connection.request<{ threads: Array<{ id: number }> }>('threads');
+      await session.connection.request('pause', { threadId: request.threadId ?? threads.threads[0]?.id ?? 1 });
+      return this.afterWait(conversation, session, mark, request.timeoutSeconds ?? DEFAULT_STOP_TIMEOUT_S, signal, 'pause');
+    });
+  }
+
+  threads(conversationId: string, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, 'threads', signal, async (_conversation, session) => {
+      const { threads } = await session.connection.request<{ threads: Array<{ id: number; name: string }> }>('threads');
+      return threadsAnswer(threads);
+    });
+  }
+
+  stack(conversationId: string, request: { readonly threadId?: number }, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, 'stack', signal, async (_conversation, session) => {
+      const threadId = this.stoppedThread(session, request.threadId);
+      const { stackFrames, totalFrames } = await session.connection.request<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
+      const frames = stackFrames.slice(0, STACK_CAP);
+      return stackAnswer(threadId, frames.map((frame) => ({ id: frame.id, name: frame.name, where: this.where(frame) })), totalFrames ?? stackFrames.length);
+    });
+  }
+
+  scopes(conversationId: string, request: FrameRequest, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, 'scopes', signal, async (_conversation, session) => {
+      const frameId = request.frameId ?? (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
+      const { scopes } = await session.connection.request<{ scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }> }>('scopes', { frameId });
+      return scopesAnswer(frameId, scopes);
+    });
+  }
+
+  variables(conversationId: string, request: VariablesRequest, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, 'variables', signal, async (_conversation, session) => {
+      if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
+      this.stoppedThread(session, request.threadId);
+      const { variables } = await session.connection.request<{ variables: Array<{ name: string; value: string; type?: string; variablesReference: number }> }>('variables', { variablesReference: request.reference });
+      return variablesAnswer(variables);
+    });
+  }
+
+  /** In the given frame, else the top frame when stopped, else none (the adapter's global context). */
+  evaluate(conversationId: string, request: EvaluateRequest, signal?: AbortSignal): Promise<string> {
+    return this.onLiveSession(conversationId, 'evaluate', signal, async (_conversation, session) => {
+      if (!request.expression) throw new DebugRefusal(refusal.evaluateNeedsExpression);
+      let frameId = request.frameId;
+      if (frameId === undefined && session.state.kind === 'stopped') frameId = (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
+      const result = await session.connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', { expression: request.expression, frameId, context: 'repl' });
+      return evaluateAnswer(request.expression, result);
+    });
+  }
+
+  /** What the program printed since the last look; still answers once the session has ended. */
+  output(conversationId: string, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'output', signal, (conversation) => {
+      const session = this.live(conversation, 'output');
+      return outputAnswer(session.takeOutput(), session.state);
+    });
+  }
+
+  terminate(conversationId: string, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'terminate', signal, async (conversation) => {
+      const session = conversation.session;
+      if (!session) return takeExpiredNote(conversation) ?? NO_SESSION_TO_TERMINATE;
+      const output = session.takeOutput().text;
+      await this.end(conversation);
+      return terminatedAnswer(session.connection.name, output);
+    });
+  }
+
+  /** What a launch will run, for the human who allows it (markdown). */
+  describeLaunch(request: LaunchRequest): string {
+    return describeLaunch(request, this.host);
   }
 
   /** Ends every session (the window is closing, or the tests are done). */
   async disposeAll(): Promise<void> {
     await Promise.all([...this.conversations.values()].map((conversation) => this.end(conversation)));
     this.conversations.clear();
+  }
+
+  /**
+   * Runs one call, after the conversation's earlier calls have finished. When `signal` aborts the
+   * call answers at once (DebugCancelled): a wait in it ends, and work already under way (a
+   * session starting) finishes behind it, so the session stays as usable as it was.
+   */
+  private queued(conversationId: string, op: string, signal: AbortSignal | undefined, work: (conversation: Conversation) => Promise<string> | string): Promise<string> {
+    const conversation = this.conversation(conversationId);
+    const result = conversation.queue.then(() => {
+      if (signal?.aborted) throw new DebugCancelled(op);
+      return work(conversation);
+    });
+    conversation.queue = result.catch(() => undefined);
+    return signal ? untilAborted(result, signal, op) : result;
+  }
+
+  /** A call on the running session; the time to live ending it under a request is the answer, not the request's failure. */
+  private onLiveSession(
+    conversationId: string,
+    op: string,
+    signal: AbortSignal | undefined,
+    work: (conversation: Conversation, session: DebugSessionState) => Promise<string>,
+  ): Promise<string> {
+    return this.queued(conversationId, op, signal, async (conversation) => {
+      const session = this.live(conversation, op);
+      try {
+        return await work(conversation, session);
+      } catch (error) {
+        if (session.expiredNote && !(error instanceof DebugCancelled)) return this.tellExpired(conversation, session);
+        throw error;
+      }
+    });
   }
 
   private conversation(id: string): Conversation {
@@ -142,27 +280,7 @@ export class DebugController {
     return conversation;
   }
 
-  private async dispatch(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
-    switch (request.op) {
-      case 'adapters':
-        return this.adapters();
-      case 'status':
-        return this.status(conversation);
-      case 'breakpoints':
-        return this.setBreakpoints(conversation, request);
-      case 'launch':
-      case 'attach':
-        return this.start(conversation, request, signal);
-      case 'output':
-        return this.output(this.live(conversation, request.op));
-      case 'terminate':
-        return this.terminate(conversation);
-      default:
-        return this.drive(conversation, request, signal);
-    }
-  }
-
-  private async adapters(): Promise<string> {
+  private async listAdapters(): Promise<string> {
     const { folder, adapter } = this.host.contextFor(undefined);
     const dirs = candidateDirs(folder);
     const lines = await Promise.all(
@@ -181,7 +299,7 @@ export class DebugController {
     return adaptersAnswer(ADAPTERS.map((spec) => spec.id), lines);
   }
 
-  private status(conversation: Conversation): string {
+  private describeStatus(conversation: Conversation): string {
     const session = conversation.session;
     return statusAnswer({
       session: session && { name: session.connection.name, adapter: session.adapter, state: session.state, remainingMs: session.endsAt - Date.now() },
@@ -191,7 +309,7 @@ export class DebugController {
     });
   }
 
-  private async setBreakpoints(conversation: Conversation, request: DebugRequest): Promise<string> {
+  private async placeBreakpoints(conversation: Conversation, request: BreakpointsRequest): Promise<string> {
     const answers: string[] = [];
     if (request.exceptions) {
       conversation.exceptions = request.exceptions;
@@ -203,7 +321,7 @@ export class DebugController {
     if (request.file !== undefined) {
       const file = this.host.resolvePath(request.file);
       if (!fs.existsSync(file)) throw new DebugRefusal(refusal.noSuchSourceFile(request.file));
-      const specs = breakpointSpecs(request.lines);
+      const specs = request.lines ?? [];
       const lineCount = fs.readFileSync(file, 'utf8').split('\n').length;
       const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
       if (outside.length > 0) throw new DebugRefusal(refusal.linesOutside(this.host.display(file), lineCount, outside.map((spec) => spec.line)));
@@ -215,14 +333,14 @@ export class DebugController {
     return answers.join('\n');
   }
 
-  private async start(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
+  private async start(conversation: Conversation, request: SessionStart, signal: AbortSignal | undefined): Promise<string> {
     const running = conversation.session;
     if (running && running.state.kind !== 'ended') {
       throw new DebugRefusal(refusal.alreadyRunning(running.connection.name, running.adapter, running.state));
     }
     this.endSession(conversation);
     const began = performance.now();
-    const plan = await planSession(sessionStart(request), this.host, conversation.exceptions);
+    const plan = await planSession(request, this.host, conversation.exceptions);
     const planned = performance.now();
     const connection = await this.host.launch(plan);
     const launched = performance.now();
@@ -234,13 +352,13 @@ export class DebugController {
     // Not queued behind the conversation's calls: the time to live ends the session even while a call waits on it.
     conversation.ttl = boundedTimeout(() => this.expire(conversation, session, ttl), ttl);
     conversation.ttl.unref?.();
-    const timeout = request.timeout_seconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
-    const outcome = await this.afterWait(conversation, session, 0, timeout, signal, request.op, (stopped) => {
+    const timeout = request.timeoutSeconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
+    const outcome = await this.afterWait(conversation, session, 0, timeout, signal, request.kind, (stopped) => {
       this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
     });
     this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call; process id ${session.processId ?? 'not reported'}`);
     return launchedAnswer({
-      attach: request.op === 'attach',
+      attach: request.kind === 'attach',
       what: this.launched(plan, request),
       adapter: plan.adapter,
       detail: withinFolder(plan.detail, plan.folder),
@@ -252,9 +370,9 @@ export class DebugController {
   }
 
   /** What a launch or attach started, in a few words: the program, the configuration, the port or pid. */
-  private launched(plan: LaunchPlan, request: DebugRequest): string {
+  private launched(plan: LaunchPlan, request: SessionStart): string {
     const configuration = plan.configuration;
-    const attachTo = request.op !== 'attach' ? undefined : request.port !== undefined ? `port ${request.port}` : `pid ${request.pid}`;
+    const attachTo = request.kind !== 'attach' ? undefined : request.port !== undefined ? `port ${request.port}` : `pid ${request.pid}`;
     const runs = ['program', 'module', 'runtimeExecutable', 'command'].map((key) => configuration[key]).find((value): value is string => typeof value === 'string' && value !== '');
     const program = runs === undefined ? undefined : this.host.display(runs.split('${workspaceFolder}').join(plan.folder));
     return launchedWhat({ configuration: request.configuration, attachTo, program });
@@ -272,91 +390,6 @@ export class DebugController {
     session.expire(note);
     const stopped = running ? session.connection.terminate().catch(() => undefined) : Promise.resolve();
     void stopped.then(() => session.dispose());
-  }
-
-  /** continue, pause, steps, threads, stack, scopes, variables, evaluate. */
-  private async drive(conversation: Conversation, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
-    const session = this.live(conversation, request.op);
-    try {
-      return await this.driveLive(conversation, session, request, signal);
-    } catch (error) {
-      // The time to live ended the session under a request: that is the answer, not the request's failure.
-      if (session.expiredNote && !(error instanceof DebugCancelled)) return this.tellExpired(conversation, session);
-      throw error;
-    }
-  }
-
-  private async driveLive(conversation: Conversation, session: DebugSessionState, request: DebugRequest, signal: AbortSignal | undefined): Promise<string> {
-    const connection = session.connection;
-    const timeout = request.timeout_seconds ?? DEFAULT_STOP_TIMEOUT_S;
-    switch (request.op) {
-      case 'continue':
-      case 'step_over':
-      case 'step_in':
-      case 'step_out': {
-        const threadId = this.stoppedThread(session, request);
-        const command = { continue: 'continue', step_over: 'next', step_in: 'stepIn', step_out: 'stepOut' }[request.op];
-        const mark = session.changeCount;
-        session.state = { kind: 'running' };
-        await connection.request(command, { threadId }).catch(async (error: unknown) => {
-          // An adapter that dies on the resume never answers it: its end is the answer.
-          if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' && session.state.kind === 'ended') return;
-          throw error;
-        });
-        return this.afterWait(conversation, session, mark, timeout, signal, request.op);
-      }
-      case 'pause': {
-        if (session.state.kind === 'stopped') return alreadyStoppedAnswer(await this.describeStop(session));
-        const mark = session.changeCount;
-        const threads = await connection.request<{ threads: Array<{ id: number }> }>('threads');
-        await connection.request('pause', { threadId: request.thread_id ?? threads.threads[0]?.id ?? 1 });
-        return this.afterWait(conversation, session, mark, timeout, signal, request.op);
-      }
-      case 'threads': {
-        const { threads } = await connection.request<{ threads: Array<{ id: number; name: string }> }>('threads');
-        return threadsAnswer(threads);
-      }
-      case 'stack':
-        return this.stack(session, this.stoppedThread(session, request));
-      case 'scopes': {
-        const frameId = request.frame_id ?? (await this.topFrame(session, this.stoppedThread(session, request))).id;
-        const { scopes } = await connection.request<{ scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }> }>('scopes', { frameId });
-        return scopesAnswer(frameId, scopes);
-      }
-      case 'variables': {
-        if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
-        this.stoppedThread(session, request);
-        const { variables } = await connection.request<{ variables: Array<{ name: string; value: string; type?: string; variablesReference: number }> }>('variables', { variablesReference: request.reference });
-        return variablesAnswer(variables);
-      }
-      case 'evaluate': {
-        if (!request.expression) throw new DebugRefusal(refusal.evaluateNeedsExpression);
-        let frameId = request.frame_id;
-        if (frameId === undefined && session.state.kind === 'stopped') frameId = (await this.topFrame(session, this.stoppedThread(session, request))).id;
-        const result = await connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', { expression: request.expression, frameId, context: 'repl' });
-        return evaluateAnswer(request.expression, result);
-      }
-      default:
-        throw new DebugRefusal(refusal.unknownOp(request.op));
-    }
-  }
-
-  private async stack(session: DebugSessionState, threadId: number): Promise<string> {
-    const { stackFrames, totalFrames } = await session.connection.request<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
-    const frames = stackFrames.slice(0, STACK_CAP);
-    return stackAnswer(threadId, frames.map((frame) => ({ id: frame.id, name: frame.name, where: this.where(frame) })), totalFrames ?? stackFrames.length);
-  }
-
-  private output(session: DebugSessionState): string {
-    return outputAnswer(session.takeOutput(), session.state);
-  }
-
-  private async terminate(conversation: Conversation): Promise<string> {
-    const session = conversation.session;
-    if (!session) return takeExpiredNote(conversation) ?? NO_SESSION_TO_TERMINATE;
-    const output = session.takeOutput().text;
-    await this.end(conversation);
-    return terminatedAnswer(session.connection.name, output);
   }
 
   private async end(conversation: Conversation): Promise<void> {
@@ -383,8 +416,9 @@ export class DebugController {
     return session;
   }
 
-  private stoppedThread(session: DebugSessionState, request: DebugRequest): number {
-    if (request.thread_id !== undefined) return request.thread_id;
+  /** The thread asked for, else the one that stopped (refused while the program runs). */
+  private stoppedThread(session: DebugSessionState, threadId: number | undefined): number {
+    if (threadId !== undefined) return threadId;
     if (session.state.kind !== 'stopped') throw new DebugRefusal(refusal.notStopped(session.state));
     return session.state.threadId ?? 1;
   }
@@ -479,13 +513,6 @@ export function fileOf(sourcePath: string | undefined): string | undefined {
   } catch {
     return sourcePath;
   }
-}
-
-/** The request as planning takes it (until the tool calls the controller's typed methods). */
-function sessionStart(request: DebugRequest): SessionStart {
-  const { program, adapter, cwd, configuration, timeout_seconds: timeoutSeconds } = request;
-  if (request.op === 'attach') return { kind: 'attach', program, adapter, cwd, configuration, timeoutSeconds, port: request.port, pid: request.pid };
-  return { kind: 'launch', program, adapter, cwd, configuration, timeoutSeconds, args: request.args, env: request.env };
 }
 
 /** The note that the time to live ended the session: said once, by the next call that looks for it. */

@@ -9,7 +9,8 @@ import type { DebugConnection } from './debugSession';
 export interface BreakpointSpec {
   readonly line: number;
   readonly condition?: string;
-  readonly log_message?: string;
+  /** Logged (with {expressions}) instead of stopping. */
+  readonly logMessage?: string;
 }
 
 export interface LaunchPlan {

@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import { adapterForProgram } from './adapters';
-import type { DebugRequest } from './debugController';
 import type { DebugHost } from './debugHost';
+import type { AttachRequest, LaunchRequest } from './launchPlan';
 
 type PreviewHost = Pick<DebugHost, 'namedConfiguration' | 'resolvePath' | 'display'>;
 
@@ -35,27 +35,33 @@ export function envRisk(name: string): string | undefined {
 /** Keys of a launch.json configuration that say what runs, in the order shown. */
 const RUNS_KEYS = ['program', 'module', 'runtimeExecutable', 'runtimeArgs', 'python', 'pythonPath', 'command', 'args', 'processId', 'pid', 'port', 'debugServer'] as const;
 
-export function describeDebugCall(request: DebugRequest, host: PreviewHost): string {
-  switch (request.op) {
-    case 'launch':
-      return request.configuration ? describeConfiguration(request.configuration, host) : describeProgram(request, host);
-    case 'attach':
-      return `Attach the ${request.adapter ?? ''} debugger to ${request.port !== undefined ? `port ${request.port}` : `process ${request.pid}`}${request.cwd ? ` (project ${code(request.cwd)})` : ''}.`;
-    case 'evaluate':
-      return `Evaluate ${code(request.expression ?? '')} in the debugged program (it may run code there).`;
-    case 'terminate':
-      return 'End the debug session and stop the program.';
-    case 'breakpoints': {
-      if (!request.file) return 'Set exception breakpoints.';
-      const lines = (request.lines ?? []).map((line) => (typeof line === 'number' ? line : line.line));
-      return `Set breakpoints in ${code(request.file)} at lines ${lines.join(', ') || '(none: clear them)'}.`;
-    }
-    default:
-      return `Debugger: ${request.op.replace('_', ' ')}.`;
-  }
+/** What a launch will run: the program with its arguments, directory and environment, or the launch.json configuration. */
+export function describeLaunch(request: LaunchRequest, host: PreviewHost): string {
+  return request.configuration ? describeConfiguration(request.configuration, host) : describeProgram(request, host);
 }
 
-function describeProgram(request: DebugRequest, host: PreviewHost): string {
+export function describeAttach(request: AttachRequest): string {
+  return `Attach the ${request.adapter ?? ''} debugger to ${request.port !== undefined ? `port ${request.port}` : `process ${request.pid}`}${request.cwd ? ` (project ${code(request.cwd)})` : ''}.`;
+}
+
+export function describeEvaluate(expression: string | undefined): string {
+  return `Evaluate ${code(expression ?? '')} in the debugged program (it may run code there).`;
+}
+
+export const TERMINATE_PREVIEW = 'End the debug session and stop the program.';
+
+/** Without a file, the call sets exception breakpoints only. */
+export function describeBreakpoints(file: string | undefined, lines: readonly number[]): string {
+  if (!file) return 'Set exception breakpoints.';
+  return `Set breakpoints in ${code(file)} at lines ${lines.join(', ') || '(none: clear them)'}.`;
+}
+
+/** Any other op (they only read, or move the program on). */
+export function describeOp(op: string): string {
+  return `Debugger: ${op.replace('_', ' ')}.`;
+}
+
+function describeProgram(request: LaunchRequest, host: PreviewHost): string {
   const given = request.program ?? '?';
   let program: string | undefined;
   try {

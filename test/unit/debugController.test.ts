@@ -10,6 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DebugController } from '../../src/debug/debugController';
+import type { DebugInput } from '../../src/tools/debug/declaration';
+import { debugConfirmation, runDebugOp } from '../../src/tools/debug/tool';
 import { OUTPUT_KEEP_CHARS } from '../../src/debug/debugSession';
 import { FakeHost, FakeProgram } from './support/fakeDebug';
 import { settlesWithin } from './support/settles';
@@ -42,8 +44,10 @@ describe('debug controller', () => {
     const host = new FakeHost(folder, all, programs);
     const controller = new DebugController(host, () => ttlMs);
     controllers.push(controller);
-    const debug = (input: object, signal?: AbortSignal) => controller.run(CONVERSATION, { op: 'status', ...input }, signal);
-    return { host, controller, debug };
+    // Through the tool's mapping of its input onto the controller's typed calls: what the model sends.
+    const debug = (input: object, signal?: AbortSignal) => runDebugOp(controller, CONVERSATION, { op: 'status', ...input } as DebugInput, signal);
+    const confirm = (input: DebugInput) => debugConfirmation(controller, input);
+    return { host, controller, debug, confirm };
   }
 
   /**
@@ -434,17 +438,17 @@ describe('debug controller', () => {
   describe('breakpoints', () => {
     it('takes plain line numbers beside objects', async () => {
       const { host, debug } = setUp({});
-      const answer = await debug({ op: 'breakpoints', file: 'app.py', lines: [1, { line: 3, condition: 'c > 0' }] });
-      assert.deepEqual(host.breakpoints.get(path.join(folder, 'app.py')), [{ line: 1 }, { line: 3, condition: 'c > 0' }]);
-      assert.match(answer, /- line 1: `a = 1`\n- line 3: `c = 3` when c > 0/, answer);
+      const answer = await debug({ op: 'breakpoints', file: 'app.py', lines: [1, { line: 2, log_message: 'b is {b}' }, { line: 3, condition: 'c > 0' }] });
+      assert.deepEqual(host.breakpoints.get(path.join(folder, 'app.py')), [{ line: 1 }, { line: 2, logMessage: 'b is {b}' }, { line: 3, condition: 'c > 0' }]);
+      assert.match(answer, /- line 1: `a = 1`\n- line 2: `b = 2` logs "b is \{b\}"\n- line 3: `c = 3` when c > 0/, answer);
       await assert.rejects(debug({ op: 'breakpoints', file: 'app.py', lines: [9] }), /has 4 lines; line 9 is outside it/);
     });
   });
 
   describe('the launch confirmation', () => {
     it('a program: its arguments, working directory and every environment variable, the dangerous ones called out', () => {
-      const { controller } = setUp({});
-      const text = controller.describe({ op: 'launch', program: 'app.py', args: ['--fast'], cwd: 'sub', env: { LD_PRELOAD: '/tmp/evil.so', GREETING: 'hi', NODE_OPTIONS: '--require /tmp/x.js', DYLD_INSERT_LIBRARIES: '/x' } });
+      const { confirm } = setUp({});
+      const text = confirm({ op: 'launch', program: 'app.py', args: ['--fast'], cwd: 'sub', env: { LD_PRELOAD: '/tmp/evil.so', GREETING: 'hi', NODE_OPTIONS: '--require /tmp/x.js', DYLD_INSERT_LIBRARIES: '/x' } });
       assert.match(text, /^Start `app\.py` under the debugpy debugger\./);
       assert.match(text, /\*\*Warning:\*\* the environment sets `LD_PRELOAD` \(loads a library.*\), `NODE_OPTIONS` \(.*\), `DYLD_INSERT_LIBRARIES` \(/);
       assert.match(text, /- arguments: `--fast`/);
@@ -455,17 +459,17 @@ describe('debug controller', () => {
     });
 
     it("a program without cwd: the program's folder", () => {
-      const { controller } = setUp({});
-      assert.match(controller.describe({ op: 'launch', program: 'app.py' }), /- working directory: `\.` \(the program's folder\)\n- environment: the editor's, nothing added/);
+      const { confirm } = setUp({});
+      assert.match(confirm({ op: 'launch', program: 'app.py' }), /- working directory: `\.` \(the program's folder\)\n- environment: the editor's, nothing added/);
     });
 
     it('a launch.json configuration: what it runs, its working directory and environment, as the file has it', () => {
-      const { controller } = setUp({}, 60_000, {
+      const { confirm } = setUp({}, 60_000, {
         'Py: env': { name: 'Py: env', type: 'live-debugpy', request: 'launch', program: '${workspaceFolder}/app.py', cwd: '${workspaceFolder}/sub', env: { PYTHONPATH: '/tmp/lib', MODE: 'fast' }, preLaunchTask: 'build' },
         bare: { name: 'bare', type: 'fake', request: 'launch' },
         lldb: { name: 'lldb', type: 'live-lldb', request: 'launch', program: './main', env: ['LD_LIBRARY_PATH=/tmp/lib'] },
       });
-      const text = controller.describe({ op: 'launch', configuration: 'Py: env' });
+      const text = confirm({ op: 'launch', configuration: 'Py: env' });
       assert.match(text, /^Start the debug configuration \*\*Py: env\*\* from launch\.json \(type `live-debugpy`, request `launch`\)\. As the file has it:/);
       assert.match(text, /\*\*Warning:\*\* the environment sets `PYTHONPATH` \(changes where Python imports modules from\)/);
       assert.match(text, /- program: `\$\{workspaceFolder\}\/app\.py`/);
@@ -475,16 +479,16 @@ describe('debug controller', () => {
       assert.match(text, /- first runs the task `build` \(preLaunchTask\)/);
       assert.match(text, /The whole configuration:\n```json\n\{/);
 
-      const bare = controller.describe({ op: 'launch', configuration: 'bare' });
+      const bare = confirm({ op: 'launch', configuration: 'bare' });
       assert.match(bare, /- program: none named \(the adapter decides what runs/);
       assert.match(bare, /- working directory: not set/);
-      assert.match(controller.describe({ op: 'launch', configuration: 'lldb' }), /⚠ `LD_LIBRARY_PATH` = `\/tmp\/lib`/);
-      assert.match(controller.describe({ op: 'launch', configuration: 'nope' }), /No configuration of that name was found: the call will be refused/);
+      assert.match(confirm({ op: 'launch', configuration: 'lldb' }), /⚠ `LD_LIBRARY_PATH` = `\/tmp\/lib`/);
+      assert.match(confirm({ op: 'launch', configuration: 'nope' }), /No configuration of that name was found: the call will be refused/);
     });
 
     it('no value breaks out of its code span', () => {
-      const { controller } = setUp({});
-      const text = controller.describe({ op: 'launch', program: 'app.py', env: { X: 'a`b``c', Y: 'line\nbreak' } });
+      const { confirm } = setUp({});
+      const text = confirm({ op: 'launch', program: 'app.py', env: { X: 'a`b``c', Y: 'line\nbreak' } });
       assert.match(text, /`{3}a`b``c`{3}/);
       assert.match(text, /`line\\nbreak`/);
     });

@@ -228,7 +228,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     const uri = vscode.Uri.file(file);
     if (specs.length > 0) {
       vscode.debug.addBreakpoints(
-        specs.map((spec) => new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(spec.line - 1, 0)), true, spec.condition, undefined, spec.log_message)),
+        specs.map((spec) => new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(spec.line - 1, 0)), true, spec.condition, undefined, spec.logMessage)),
       );
     }
   }

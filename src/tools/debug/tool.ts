@@ -1,7 +1,12 @@
+import { BreakpointSpec } from '../../debug/debugHost';
 import { DebugController } from '../../debug/debugController';
+import { DebugRefusal } from '../../debug/debugErrors';
+import { refusal } from '../../debug/answers';
+import { LaunchRequest } from '../../debug/launchPlan';
+import { describeAttach, describeBreakpoints, describeEvaluate, describeOp, TERMINATE_PREVIEW } from '../../debug/launchPreview';
 import { debugDeclaration, DebugInput } from './declaration';
 import { withAbortSignal } from '../../async/abortSignal';
-import { LiveTool } from '../liveTool';
+import type { LiveTool } from '../liveTool';
 
 export function createDebugTool(controller: DebugController): LiveTool<DebugInput> {
   return {
@@ -11,10 +16,82 @@ export function createDebugTool(controller: DebugController): LiveTool<DebugInpu
 
     async confirmation(input) {
       // What runs, as the engine will run it: the program or launch.json configuration, cwd, every env variable.
-      return { title: `Debug: ${input.op.replace('_', ' ')}?`, message: controller.describe(input) };
+      return { title: `Debug: ${input.op.replace('_', ' ')}?`, message: debugConfirmation(controller, input) };
     },
 
     // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
-    invoke: (input, { conversation, token }) => withAbortSignal(token, (signal) => controller.run(conversation, input, signal)),
+    invoke: (input, { conversation, token }) => withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)),
   };
+}
+
+/** One op of the tool as the controller's typed call: the model's snake_case input mapped onto it. */
+export function runDebugOp(controller: DebugController, conversation: string, input: DebugInput, signal?: AbortSignal): Promise<string> {
+  const wait = { threadId: input.thread_id, timeoutSeconds: input.timeout_seconds };
+  switch (input.op) {
+    case 'adapters':
+      return controller.adapters(conversation, signal);
+    case 'status':
+      return controller.status(conversation, signal);
+    case 'breakpoints':
+      return controller.setBreakpoints(conversation, { file: input.file, lines: input.file === undefined ? undefined : breakpointSpecs(input.lines), exceptions: input.exceptions }, signal);
+    case 'launch':
+      return controller.launch(conversation, launchRequest(input), signal);
+    case 'attach':
+      return controller.attach(conversation, { program: input.program, adapter: input.adapter, cwd: input.cwd, configuration: input.configuration, port: input.port, pid: input.pid, timeoutSeconds: input.timeout_seconds }, signal);
+    case 'continue':
+    case 'step_over':
+    case 'step_in':
+    case 'step_out':
+      return controller.resume(conversation, input.op, wait, signal);
+    case 'pause':
+      return controller.pause(conversation, wait, signal);
+    case 'threads':
+      return controller.threads(conversation, signal);
+    case 'stack':
+      return controller.stack(conversation, { threadId: input.thread_id }, signal);
+    case 'scopes':
+      return controller.scopes(conversation, { threadId: input.thread_id, frameId: input.frame_id }, signal);
+    case 'variables':
+      return controller.variables(conversation, { threadId: input.thread_id, reference: input.reference }, signal);
+    case 'evaluate':
+      return controller.evaluate(conversation, { expression: input.expression, threadId: input.thread_id, frameId: input.frame_id }, signal);
+    case 'output':
+      return controller.output(conversation, signal);
+    case 'terminate':
+      return controller.terminate(conversation, signal);
+    default:
+      // The schema allows only the ops above; an input that got past it is refused as before.
+      return Promise.reject(new DebugRefusal(refusal.unknownOp(String((input as { op: unknown }).op))));
+  }
+}
+
+/** What the call will do, for the human who allows it (markdown). */
+export function debugConfirmation(controller: DebugController, input: DebugInput): string {
+  switch (input.op) {
+    case 'launch':
+      return controller.describeLaunch(launchRequest(input));
+    case 'attach':
+      return describeAttach({ adapter: input.adapter, port: input.port, pid: input.pid, cwd: input.cwd });
+    case 'evaluate':
+      return describeEvaluate(input.expression);
+    case 'terminate':
+      return TERMINATE_PREVIEW;
+    case 'breakpoints':
+      return describeBreakpoints(input.file, breakpointSpecs(input.lines).map((spec) => spec.line));
+    default:
+      return describeOp(input.op);
+  }
+}
+
+function launchRequest(input: DebugInput): LaunchRequest {
+  return { program: input.program, args: input.args, adapter: input.adapter, cwd: input.cwd, env: input.env, configuration: input.configuration, timeoutSeconds: input.timeout_seconds };
+}
+
+/** Breakpoint lines as the model may write them: plain 1-based numbers, or objects with a condition or log message. */
+function breakpointSpecs(lines: DebugInput['lines']): BreakpointSpec[] {
+  return (lines ?? []).map((line) => {
+    if (typeof line === 'number') return { line };
+    const { line: number, condition, log_message: logMessage } = line;
+    return { line: number, ...(condition !== undefined ? { condition } : {}), ...(logMessage !== undefined ? { logMessage } : {}) };
+  });
 }

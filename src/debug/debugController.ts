@@ -5,7 +5,6 @@
  * side (starting sessions, placing breakpoints where the human sees them) comes in through
  * `DebugHost`.
  */
-import * as fs from 'node:fs';
 import { ADAPTERS, resolveAdapter } from './adapters';
 import {
   adapterAnswer,
@@ -177,7 +176,9 @@ export class DebugController {
       const threadId = this.stoppedThread(session, request.threadId);
       const { stackFrames, totalFrames } = await session.connection.request<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
       const frames = stackFrames.slice(0, STACK_CAP);
-      return stackAnswer(threadId, frames.map((frame) => ({ id: frame.id, name: frame.name, where: this.where(frame) })), totalFrames ?? stackFrames.length);
+      const sources = new Map<string, Promise<string | undefined>>();
+      const placed = await Promise.all(frames.map(async (frame) => ({ id: frame.id, name: frame.name, where: await this.where(frame, sources) })));
+      return stackAnswer(threadId, placed, totalFrames ?? stackFrames.length);
     });
   }
 
@@ -320,14 +321,16 @@ export class DebugController {
     }
     if (request.file !== undefined) {
       const file = this.host.resolvePath(request.file);
-      if (!fs.existsSync(file)) throw new DebugRefusal(refusal.noSuchSourceFile(request.file));
+      const text = await this.host.readText(file);
+      if (text === undefined) throw new DebugRefusal(refusal.noSuchSourceFile(request.file));
       const specs = request.lines ?? [];
-      const lineCount = fs.readFileSync(file, 'utf8').split('\n').length;
+      const lines = text.split('\n');
+      const lineCount = lines.length;
       const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
       if (outside.length > 0) throw new DebugRefusal(refusal.linesOutside(this.host.display(file), lineCount, outside.map((spec) => spec.line)));
       await this.host.setBreakpoints(file, specs);
       this.breakpoints.set(file, specs);
-      answers.push(breakpointsAnswer(this.host.display(file), specs.map((spec) => ({ ...spec, text: lineText(file, spec.line) })), conversation.session !== undefined));
+      answers.push(breakpointsAnswer(this.host.display(file), specs.map((spec) => ({ ...spec, text: lineAt(lines, spec.line) })), conversation.session !== undefined));
     }
     if (answers.length === 0) throw new DebugRefusal(refusal.breakpointsNeedFile);
     return answers.join('\n');
@@ -479,16 +482,20 @@ export class DebugController {
     let where = '';
     try {
       const frame = await this.topFrame(session, session.state.threadId ?? 1);
-      where = ` at ${this.where(frame)} in ${frame.name}`;
+      where = ` at ${await this.where(frame)} in ${frame.name}`;
     } catch {
       where = '';
     }
     return stopAnswer(session.state, where, session.hasOutput);
   }
 
-  private where(frame: Frame): string {
+  /** The frame's file and line with the line's text; `sources` shares each file's reading among the frames of one answer. */
+  private async where(frame: Frame, sources = new Map<string, Promise<string | undefined>>()): Promise<string> {
     const file = fileOf(frame.source?.path);
-    return frameLocation(frame, file && this.host.display(file), file ? lineText(file, frame.line) : '');
+    if (!file) return frameLocation(frame, undefined, '');
+    if (!sources.has(file)) sources.set(file, this.host.readText(file).catch(() => undefined));
+    const text = await sources.get(file);
+    return frameLocation(frame, this.host.display(file), text === undefined ? '' : lineAt(text.split('\n'), frame.line));
   }
 }
 
@@ -539,12 +546,9 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, op: string): Pro
   });
 }
 
-function lineText(file: string, line: number): string {
-  try {
-    return (fs.readFileSync(file, 'utf8').split('\n')[line - 1] ?? '').trim().slice(0, 200);
-  } catch {
-    return '';
-  }
+/** A 1-based line's text as answers quote it: trimmed, at most 200 characters. */
+function lineAt(lines: readonly string[], line: number): string {
+  return (lines[line - 1] ?? '').trim().slice(0, 200);
 }
 
 function unknownFilters(filters: readonly string[], connection: DebugConnection): string {

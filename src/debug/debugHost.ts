@@ -36,6 +36,11 @@ export interface DebugHost {
   /** An absolute path from what the model wrote (relative to the workspace folder). */
   resolvePath(file: string): string;
   display(file: string): string;
+  /**
+   * A source file's text as the human sees it: the open document's (unsaved changes included),
+   * else the disk's; undefined when it is neither open nor readable.
+   */
+  readText(file: string): Promise<string | undefined>;
   /** A configuration of the folder's launch.json, by name. */
   namedConfiguration(name: string): Record<string, unknown> | undefined;
 }

@@ -443,6 +443,18 @@ describe('debug controller', () => {
       assert.match(answer, /- line 1: `a = 1`\n- line 2: `b = 2` logs "b is \{b\}"\n- line 3: `c = 3` when c > 0/, answer);
       await assert.rejects(debug({ op: 'breakpoints', file: 'app.py', lines: [9] }), /has 4 lines; line 9 is outside it/);
     });
+
+    it('reads the lines from the open document, unsaved changes included, else from the disk', async () => {
+      const { host, debug } = setUp({ edited: { behaviour: 'script', source: path.join(folder, 'app.py'), stops: [{ reason: 'breakpoint', line: 5 }] } });
+      // On disk app.py has 3 lines of code; the editor holds two more, not yet saved.
+      host.openDocuments.set(path.join(folder, 'app.py'), 'a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n');
+      assert.equal(await debug({ op: 'breakpoints', file: 'app.py', lines: [5] }), 'Breakpoints in app.py:\n- line 5: `e = 5`\nThey apply when you launch.');
+      assert.match(await debug({ op: 'launch', configuration: 'edited' }), /^Stopped \(breakpoint\) on thread 1 at app\.py:5 — `e = 5` in main\./m);
+      assert.match(await debug({ op: 'stack' }), /- #1 main at app\.py:5 — `e = 5`\n- #2 <module> at app\.py:1 — `a = 1`/);
+      host.openDocuments.clear();
+      await assert.rejects(debug({ op: 'breakpoints', file: 'app.py', lines: [5] }), /^DebugRefusal: app\.py has 4 lines; line 5 is outside it\. Nothing was changed\.$/);
+      await assert.rejects(debug({ op: 'breakpoints', file: 'gone.py', lines: [1] }), /^DebugRefusal: gone\.py does not exist\. Give the path of a source file relative to the workspace folder\.$/);
+    });
   });
 
   describe('the launch confirmation', () => {

@@ -12,6 +12,7 @@ import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { displayPath, resolveFileArgument } from '../../workspace/paths';
+import { currentText } from '../../workspace/vscode/fileTexts';
 import { AdapterContext, ADAPTERS } from '../adapters';
 import { DebugRefusal } from '../debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../debugHost';
@@ -266,6 +267,10 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
 
   display(file: string): string {
     return displayPath(workspaceFolderPaths(), file);
+  }
+
+  readText(file: string): Promise<string | undefined> {
+    return currentText(file);
   }
 
   namedConfiguration(name: string): Record<string, unknown> | undefined {

@@ -5,6 +5,7 @@
  * asked. For engine rules (waits, time to live, cancellation, answers); real adapters are the
  * integration tests' business.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../../../src/debug/debugHost';
 import { DapEvent, DebugConnection } from '../../../src/debug/debugSession';
@@ -169,6 +170,8 @@ export class FakeHost implements DebugHost {
   readonly launches: LaunchPlan[] = [];
   readonly connections: FakeConnection[] = [];
   readonly breakpoints = new Map<string, readonly BreakpointSpec[]>();
+  /** Documents open in the fake editor, with their (unsaved) text, by absolute path. */
+  readonly openDocuments = new Map<string, string>();
 
   constructor(
     readonly folder: string,
@@ -201,6 +204,16 @@ export class FakeHost implements DebugHost {
   display(file: string): string {
     const relative = path.relative(this.folder, file);
     return relative.startsWith('..') ? file : relative.split(path.sep).join('/') || '.';
+  }
+
+  async readText(file: string): Promise<string | undefined> {
+    const open = this.openDocuments.get(file);
+    if (open !== undefined) return open;
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
   }
 
   namedConfiguration(name: string): Record<string, unknown> | undefined {

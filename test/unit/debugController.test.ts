@@ -13,6 +13,7 @@ import { DebugController } from '../../src/debug/debugController';
 import type { DebugInput } from '../../src/tools/debug/declaration';
 import { debugConfirmation, runDebugOp } from '../../src/tools/debug/tool';
 import { OUTPUT_KEEP_CHARS } from '../../src/debug/debugSession';
+import { planSession } from '../../src/debug/launchPlan';
 import { FakeHost, FakeProgram } from './support/fakeDebug';
 import { settlesWithin } from './support/settles';
 
@@ -31,6 +32,7 @@ describe('debug controller', () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'debug-controller-'));
     fs.writeFileSync(path.join(folder, 'app.py'), 'a = 1\nb = 2\nc = 3\n');
     fs.writeFileSync(path.join(folder, 'loop.py'), LOOP_SOURCE);
+    fs.writeFileSync(path.join(folder, 'app.js'), 'console.log(1);\n');
   });
   after(() => fs.rmSync(folder, { recursive: true, force: true }));
   afterEach(async () => {
@@ -315,6 +317,44 @@ describe('debug controller', () => {
           '! No debug session for op "output". Start one with op "launch".',
         ].join('\n'),
       );
+    });
+  });
+
+  describe('launch plans (the built-in JavaScript debugger, which needs no binary)', () => {
+    const planHost = () => {
+      const fake = new FakeHost(folder, {}, {});
+      return Object.assign(fake, { contextFor: () => ({ folder, adapter: { root: folder, workspaceFolder: folder, pathVariable: '', hasJsDebug: true } }) });
+    };
+
+    it("a program: its adapter's launch configuration, in the program's folder", async () => {
+      const plan = await planSession({ kind: 'launch', program: 'app.js', args: ['--fast'], env: { MODE: 'x' } }, planHost(), ['uncaught']);
+      assert.deepEqual(plan.configuration, {
+        type: 'node',
+        name: 'Agent: app.js',
+        request: 'launch',
+        program: path.join(folder, 'app.js'),
+        args: ['--fast'],
+        cwd: folder,
+        env: { MODE: 'x' },
+        console: 'internalConsole',
+        outputCapture: 'std',
+      });
+      assert.equal(plan.adapter, 'js');
+      assert.deepEqual(plan.exceptions, ['uncaught']);
+    });
+
+    it('attach: by port, with the adapter named', async () => {
+      const plan = await planSession({ kind: 'attach', adapter: 'js', port: 9229 }, planHost(), []);
+      assert.deepEqual(plan.configuration, { type: 'node', name: 'Agent: js attach', request: 'attach', port: 9229 });
+    });
+
+    it('refuses, saying what is missing, before anything starts', async () => {
+      const host = planHost();
+      await assert.rejects(planSession({ kind: 'launch' }, host, []), /^DebugRefusal: op "launch" needs `program`/);
+      await assert.rejects(planSession({ kind: 'attach', adapter: 'js' }, host, []), /^DebugRefusal: op "attach" needs `port`/);
+      await assert.rejects(planSession({ kind: 'launch', program: 'nope.js' }, host, []), /^DebugRefusal: nope\.js does not exist\./);
+      await assert.rejects(planSession({ kind: 'attach', port: 1 }, host, []), /^DebugRefusal: Which adapter\? Pass `adapter` \(debugpy, lldb, delve, dart, js\); attach needs it\.$/);
+      await assert.rejects(planSession({ kind: 'launch', configuration: 'nope' }, host, []), /^DebugRefusal: No configuration named "nope" in \.vscode\/launch\.json\.$/);
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeResolution, isExecutableFile, resolveBinary } from '../lsp/supervisor/binaryResolution';
+import { describeResolution, isExecutableFile, resolveBinary } from '../project/binaryResolution';
 import { runToCompletion } from '../process/childProcess';
 import { Setting } from '../platform/settings';
 

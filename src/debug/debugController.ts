@@ -42,7 +42,7 @@ import { DebugConnection, DebugSessionState } from './debugSession';
 import { AttachRequest, LaunchRequest, planSession, SessionStart } from './launchPlan';
 import { describeLaunch } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
-import { candidateDirs, rootsFor } from '../lsp/supervisor/projectRoots';
+import { candidateDirs, rootsFor } from '../project/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
 
 /** Project roots listed per adapter by `adapters`. */

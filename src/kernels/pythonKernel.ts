@@ -3,7 +3,7 @@
  * %%bash, %%timeit) and which interpreter runs it.
  */
 import * as path from 'node:path';
-import { isExecutableFile } from '../lsp/supervisor/binaryResolution';
+import { isExecutableFile } from '../project/binaryResolution';
 import { KernelLaunch } from './kernel';
 
 /** kernel.py as the extension ships it: dist/kernels/python_kernel.py beside the bundle. */

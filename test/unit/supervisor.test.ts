@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runToCompletion, startLongLived } from '../../src/process/childProcess';
-import { describeResolution, resolveBinary } from '../../src/lsp/supervisor/binaryResolution';
+import { describeResolution, resolveBinary } from '../../src/project/binaryResolution';
 import { parseCargoJson, parseCheckerOutput, parseDartMachine, parseGoVet, parsePyrightJson, parseTsc } from '../../src/lsp/supervisor/checkers';
-import { candidateDirs, rootOf, rootsFor, underOpenedFolder } from '../../src/lsp/supervisor/projectRoots';
+import { candidateDirs, rootOf, rootsFor, underOpenedFolder } from '../../src/project/projectRoots';
 import { effectiveTable, entryForLanguageId, LANGUAGE_TABLE } from '../../src/lsp/supervisor/serverTable';
 import { projectCheckAnswer, supervisorReloadAnswer, supervisorStatusAnswer } from '../../src/lsp/supervisor/supervisorAnswers';
 

@@ -5,8 +5,8 @@ import { describeError, Logger } from '../../log/logger';
 import { LongLivedProcess, startLongLived } from '../../process/childProcess';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
-import { BinaryResolution, describeResolution, resolveBinary } from '../supervisor/binaryResolution';
-import { candidateDirs, ProjectRoot, realPathOf, rootOf, rootsFor, underOpenedFolder } from '../supervisor/projectRoots';
+import { BinaryResolution, describeResolution, resolveBinary } from '../../project/binaryResolution';
+import { candidateDirs, ProjectRoot, realPathOf, rootOf, rootsFor, underOpenedFolder } from '../../project/projectRoots';
 import { EditorExtension, EffectiveEntry, effectiveTable, entryForLanguageId, LanguageOverrides } from '../supervisor/serverTable';
 import {
   LanguageWithoutRoot,

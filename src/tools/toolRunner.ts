@@ -20,7 +20,7 @@ import { Runtime } from '../runtime';
 import { errorText } from './errorText';
 import { AnyLiveTool, Confirmation, LiveTool, ToolAnswer } from './liveTool';
 import { displayPath, FileNotFound } from '../workspace/paths';
-import { workspaceFolderPaths } from '../lsp/vscode/documents';
+import { workspaceFolderPaths } from '../workspace/vscode/workspaceFolders';
 
 /** Asks the human whether a caller may run one call (the question card); true when allowed. */
 export interface Approver {

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';

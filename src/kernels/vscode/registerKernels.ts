@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { ResourceState } from '../../platform/resources';

@@ -2,21 +2,17 @@ import * as vscode from 'vscode';
 import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../platform/settings';
 import { isRealPathInside } from '../../workspace/containment';
-import { containingFolder, displayPath } from '../../workspace/paths';
+import { containingFolder } from '../../workspace/paths';
 import { resourcesOf } from '../../workspace/vscode/workspaceEdits';
 import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
 import { CodeLine, DiagnosticItem, Severity } from '../format';
 import { Freshness } from '../freshness';
 import { RenameNotSaved, RenameRefused } from '../renameErrors';
-import { checkLine, locateSymbol, SymbolLocation } from '../symbolLocation';
+import { checkLine, LineSource, locateSymbol, SymbolLocation } from '../symbolLocation';
+import { LineTexts } from '../../workspace/vscode/lineTexts';
+import { openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
+import { pathOf, resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { DiagnosticsTracker } from './diagnosticsTracker';
-import {
-  documentLines,
-  LineTexts,
-  openWorkspaceDocument,
-  resolveWorkspaceFile,
-  workspaceFolderPaths,
-} from './documents';
 import { LanguageFeatures } from './languageFeatures';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
 import { Logger } from '../../log/logger';
@@ -77,8 +73,8 @@ function throwIfCancelled(token: vscode.CancellationToken): void {
   if (token.isCancellationRequested) throw new vscode.CancellationError();
 }
 
-export function pathOf(uri: vscode.Uri): string {
-  return uri.scheme === 'file' ? displayPath(workspaceFolderPaths(), uri.fsPath) : uri.toString(true);
+function documentLines(document: vscode.TextDocument): LineSource {
+  return { lineCount: document.lineCount, lineText: (index) => document.lineAt(index).text };
 }
 
 function symbolKindName(kind: vscode.SymbolKind): string {

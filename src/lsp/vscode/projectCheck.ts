@@ -2,15 +2,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError, Logger } from '../../log/logger';
 import { ProcessNotStarted, runToCompletion } from '../../process/childProcess';
-import { containingFolder } from '../../workspace/paths';
-import { DiagnosticItem } from '../format';
 import { describeResolution } from '../../project/binaryResolution';
-import { CheckerOutputUnreadable, parseCheckerOutput } from '../supervisor/checkers';
 import { realPathOf, underOpenedFolder } from '../../project/projectRoots';
+import { containingFolder } from '../../workspace/paths';
+import { LineTexts } from '../../workspace/vscode/lineTexts';
+import { pathOf, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { DiagnosticItem } from '../format';
+import { CheckerOutputUnreadable, parseCheckerOutput } from '../supervisor/checkers';
 import { projectCheckAnswer, RootCheck } from '../supervisor/supervisorAnswers';
-import { LineTexts, workspaceFolderPaths } from './documents';
 import { LanguageServerSupervisor, supervisorSettings } from './languageServerSupervisor';
-import { pathOf } from './lspService';
 
 /**
  * `lsp diagnostics "*"`: runs each project root's own checker (chosen by its root markers,

@@ -4,7 +4,7 @@ import { Setting } from '../../platform/settings';
 import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
-import { workspaceFolderPaths } from './documents';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { LspService, readLspSettings } from './lspService';
 
 /** The lsp resource is the editor's language features, usable once a folder is open (answers use relative paths). */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { describeError, Logger } from '../../log/logger';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
@@ -7,7 +7,8 @@ import { proposedAnswer } from '../answers';
 import { Resolver, StagedEdit, StagedFile, StageRequest } from '../stagedEdit';
 import { AcceptRefused, DriftedFile, StaleStagedEdit } from '../stagingErrors';
 import { driftOf, StagingStore } from '../stagingStore';
-import { currentText, documentAt, writeTextExactly } from '../../workspace/vscode/fileTexts';
+import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
+import { documentAt } from '../../workspace/vscode/openDocuments';
 import { hasMixedLineBreaks } from '../../edits/textEdits';
 
 /** Opens and closes the review of a change (the diff editors); the review UI provides it. */

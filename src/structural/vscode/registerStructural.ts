@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { ResourceState } from '../../platform/resources';
 import { Runtime } from '../../runtime';
 import { StructuralService } from './structuralService';

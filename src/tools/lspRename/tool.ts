@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { renameAnswer, renameSummary, withIndexingNote } from '../../lsp/answers';
-import { LspService, pathOf } from '../../lsp/vscode/lspService';
+import { LspService } from '../../lsp/vscode/lspService';
+import { pathOf } from '../../workspace/vscode/workspaceFolders';
 import { lspRenameDeclaration, LspRenameInput } from './declaration';
 import { InputError } from '../../platform/inputValidation';
 import { ToolName } from '../../platform/toolNames';

@@ -3,10 +3,7 @@
  * model cannot hold it (a file with mixed line breaks).
  */
 import * as vscode from 'vscode';
-
-export function documentAt(path: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path);
-}
+import { documentAt } from './openDocuments';
 
 /**
  * The text of a file as the editor sees it: an open document's unsaved text, else what is on

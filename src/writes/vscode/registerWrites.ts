@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LspService } from '../../lsp/vscode/lspService';
-import { workspaceFolderPaths } from '../../lsp/vscode/documents';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { ResourceState } from '../../platform/resources';
 import { Runtime } from '../../runtime';
 import { WriteService } from './writeService';

@@ -5,10 +5,12 @@ import { boundedTimeout } from '../../async/timers';
 import { applyEdits, hasMixedLineBreaks, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
 import { describeError, Logger } from '../../log/logger';
 import { DiagnosticItem, Severity } from '../../lsp/format';
-import { languageExtensionsReady, LineTexts, workspaceFolderPaths } from '../../lsp/vscode/documents';
 import { LspService } from '../../lsp/vscode/lspService';
 import { Setting } from '../../platform/settings';
-import { currentText, documentAt, writeTextExactly } from '../../workspace/vscode/fileTexts';
+import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
+import { LineTexts } from '../../workspace/vscode/lineTexts';
+import { documentAt, languageExtensionsReady } from '../../workspace/vscode/openDocuments';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { diagnosticsSection, FileCheck } from '../answers';
@@ -45,7 +47,7 @@ function throwIfCancelled(token: vscode.CancellationToken): void {
 }
 
 function exists(absolutePath: string): boolean {
-  if (vscode.workspace.textDocuments.some((document) => document.uri.scheme === 'file' && document.uri.fsPath === absolutePath)) return true;
+  if (documentAt(absolutePath)) return true;
   try {
     return fs.statSync(absolutePath).isFile();
   } catch {

@@ -7,6 +7,7 @@ import { tierNeedsConfirmation } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { AnyLiveTool, LiveTool } from '../../tools/liveTool';
 import { confirmationOf, resultText, ToolRunner } from '../../tools/toolRunner';
+import { documentFor } from '../../workspace/vscode/openDocuments';
 import { inputTemplate } from '../inputTemplate';
 import { JsoncSyntaxError, parseJsonc } from '../jsonc';
 
@@ -67,7 +68,7 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
 
   const runInput = async (uri?: vscode.Uri): Promise<string | undefined> => {
     const document = uri
-      ? vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri.toString())
+      ? documentFor(uri)
       : vscode.window.activeTextEditor?.document;
     const toolName = document && inputs.get(document.uri.toString());
     if (!document || !toolName) {

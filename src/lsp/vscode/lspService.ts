@@ -1,50 +1,28 @@
+/**
+ * The lsp tool's questions, answered by the editor's language features (providers of the
+ * language's extension, or of a server the supervisor started): a file opened and its project
+ * loaded, a symbol located on its line, then locations, hover, outline, calls, code actions,
+ * diagnostics and rename, with the texts of the lines they point at.
+ */
 import * as vscode from 'vscode';
-import { DeadlineExceeded, withDeadline } from '../../async/deadline';
-import { Setting } from '../../platform/settings';
-import { isRealPathInside } from '../../workspace/containment';
+import { withDeadline } from '../../async/deadline';
+import { Logger } from '../../log/logger';
 import { containingFolder } from '../../workspace/paths';
-import { resourcesOf } from '../../workspace/vscode/workspaceEdits';
-import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
-import { CodeLine, DiagnosticItem, Severity } from '../format';
-import { Freshness } from '../freshness';
-import { RenameNotSaved, RenameRefused } from '../renameErrors';
-import { checkLine, LineSource, locateSymbol, SymbolLocation } from '../symbolLocation';
 import { LineTexts } from '../../workspace/vscode/lineTexts';
 import { openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
 import { pathOf, resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
+import { CodeLine, DiagnosticItem } from '../format';
+import { Freshness } from '../freshness';
+import { checkLine, locateSymbol } from '../symbolLocation';
+import { diagnosticItem } from './diagnosticItems';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageFeatures } from './languageFeatures';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
-import { Logger } from '../../log/logger';
-
-export interface LspSettings {
-  /** Deadline for one request to a language server. */
-  requestTimeoutSeconds(): number;
-  /** How long a diagnostics answer waits for a server to publish. */
-  diagnosticsWaitSeconds(): number;
-}
-
-export function readLspSettings(): LspSettings {
-  const read = (setting: Setting, fallback: number) => vscode.workspace.getConfiguration().get<number>(setting, fallback);
-  return {
-    requestTimeoutSeconds: () => read(Setting.lspRequestTimeoutSeconds, 30),
-    diagnosticsWaitSeconds: () => read(Setting.lspDiagnosticsWaitSeconds, 15),
-  };
-}
-
-/** A workspace file opened for a question, and whether its language server is known to have loaded its project. */
-export interface OpenedFile {
-  readonly uri: vscode.Uri;
-  readonly path: string;
-  readonly document: vscode.TextDocument;
-  readonly indexed: boolean;
-}
-
-/** A resolved `file` + `line` + `symbol`. */
-export interface Target extends OpenedFile {
-  readonly location: SymbolLocation;
-  readonly position: vscode.Position;
-}
+import { LspSettings } from './lspSettings';
+import { applyRename, planRename, RenamePlan } from './rename';
+import { documentLines, OpenedFile, Target } from './target';
+import { TYPESCRIPT_LANGUAGES, TypeScriptProjects } from './typeScriptProjects';
 
 const locationCommands = {
   definition: 'vscode.executeDefinitionProvider',
@@ -53,28 +31,8 @@ const locationCommands = {
   references: 'vscode.executeReferenceProvider',
 } as const;
 
-const TYPESCRIPT_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
-
-interface TsServerDiagnostic {
-  start: { line: number; offset: number };
-  text: string;
-  code?: number;
-  category: string;
-}
-
-const severities: Record<number, Severity> = {
-  [vscode.DiagnosticSeverity.Error]: 'error',
-  [vscode.DiagnosticSeverity.Warning]: 'warning',
-  [vscode.DiagnosticSeverity.Information]: 'info',
-  [vscode.DiagnosticSeverity.Hint]: 'hint',
-};
-
 function throwIfCancelled(token: vscode.CancellationToken): void {
   if (token.isCancellationRequested) throw new vscode.CancellationError();
-}
-
-function documentLines(document: vscode.TextDocument): LineSource {
-  return { lineCount: document.lineCount, lineText: (index) => document.lineAt(index).text };
 }
 
 function symbolKindName(kind: vscode.SymbolKind): string {
@@ -88,7 +46,7 @@ function hoverText(content: vscode.MarkdownString | vscode.MarkedString): string
 }
 
 export class LspService {
-  private readonly semanticallyLoaded = new Set<string>();
+  private readonly typeScript = new TypeScriptProjects((token) => this.features(token));
 
   constructor(
     private readonly diagnostics: DiagnosticsTracker,
@@ -105,7 +63,7 @@ export class LspService {
   /** Opens the file and makes sure its project is loaded where that can be checked. */
   async document(file: string, token: vscode.CancellationToken): Promise<OpenedFile> {
     const opened = await this.open(file, token);
-    return { ...opened, indexed: await this.projectLoaded(opened.document, token) };
+    return { ...opened, indexed: await this.typeScript.ensureLoaded(opened.document, token) };
   }
 
   private async open(file: string, token: vscode.CancellationToken): Promise<Omit<OpenedFile, 'indexed'>> {
@@ -119,35 +77,12 @@ export class LspService {
 
   /** After a restart of the TypeScript server nothing is known to be loaded any more. */
   forgetProjectLoads(): void {
-    this.semanticallyLoaded.clear();
+    this.typeScript.forget();
   }
 
   /** Whether some project is known to be loaded (workspace-wide answers are whole only then). */
   get anyProjectLoaded(): boolean {
-    return this.semanticallyLoaded.size > 0;
-  }
-
-  /**
-   * While the TypeScript server loads a project, the TypeScript extension answers references,
-   * rename, definition… from a syntax-only server that sees one file. A semantic request waits
-   * for the load, so one round trip per file makes every later answer whole.
-   */
-  private async projectLoaded(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<boolean> {
-    const key = document.uri.toString();
-    if (this.semanticallyLoaded.has(key)) return true;
-    if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return false;
-    try {
-      await this.features(token).tsserver('semanticDiagnosticsSync', { file: document.uri });
-      this.semanticallyLoaded.add(key);
-      return true;
-    } catch (error) {
-      if (error instanceof vscode.CancellationError) throw error;
-      if (error instanceof DeadlineExceeded) {
-        throw new DeadlineExceeded('the TypeScript server to load the project (it may still be indexing)', error.seconds);
-      }
-      // Without the TypeScript extension's request command we cannot tell; go on with what the providers say.
-      return false;
-    }
+    return this.typeScript.anyLoaded;
   }
 
   async target(
@@ -259,7 +194,7 @@ export class LspService {
   ): Promise<{ current: boolean; shownInTab: boolean }> {
     const uri = document.uri;
     if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return { current: this.diagnostics.isFresh(uri), shownInTab: false };
-    const pulled = await this.pullTypeScriptDiagnostics(uri, pathOf(uri), new LineTexts(), token);
+    const pulled = await this.typeScript.pullDiagnostics(uri, pathOf(uri), new LineTexts(), token);
     if (!pulled) return { current: false, shownInTab: false };
     const inRange = (line0: number) => line0 >= range.start.line && line0 <= range.end.line;
     const expected = pulled.filter((item) => inRange(item.line - 1)).length;
@@ -330,7 +265,7 @@ export class LspService {
       vscode.languages.getDiagnostics(uri).map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
 
     if (TYPESCRIPT_LANGUAGES.has(document.languageId)) {
-      const pulled = await this.pullTypeScriptDiagnostics(uri, path, texts, token);
+      const pulled = await this.typeScript.pullDiagnostics(uri, path, texts, token);
       if (pulled) {
         const others = pushed().filter((item) => item.source !== 'ts');
         return { path, items: [...pulled, ...others], freshness: { kind: 'verified' } };
@@ -359,38 +294,6 @@ export class LspService {
     };
   }
 
-  private async pullTypeScriptDiagnostics(
-    uri: vscode.Uri,
-    path: string,
-    texts: LineTexts,
-    token: vscode.CancellationToken,
-  ): Promise<DiagnosticItem[] | undefined> {
-    const features = this.features(token);
-    const request = (command: string) => features.tsserver<{ body?: TsServerDiagnostic[] }>(command, { file: uri });
-    let responses: ({ body?: TsServerDiagnostic[] } | undefined)[];
-    try {
-      responses = await Promise.all([request('syntacticDiagnosticsSync'), request('semanticDiagnosticsSync')]);
-    } catch (error) {
-      if (error instanceof vscode.CancellationError || error instanceof DeadlineExceeded) throw error;
-      return undefined; // The TypeScript extension is absent or refused: fall back to published diagnostics.
-    }
-    if (responses.some((response) => !Array.isArray(response?.body))) return undefined;
-    this.semanticallyLoaded.add(uri.toString()); // A semantic answer came: the project is loaded.
-    return responses.flatMap((response) =>
-      (response?.body ?? []).map(
-        (diagnostic): DiagnosticItem => ({
-          path,
-          line: diagnostic.start.line,
-          text: texts.text(uri, diagnostic.start.line - 1),
-          severity: diagnostic.category === 'error' ? 'error' : diagnostic.category === 'warning' ? 'warning' : 'info',
-          message: diagnostic.text,
-          source: 'ts',
-          code: diagnostic.code === undefined ? undefined : String(diagnostic.code),
-        }),
-      ),
-    );
-  }
-
   /** Every diagnostic the editor holds for files inside the workspace. */
   allDiagnostics(): { items: DiagnosticItem[]; fileCount: number } {
     const texts = new LineTexts();
@@ -408,73 +311,18 @@ export class LspService {
   }
 
   /** The rename the language server proposes, checked to stay inside the workspace; nothing is applied. */
-  async planRename(target: Target, newName: string, token: vscode.CancellationToken): Promise<{ edit: vscode.WorkspaceEdit; files: RenamedFile[] }> {
-    let edit: vscode.WorkspaceEdit | undefined;
-    try {
-      edit = await this.features(token).rename(target.uri, target.position, newName);
-    } catch (error) {
-      if (error instanceof vscode.CancellationError || error instanceof DeadlineExceeded) throw error;
-      throw new RenameRefused(error instanceof Error ? error.message : String(error));
-    }
-    const entries = edit?.entries() ?? [];
-    if (!edit || entries.length === 0) {
-      throw new RenameRefused(`the language server offers no rename for "${target.location.symbol}" here`);
-    }
-    assertEditInsideWorkspace(edit);
-    return { edit, files: entries.map(([uri, edits]) => ({ path: pathOf(uri), edits: edits.length })) };
+  planRename(target: Target, newName: string, token: vscode.CancellationToken): Promise<RenamePlan> {
+    return planRename(this.features(token), target, newName);
   }
 
   /** Applies the rename as one WorkspaceEdit (one undo step) and saves every changed file. */
   async rename(target: Target, newName: string, token: vscode.CancellationToken): Promise<RenamedFile[]> {
-    const { edit, files } = await this.planRename(target, newName, token);
-    throwIfCancelled(token);
-    // Again right before writing: a link may have been put in place meanwhile.
-    assertEditInsideWorkspace(edit);
-    if (!(await vscode.workspace.applyEdit(edit))) {
-      throw new RenameRefused('the editor refused to apply the edit (a file may have changed meanwhile)');
-    }
-    for (const [uri] of edit.entries()) {
-      const document = await vscode.workspace.openTextDocument(uri);
-      if (document.isDirty && !(await document.save())) {
-        throw new RenameNotSaved(pathOf(uri));
-      }
-    }
-    return files;
+    return applyRename(await this.planRename(target, newName, token), token);
   }
-}
-
-/**
- * Refuses (RenameRefused, naming them) an edit that touches a resource outside the workspace: its
- * text edits and its file operations, by the real path of each file.
- */
-function assertEditInsideWorkspace(edit: vscode.WorkspaceEdit): void {
-  const folders = workspaceFolderPaths();
-  const outside = resourcesOf(edit)
-    .filter((uri) => uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath) || !isRealPathInside(folders, uri.fsPath))
-    .map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString(true)));
-  if (outside.length > 0) throw new RenameRefused('the rename would change files outside the workspace', outside);
 }
 
 function isInTab(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>
     group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()),
   );
-}
-
-function diagnosticItem(uri: vscode.Uri, path: string, diagnostic: vscode.Diagnostic, texts: LineTexts): DiagnosticItem {
-  return {
-    path,
-    line: diagnostic.range.start.line + 1,
-    text: texts.text(uri, diagnostic.range.start.line),
-    severity: severities[diagnostic.severity] ?? 'info',
-    message: diagnostic.message,
-    source: diagnostic.source,
-    code: diagnosticCode(diagnostic.code),
-  };
-}
-
-function diagnosticCode(code: vscode.Diagnostic['code']): string | undefined {
-  if (code === undefined) return undefined;
-  if (typeof code === 'object') return String(code.value);
-  return String(code);
 }

@@ -5,7 +5,8 @@ import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
-import { LspService, readLspSettings } from './lspService';
+import { LspService } from './lspService';
+import { readLspSettings } from './lspSettings';
 
 /** The lsp resource is the editor's language features, usable once a folder is open (answers use relative paths). */
 function lspResourceState(): ResourceState {

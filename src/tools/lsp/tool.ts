@@ -9,7 +9,8 @@ import {
   withIndexingNote,
   workspaceSymbolsAnswer,
 } from '../../lsp/answers';
-import { LspService, Target } from '../../lsp/vscode/lspService';
+import { LspService } from '../../lsp/vscode/lspService';
+import { Target } from '../../lsp/vscode/target';
 import { projectCheck } from '../../lsp/vscode/projectCheck';
 import { LspAction, lspDeclaration, LspInput } from './declaration';
 import { InputError } from '../../platform/inputValidation';

@@ -1,0 +1,328 @@
+/**
+ * The language server supervisor's state machine, without the editor: which (language, root)
+ * pairs a workspace holds, who serves each, starting our server for a root once (starting →
+ * running | failed; a process that exits → exited), reload, status and stopping everything.
+ * The editor's part (settings, installed extensions, commands, the language client) is a host.
+ */
+import * as path from 'node:path';
+import { Logger } from '../../log/logger';
+import { Setting } from '../../platform/settings';
+import { BinaryResolution, describeResolution, resolveBinary } from '../../project/binaryResolution';
+import { candidateDirs, ProjectRoot, rootOf, rootsFor } from '../../project/projectRoots';
+import { EditorExtension, EffectiveEntry, entryForLanguageId } from './serverTable';
+import {
+  LanguageWithoutRoot,
+  ReloadOutcome,
+  RootStatus,
+  ServerState,
+  Service,
+  supervisorReloadAnswer,
+  supervisorStatusAnswer,
+} from './supervisorAnswers';
+
+export const START_SECONDS = 60;
+
+/** A server process the host spawned (a LongLivedProcess in the extension). */
+export interface ServerProcess {
+  readonly pid: number | undefined;
+  /** Resolves with the exit code (null when killed or never started). */
+  readonly exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** What the host needs to make a client for one of our servers. */
+export interface ServerLaunch {
+  readonly entry: EffectiveEntry;
+  /** The project root, absolute: the server's working directory and workspace folder. */
+  readonly root: string;
+  /** The root as status lines show it (relative to its workspace folder). */
+  readonly displayRoot: string;
+  /** The resolved executable. */
+  readonly binary: string;
+  /** The host calls this with each process it spawns for the client. */
+  spawned(process: ServerProcess): void;
+}
+
+/** A language client of one of our servers. */
+export interface ServerClient {
+  /** Starts the client and its server; resolves once the server has initialized. */
+  start(): Promise<void>;
+  /** Whether the client is running (read once `start` resolved). */
+  readonly running: boolean;
+  /** Stops the client (bounded; never throws). The engine stops the process afterwards. */
+  stop(): Promise<void>;
+}
+
+export interface SupervisorHost<Client extends ServerClient = ServerClient> {
+  /** The workspace folders on disk. */
+  folders(): readonly string[];
+  /** The server table with the user's overrides (read at each call: settings can change). */
+  table(): EffectiveEntry[];
+  /** `liveTools.lsp.binDirs` (read at each call). */
+  binDirs(): readonly string[];
+  /** The PATH string. */
+  pathVariable(): string;
+  /** The installed extension that serves this entry's language, if any (then we start nothing). */
+  editorServer(entry: EffectiveEntry): (EditorExtension & { active: boolean }) | undefined;
+  /** The ids of the commands registered in the editor. */
+  commands(): Promise<ReadonlySet<string>>;
+  executeCommand(command: string): Promise<unknown>;
+  /** How many file documents are open, per language id. */
+  openDocumentLanguages(): ReadonlyMap<string, number>;
+  /** A client for one of our servers, not started yet. */
+  client(launch: ServerLaunch): Client;
+}
+
+export interface RootPlan {
+  readonly entry: EffectiveEntry;
+  readonly folder: string;
+  readonly root: ProjectRoot;
+}
+
+interface SupervisedServer<Client> {
+  readonly key: string;
+  readonly entry: EffectiveEntry;
+  readonly root: string;
+  readonly binary: string;
+  client?: Client;
+  process?: ServerProcess;
+  state: ServerState;
+  detail?: string;
+  starting?: Promise<void>;
+}
+
+export class SupervisorEngine<Client extends ServerClient = ServerClient> {
+  private readonly servers = new Map<string, SupervisedServer<Client>>();
+
+  constructor(
+    private readonly host: SupervisorHost<Client>,
+    private readonly log: Logger,
+    private readonly startSeconds = START_SECONDS,
+  ) {}
+
+  table(): EffectiveEntry[] {
+    return this.host.table();
+  }
+
+  /** Every (language, root) in the workspace folders, and the languages a folder has no root of. */
+  plan(): { roots: RootPlan[]; withoutRoot: { entry: EffectiveEntry; folder: string }[] } {
+    const table = this.table();
+    const roots: RootPlan[] = [];
+    const withoutRoot: { entry: EffectiveEntry; folder: string }[] = [];
+    const folders = this.host.folders();
+    for (const folder of folders) {
+      const dirs = candidateDirs(folder);
+      for (const entry of table) {
+        const found = rootsFor(dirs, entry.rootMarkers);
+        for (const root of found) roots.push({ entry, folder, root });
+        if (found.length === 0 && folders.length > 0) withoutRoot.push({ entry, folder });
+      }
+    }
+    return { roots, withoutRoot };
+  }
+
+  resolve(command: string, root: string, folder: string): BinaryResolution {
+    return resolveBinary(command, { root, workspaceFolder: folder, settingDirs: this.host.binDirs(), pathVariable: this.host.pathVariable() });
+  }
+
+  private display(folder: string, file: string): string {
+    const relative = path.relative(folder, file);
+    return relative === '' ? '.' : relative;
+  }
+
+  /** Who serves `plan`'s root: the editor, our server (started or not), or nobody and why. */
+  private service(plan: RootPlan): Service {
+    const editor = this.host.editorServer(plan.entry);
+    if (editor) return { kind: 'editor', extensionId: editor.id, active: editor.active };
+    if (!plan.entry.enabled) return { kind: 'none', why: `turned off by ${Setting.lspServers}.${plan.entry.id}.enabled` };
+    const resolution = this.resolve(plan.entry.server.command, plan.root.dir, plan.folder);
+    if (!resolution.found) {
+      return { kind: 'none', why: `root marker present, but ${describeResolution(resolution, (dir) => this.display(plan.folder, dir))}` };
+    }
+    const server = this.servers.get(keyOf(plan.entry, plan.root.dir));
+    return {
+      kind: 'ours',
+      commandLine: [plan.entry.server.command, ...plan.entry.server.args].join(' '),
+      binary: describeResolution(resolution),
+      state: server?.state ?? 'not started',
+      pid: server?.state === 'running' || server?.state === 'starting' ? server.process?.pid : undefined,
+      detail: server?.detail ?? (server ? undefined : `starts when a ${plan.entry.name} file under this root is opened, or with lsp reload`),
+    };
+  }
+
+  statusAnswer(): string {
+    const { roots, withoutRoot } = this.plan();
+    const rootStatus: RootStatus[] = roots.map((plan) => ({
+      language: plan.entry.name,
+      root: this.display(plan.folder, plan.root.dir),
+      markers: plan.root.markers,
+      service: this.service(plan),
+    }));
+    const absent: LanguageWithoutRoot[] = withoutRoot
+      .filter(({ entry }) => !roots.some((plan) => plan.entry.id === entry.id))
+      .map(({ entry, folder }) => ({
+        language: entry.name,
+        markers: entry.rootMarkers,
+        binary: describeResolution(this.resolve(entry.server.command, folder, folder), (dir) => this.display(folder, dir)),
+        servedByEditor: this.host.editorServer(entry)?.id,
+      }));
+    return supervisorStatusAnswer(rootStatus, absent, this.host.openDocumentLanguages());
+  }
+
+  /** Makes sure the server for this file's language and root runs (when it is ours to run); waits for its start. */
+  async ensureFor(file: string, languageId: string): Promise<void> {
+    const entry = entryForLanguageId(this.table(), languageId);
+    if (!entry || !entry.enabled || this.host.editorServer(entry)) return;
+    const folder = this.host.folders().find((dir) => file.startsWith(dir + path.sep));
+    if (!folder) return;
+    const root = rootOf(rootsFor(candidateDirs(folder), entry.rootMarkers), file);
+    if (!root) return;
+    await this.start({ entry, folder, root });
+  }
+
+  private async start(plan: RootPlan): Promise<void> {
+    const key = keyOf(plan.entry, plan.root.dir);
+    const existing = this.servers.get(key);
+    if (existing && (existing.state === 'running' || existing.state === 'starting')) return existing.starting;
+    const resolution = this.resolve(plan.entry.server.command, plan.root.dir, plan.folder);
+    if (!resolution.found) return;
+    const server: SupervisedServer<Client> = { key, entry: plan.entry, root: plan.root.dir, binary: resolution.path, state: 'starting' };
+    this.servers.set(key, server);
+    server.starting = this.launch(server, plan.folder);
+    return server.starting;
+  }
+
+  private async launch(server: SupervisedServer<Client>, folder: string): Promise<void> {
+    const { entry, root } = server;
+    const log = this.log;
+    const client = this.host.client({
+      entry,
+      root,
+      displayRoot: this.display(folder, root),
+      binary: server.binary,
+      spawned: (child) => {
+        server.process = child;
+        log.info('lsp.supervisor', `started ${server.binary} ${entry.server.args.join(' ')} in ${root}, pid ${child.pid}`);
+        void child.exited.then((code) => {
+          if (server.process !== child) return;
+          if (server.state === 'running' || server.state === 'starting') {
+            server.state = 'exited';
+            server.detail = `exited with code ${code}; lsp reload starts it again`;
+          }
+          log.info('lsp.supervisor', `${entry.id} server pid ${child.pid} exited (${code})`);
+        });
+      },
+    });
+    server.client = client;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.start(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`did not initialize within ${this.startSeconds} s`)), this.startSeconds * 1000);
+        }),
+      ]);
+      if (client.running) server.state = 'running';
+      server.detail = undefined;
+    } catch (error) {
+      server.state = 'failed';
+      server.detail = `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      log.warn('lsp.supervisor', `${entry.id} at ${root}: ${server.detail}`);
+      await this.stopServer(server);
+      server.state = 'failed';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async stopServer(server: SupervisedServer<Client>): Promise<void> {
+    const client = server.client;
+    server.client = undefined;
+    const child = server.process;
+    server.state = 'stopped';
+    if (client) await client.stop();
+    if (child) await child.stop();
+  }
+
+  /** Our running client for this file, if one of our servers serves it. */
+  clientFor(file: string, languageId: string): Client | undefined {
+    for (const server of this.servers.values()) {
+      if (server.state !== 'running' || !server.client) continue;
+      if (!server.entry.languageIds.includes(languageId)) continue;
+      if (file.startsWith(server.root + path.sep)) return server.client;
+    }
+    return undefined;
+  }
+
+  /**
+   * Restarts what serves `languageId` (or everything when undefined) and says what it did; with
+   * `file`, only our server of the project root that holds it.
+   */
+  async reload(languageId: string | undefined, file?: string): Promise<string> {
+    const outcomes: ReloadOutcome[] = [];
+    const { roots } = this.plan();
+    const commands = await this.host.commands();
+    const table = this.table();
+    const wanted = languageId ? table.filter((entry) => entry.languageIds.includes(languageId)) : table;
+    for (const entry of wanted) {
+      const editor = this.host.editorServer(entry);
+      let entryRoots = roots.filter((plan) => plan.entry.id === entry.id);
+      if (file) {
+        const holding = rootOf(entryRoots.map((plan) => plan.root), file);
+        if (holding) entryRoots = entryRoots.filter((plan) => plan.root === holding);
+      }
+      if (editor) {
+        if (!languageId && entryRoots.length === 0 && !editor.active) continue;
+        if (!editor.restartCommand) {
+          outcomes.push({ language: entry.name, did: `served by ${editor.id}, which has no restart command; nothing done` });
+        } else if (!commands.has(editor.restartCommand)) {
+          outcomes.push({ language: entry.name, did: `served by ${editor.id}; its restart command ${editor.restartCommand} is not registered (the extension is not active yet); nothing done` });
+        } else {
+          await this.host.executeCommand(editor.restartCommand);
+          outcomes.push({ language: entry.name, did: `asked ${editor.id} to restart its server (${editor.restartCommand})` });
+        }
+        continue;
+      }
+      for (const plan of entryRoots) {
+        const root = this.display(plan.folder, plan.root.dir);
+        const service = this.service(plan);
+        if (service.kind === 'none') {
+          outcomes.push({ language: entry.name, root, did: `nothing started: ${service.why}` });
+          continue;
+        }
+        const key = keyOf(entry, plan.root.dir);
+        const old = this.servers.get(key);
+        const oldPid = old?.process?.pid;
+        if (old) {
+          await old.starting?.catch(() => undefined);
+          await this.stopServer(old);
+          this.servers.delete(key);
+        }
+        await this.start(plan);
+        const now = this.servers.get(key);
+        const what = old ? `restarted our server (pid ${oldPid} stopped` : `started our server (`;
+        outcomes.push({
+          language: entry.name,
+          root,
+          did: now?.state === 'running' ? `${what}${old ? ', ' : ''}pid ${now.process?.pid}, running)` : `${what}${old ? ')' : ''} but it is ${now?.state}: ${now?.detail ?? ''}`.replace('(,', '('),
+        });
+      }
+    }
+    return supervisorReloadAnswer(outcomes);
+  }
+
+  /** Pids of our running servers (tests check they are stopped). */
+  runningPids(): number[] {
+    return [...this.servers.values()].flatMap((server) => (server.process?.pid !== undefined && server.state !== 'stopped' ? [server.process.pid] : []));
+  }
+
+  async stopAll(): Promise<void> {
+    const servers = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.all(servers.map((server) => this.stopServer(server)));
+  }
+}
+
+function keyOf(entry: EffectiveEntry, root: string): string {
+  return `${entry.id}\u0000${root}`;
+}

@@ -13,7 +13,7 @@
  * whose end is a `PatternTooExpensive` error, never a hang.
  */
 import { Node, Tree } from 'web-tree-sitter';
-import { PatternNode, requiredTextsOf } from './pattern';
+import { PatternNode, requiredTextsOf } from './patternTree';
 
 export interface Capture {
   readonly text: string;

@@ -4,16 +4,12 @@
  * identifiers, the fragment is parsed in the first scaffold of the language's ladder that
  * accepts it without error (a `$$$` run standing where the grammar wants something else, as the
  * cases of a switch, is let through) and with every character in a token, and the fragment's own
- * node is compiled into a `PatternNode` tree.
+ * node is compiled into a `PatternNode` tree (patternTree.ts).
  */
 import { Node } from 'web-tree-sitter';
 import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
+import { PatternNode, requiredTextsOf } from './patternTree';
 import { gapWordsOf, requiredRunsOf } from './prefilter';
-
-export type PatternNode =
-  | { readonly kind: 'meta'; readonly name: string; readonly multi: boolean }
-  | { readonly kind: 'leaf'; readonly type: string; readonly text: string; readonly named: boolean }
-  | { readonly kind: 'node'; readonly type: string; readonly children: readonly PatternNode[] };
 
 export interface CompiledPattern {
   readonly source: string;
@@ -280,32 +276,4 @@ function compileNode(node: Node, placeholders: ReadonlyMap<string, Placeholder>)
   }
   if (children.length === 0) return { kind: 'leaf', type: node.type, text: node.text, named: node.isNamed };
   return { kind: 'node', type: node.type, children };
-}
-
-/**
- * Texts every match contains verbatim: the leaves of the pattern, except one-character
- * punctuation (everywhere, so useless as a filter) and the tokens written right after a run,
- * which a match may leave out (`f($$$A, last)` matches `f(last)`).
- */
-export function requiredTextsOf(root: PatternNode): string[] {
-  const texts = new Set<string>();
-  const visit = (node: PatternNode, optional: boolean): void => {
-    if (node.kind === 'leaf') {
-      if (!optional && (node.text.length > 1 || /[\p{L}\p{N}_]/u.test(node.text))) texts.add(node.text);
-    } else if (node.kind === 'node') {
-      for (const { child, optional: leftOut } of childrenOf(node)) visit(child, leftOut);
-    }
-  };
-  visit(root, false);
-  return [...texts].sort((a, b) => b.length - a.length);
-}
-
-/** A node's children, each with whether a match may leave it out (a token written right after a `$$$` run). */
-export function childrenOf(node: Extract<PatternNode, { kind: 'node' }>): Array<{ child: PatternNode; optional: boolean }> {
-  let afterRun = false;
-  return node.children.map((child) => {
-    const optional = afterRun && child.kind === 'leaf' && !child.named;
-    afterRun = (child.kind === 'meta' && child.multi) || optional;
-    return { child, optional };
-  });
 }

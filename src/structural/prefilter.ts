@@ -12,7 +12,7 @@
  * files that have its texts.
  */
 import { Language } from 'web-tree-sitter';
-import { childrenOf, PatternNode } from './pattern';
+import { childrenOf, PatternNode } from './patternTree';
 
 /** What the runs of a language need to know of its grammar. */
 interface RunGrammar {

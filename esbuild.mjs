@@ -40,7 +40,7 @@ async function buildExtension() {
   const CLI_SHEBANG = '#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=64';
   await esbuild.build({ ...node, entryPoints: ['src/cli/astGrepCli.ts'], outfile: 'dist/cli.js', banner: { js: CLI_SHEBANG } });
   chmodSync('dist/cli.js', 0o755);
-  // The structural engine's parsing threads (src/structural/workerPool.ts), for both.
+  // The structural engine's parsing threads (src/structural/parsePool.ts), for both.
   await esbuild.build({ ...node, entryPoints: ['src/structural/parseWorker.ts'], outfile: 'dist/parseWorker.js' });
   // The kernels of the eval tool: the Python driver is copied as it is, the JavaScript host bundled.
   mkdirSync('dist/kernels', { recursive: true });

@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { GRAMMARS } from '../src/structural/grammarManifest';
 import { LanguageRegistry } from '../src/structural/languages';
 import { MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../src/structural/search';
-import { WorkerPool } from '../src/structural/workerPool';
+import { ParsePool } from '../src/structural/parsePool';
 import { SourceCache } from '../src/structural/sourceCache';
 import { astGrepBinary } from '../test/unit/support/astGrep';
 import { filesUnder } from '../test/support/filesUnder';
@@ -168,7 +168,7 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
     runtimeWasm: path.join(root, 'dist', 'web-tree-sitter.wasm'),
   });
   const cache = new SourceCache();
-  const pool = new WorkerPool({ script: path.join(root, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
+  const pool = new ParsePool({ script: path.join(root, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
   const engine = new StructuralSearch(registry, (file) => cache.read(file), { pool, cacheMatches: true });
 
   const rows: Row[] = [];

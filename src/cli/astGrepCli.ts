@@ -14,7 +14,7 @@ import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
 import { checkRewrite, editsFor } from '../structural/rewrite';
 import { FileMatches, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../structural/search';
-import { WorkerPool } from '../structural/workerPool';
+import { ParsePool } from '../structural/parsePool';
 
 const ALIASES: Readonly<Record<string, string>> = {
   ts: 'typescript', js: 'javascript', jsx: 'javascript', py: 'python', rs: 'rust', 'c++': 'cpp', cs: 'c_sharp',
@@ -95,13 +95,13 @@ export async function main(
   });
   const language = options.language ? (ALIASES[options.language] ?? options.language) : undefined;
   const workerScript = path.join(grammarDir, '..', 'parseWorker.js');
-  let pool: WorkerPool | undefined;
+  let pool: ParsePool | undefined;
   try {
     // A file named is searched as it is (a folder's listing skips what .gitignore ignores); told apart here, not by a round trip each.
     const named = (options.paths.length ? options.paths : ['.']).map((start) => path.resolve(start)).map((absolute) => ({ absolute, isFile: statSync(absolute).isFile() }));
     // One file parses on this thread (a command line has nothing else to keep responsive): no thread is started for it.
     const oneFile = named.length === 1 && named[0].isFile;
-    pool = options.threads > 0 && !oneFile && existsSync(workerScript) ? new WorkerPool({ script: workerScript, size: options.threads }) : undefined;
+    pool = options.threads > 0 && !oneFile && existsSync(workerScript) ? new ParsePool({ script: workerScript, size: options.threads }) : undefined;
     // One search per process: nothing to gain from keeping file texts or matches; the threads read the files.
     const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
     // The threads load the grammar while folders are listed (the search asks again and is answered at once; its error is the one reported).

@@ -1,6 +1,6 @@
 /**
  * Matching one file's text: parse, find the pattern's matches, delete the tree. `InlineMatcher`
- * does it on this thread (a parsing thread's own matcher; the command line without threads); `WorkerPool` spreads files over
+ * does it on this thread (a parsing thread's own matcher; the command line without threads); `ParsePool` spreads files over
  * worker threads, each with its own grammars, so parsing uses every core. A batch run (the
  * command line) hands over paths instead of texts (`DiskJob`): the thread that parses reads the
  * file, so no text crosses threads or stays behind on the calling one.

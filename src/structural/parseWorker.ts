@@ -1,5 +1,5 @@
 /**
- * A parsing thread of `WorkerPool` (bundled as dist/parseWorker.js): its own grammars and parser,
+ * A parsing thread of `ParsePool` (bundled as dist/parseWorker.js): its own grammars and parser,
  * one request per message, answered with the matches, the outcome of a file it read, a pattern's
  * summary, or the error.
  */

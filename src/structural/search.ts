@@ -16,7 +16,7 @@ import { matchedLength } from './workerProtocol';
 import { CancellationSource, withAbortSignal } from '../async/abortSignal';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
-import { ParsingTimedOut } from './workerPool';
+import { ParsingTimedOut } from './parsePool';
 
 /** Where the token can tell when it is cancelled (the editor's can), a cancelled search terminates the threads busy with it at once. */
 export type Cancellation = CancellationSource;

@@ -15,7 +15,7 @@ import {
 } from '../lsp/symbolLocation';
 import { InputError } from '../platform/inputValidation';
 import { PatternTooExpensive } from '../structural/matcher';
-import { ParsingTimedOut } from '../structural/workerPool';
+import { ParsingTimedOut } from '../structural/parsePool';
 import { driftList } from '../staging/answers';
 import {
   AcceptRefused,

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { findMatches, PatternTooExpensive } from '../../src/structural/matcher';
 import { compilePattern, MAX_PATTERN_DEPTH, PatternError } from '../../src/structural/pattern';
 import { SearchCancelled, StructuralSearch } from '../../src/structural/search';
-import { JobCancelled, ParsingTimedOut, WorkerPool } from '../../src/structural/workerPool';
+import { JobCancelled, ParsePool, ParsingTimedOut } from '../../src/structural/parsePool';
 import { registry, repoRoot } from './support/structuralEngine';
 
 const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
@@ -122,7 +122,7 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
   const job = { language: 'javascript', pattern: 'f()', text: 'f()', limit: 10 };
 
   it('cancelling a job terminates the thread busy with it; the next job gets a fresh thread', async () => {
-    const pool = new WorkerPool({ script: busyForever('cancelled'), size: 1 });
+    const pool = new ParsePool({ script: busyForever('cancelled'), size: 1 });
     try {
       const abort = new AbortController();
       const busy = pool.match(job, abort.signal);
@@ -139,7 +139,7 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
   });
 
   it('a job past the deadline ends its thread with ParsingTimedOut; jobs queued behind it are answered by a fresh thread', async () => {
-    const pool = new WorkerPool({ script: busyForever('overdue'), size: 1, deadlineMs: 500 });
+    const pool = new ParsePool({ script: busyForever('overdue'), size: 1, deadlineMs: 500 });
     try {
       const stuck = pool.match(job);
       const behind = pool.match(job);
@@ -151,7 +151,7 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
   });
 
   it('one abort listener per signal however many jobs it covers, removed once they settle', async () => {
-    const pool = new WorkerPool({ script: SCRIPT, size: 2 });
+    const pool = new ParsePool({ script: SCRIPT, size: 2 });
     try {
       const abort = new AbortController();
       const jobs = Array.from({ length: 30 }, (_, i) => pool.match({ language: 'javascript', pattern: 'f($A)', text: `f(${i})`, limit: 10 }, abort.signal));
@@ -164,7 +164,7 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
   });
 
   it('a search cancelled through its token stops at once and says so; the real threads answer the next search', async () => {
-    const pool = new WorkerPool({ script: SCRIPT, size: 2 });
+    const pool = new ParsePool({ script: SCRIPT, size: 2 });
     try {
       const texts = Array.from({ length: 40 }, (_, i) => `log(${i});\n`.repeat(2000));
       const search = new StructuralSearch(registry, async (file) => texts[Number(path.basename(file, '.js'))], { pool });

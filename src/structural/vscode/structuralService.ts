@@ -14,7 +14,7 @@ import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { Cancellation, MAX_SEARCHED_FILE_LENGTH, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
 import { SourceCache } from '../sourceCache';
-import { WorkerPool } from '../workerPool';
+import { ParsePool } from '../parsePool';
 
 export interface SearchScope {
   readonly files: string[];
@@ -30,7 +30,7 @@ export class StructuralService implements vscode.Disposable {
   readonly registry: LanguageRegistry;
   private readonly search: StructuralSearch;
   private readonly cache = new SourceCache();
-  private readonly pool: WorkerPool;
+  private readonly pool: ParsePool;
 
   constructor(extensionPath: string, private readonly log: Logger) {
     this.registry = new LanguageRegistry({
@@ -40,7 +40,7 @@ export class StructuralService implements vscode.Disposable {
     });
     // Every search parses on worker threads, one file too: nothing a pattern does can hold up this thread
     // (one per core, at most four; they stop after a minute idle, and a cancelled search terminates them).
-    this.pool = new WorkerPool({ script: path.join(extensionPath, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
+    this.pool = new ParsePool({ script: path.join(extensionPath, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
     this.search = new StructuralSearch(this.registry, (file) => this.readText(file), { pool: this.pool, cacheMatches: true });
   }
 

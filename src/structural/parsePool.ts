@@ -112,7 +112,7 @@ function firstAnswer(replies: ReadonlyArray<Promise<WorkerReply>>): Promise<Work
   });
 }
 
-export interface WorkerPoolOptions {
+export interface ParsePoolOptions {
   /** dist/parseWorker.js, with dist/grammars and dist/web-tree-sitter.wasm beside it. */
   readonly script: string;
   readonly size: number;
@@ -122,7 +122,7 @@ export interface WorkerPoolOptions {
   readonly deadlineMs?: number;
 }
 
-export class WorkerPool implements FileMatcher {
+export class ParsePool implements FileMatcher {
   readonly parallelism: number;
   private readonly workers: PooledWorker[] = [];
   private readonly waiting: Pending[] = [];
@@ -130,7 +130,7 @@ export class WorkerPool implements FileMatcher {
   private readonly bySignal = new Map<AbortSignal, { readonly jobs: Set<Pending>; readonly onAbort: () => void }>();
   private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: WorkerPoolOptions) {
+  constructor(private readonly options: ParsePoolOptions) {
     this.parallelism = options.size;
   }
 

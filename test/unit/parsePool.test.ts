@@ -1,5 +1,5 @@
 /**
- * Parsing on worker threads (src/structural/workerPool.ts) and the match cache of
+ * Parsing on worker threads (src/structural/parsePool.ts) and the match cache of
  * src/structural/search.ts: the same answers as this thread, in file order, caps honoured, a
  * dying thread reported and replaced, idle threads stopped, cached matches only for unchanged text.
  */
@@ -12,7 +12,7 @@ import { PatternError } from '../../src/structural/pattern';
 import { FILES_AHEAD_PER_THREAD_READING, MAX_HELD_LENGTH, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
 import { fileOutcomeFromWire, fileOutcomeToWire } from '../../src/structural/workerProtocol';
 import { SourceCache } from '../../src/structural/sourceCache';
-import { ParsingThreadFailed, WorkerPool } from '../../src/structural/workerPool';
+import { ParsePool, ParsingThreadFailed } from '../../src/structural/parsePool';
 import { registry, repoRoot } from './support/structuralEngine';
 
 const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
@@ -29,7 +29,7 @@ describe('structural search on worker threads', function () {
   this.timeout(30_000);
   let dir: string;
   let files: string[];
-  let pool: WorkerPool;
+  let pool: ParsePool;
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-pool-'));
@@ -46,7 +46,7 @@ describe('structural search on worker threads', function () {
     }
   });
 
-  beforeEach(() => (pool = new WorkerPool({ script: SCRIPT, size: 2 })));
+  beforeEach(() => (pool = new ParsePool({ script: SCRIPT, size: 2 })));
   afterEach(() => pool.dispose());
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -105,7 +105,7 @@ describe('structural search on worker threads', function () {
   });
 
   it('gives a free thread the longest text waiting first', async () => {
-    const single = new WorkerPool({ script: SCRIPT, size: 1 });
+    const single = new ParsePool({ script: SCRIPT, size: 1 });
     try {
       const answered: string[] = [];
       const job = (name: string, text: string): Promise<void> =>
@@ -173,7 +173,7 @@ describe('structural search on worker threads', function () {
     // A fault only a stand-in can produce on demand: a thread that exits on its first job.
     const dying = path.join(dir, 'dying.js');
     fs.writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(7));\n");
-    const faulty = new WorkerPool({ script: dying, size: 1 });
+    const faulty = new ParsePool({ script: dying, size: 1 });
     try {
       const job = { language: 'javascript', pattern: 'f()', text: 'f()', limit: 10 };
       await assert.rejects(faulty.match(job), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 7/.test(error.message));
@@ -195,8 +195,8 @@ describe('structural search on worker threads', function () {
     );
     const dying = path.join(dir, 'always-dying.js');
     fs.writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
-    const half = new WorkerPool({ script: halfDying, size: 2 });
-    const none = new WorkerPool({ script: dying, size: 2 });
+    const half = new ParsePool({ script: halfDying, size: 2 });
+    const none = new ParsePool({ script: dying, size: 2 });
     try {
       assert.deepEqual((await half.describe('javascript', 'f()')).requiredTexts, ['f']);
       await assert.rejects(none.describe('javascript', 'f()'), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 3/.test(error.message));
@@ -210,7 +210,7 @@ describe('structural search on worker threads', function () {
     // A stand-in that holds on to everything: the thread's real heap limit stops it.
     const hoarding = path.join(dir, 'hoarding.js');
     fs.writeFileSync(hoarding, "const kept = []; require('node:worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e5).fill(kept.length)); });\n");
-    const faulty = new WorkerPool({ script: hoarding, size: 1 });
+    const faulty = new ParsePool({ script: hoarding, size: 1 });
     try {
       await assert.rejects(faulty.match({ language: 'javascript', pattern: '$A', text: 'f()', limit: 10 }), (error: Error) => {
         assert.ok(error instanceof ParsingThreadFailed);
@@ -223,7 +223,7 @@ describe('structural search on worker threads', function () {
   });
 
   it('stops its threads after the idle period', async () => {
-    const quick = new WorkerPool({ script: SCRIPT, size: 2, idleMs: 100 });
+    const quick = new ParsePool({ script: SCRIPT, size: 2, idleMs: 100 });
     try {
       await Promise.all([1, 2, 3].map((n) => quick.match({ language: 'python', pattern: 'f($A)', text: `f(${n})`, limit: 10 })));
       assert.equal(quick.threads, 2);

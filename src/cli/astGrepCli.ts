@@ -8,13 +8,14 @@
 import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readTextFile } from '../structural/fileMatcher';
+import { InlineMatcher, readTextFile } from '../structural/fileMatcher';
 import { listFiles } from '../structural/fileWalker';
 import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
 import { checkRewrite, editsFor } from '../structural/rewrite';
-import { FileMatches, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../structural/search';
+import { MAX_SEARCHED_FILE_LENGTH } from '../structural/search';
 import { ParsePool } from '../structural/parsePool';
+import { BatchFile, batchSearch } from './batchSearch';
 
 const ALIASES: Readonly<Record<string, string>> = {
   ts: 'typescript', js: 'javascript', jsx: 'javascript', py: 'python', rs: 'rust', 'c++': 'cpp', cs: 'c_sharp',
@@ -102,17 +103,17 @@ export async function main(
     // One file parses on this thread (a command line has nothing else to keep responsive): no thread is started for it.
     const oneFile = named.length === 1 && named[0].isFile;
     pool = options.threads > 0 && !oneFile && existsSync(workerScript) ? new ParsePool({ script: workerScript, size: options.threads }) : undefined;
-    // One search per process: nothing to gain from keeping file texts or matches; the threads read the files.
-    const search = new StructuralSearch(registry, readText, { pool, threadsRead: pool !== undefined });
+    // One search per process: nothing kept between files (batchSearch.ts); with threads, they read the files.
+    const matcher = pool ?? new InlineMatcher(registry);
     // The threads load the grammar while folders are listed (the search asks again and is answered at once; its error is the one reported).
-    if (language && pool) search.compile(language, options.pattern as string).catch(() => undefined);
+    if (language && pool) pool.describe(language, options.pattern as string).catch(() => undefined);
     const files: string[] = [];
     for (const { absolute, isFile } of named) {
       if (isFile) files.push(absolute);
       else files.push(...(await listFiles(absolute, { root: absolute, excludeGlobs: [], useGitignore: true, accept: (file) => registry.entryForFile(file) !== undefined })));
     }
-    if (options.rewrite !== undefined && language) checkRewrite(await search.compile(language, options.pattern as string), options.rewrite);
-    const print = (file: FileMatches): void => {
+    if (options.rewrite !== undefined && language) checkRewrite(await matcher.describe(language, options.pattern as string), options.rewrite);
+    const print = (file: BatchFile): void => {
       const shown = path.relative(process.cwd(), file.file) || file.file;
       const replacements = options.rewrite !== undefined && file.source !== undefined ? editsFor(file.source, file.matches, options.rewrite) : [];
       for (const match of file.matches) {
@@ -135,7 +136,7 @@ export async function main(
       }
     };
     let filesWithMatches = 0;
-    const result = await search.search({
+    const result = await batchSearch(registry, readText, matcher, {
       pattern: options.pattern as string,
       language,
       files,

@@ -1,22 +1,23 @@
 /**
- * Structural search over files: groups files by grammar, compiles the pattern once per
- * language, skips files that lack a text every match must contain or exceed the size cap, has
- * the rest parsed and matched (on worker threads whenever a pool is given, one file too: this
- * thread then parses and matches nothing; several files in flight, results taken in file
- * order), and collects matches up to a cap. Cancelling the search terminates threads busy with it. A file whose text
- * is unchanged since the same pattern last searched it is answered from a small match cache.
- * Used by `ast_grep`, `ast_edit`, the command line and the benchmark.
+ * The editor's structural search over files (searchPlan.ts groups them by grammar and compiles
+ * the pattern once per language): reads each file's text (open buffers first), skips files that
+ * lack a text every match must contain or exceed the size cap, has the rest parsed and matched
+ * (on the parsing threads whenever a pool is given, one file too: this thread then parses and
+ * matches nothing; several files in flight, results taken in file order), and collects matches up
+ * to a cap. Cancelling the search terminates threads busy with it. A file whose text is unchanged
+ * since the same pattern last searched it is answered from a small match cache. Used by
+ * `ast_grep`, `ast_edit` and the benchmark; the command line schedules its batch run itself
+ * (src/cli/batchSearch.ts).
  */
 import { FileMatcher, FileOutcome, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { LanguageRegistry } from './languages';
-import { Match, PatternTooExpensive } from './matcher';
+import { Match } from './matcher';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
-import { matchedLength } from './workerProtocol';
+import { groupByLanguage, inFile, MatchTally, planSearch, ScanPace, SearchedLanguage, searchedLanguages, SkippedLanguage, yieldToEventLoop } from './searchPlan';
 import { CancellationSource, withAbortSignal } from '../async/abortSignal';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
-import { ParsingTimedOut } from './parsePool';
 
 /** Where the token can tell when it is cancelled (the editor's can), a cancelled search terminates the threads busy with it at once. */
 export type Cancellation = CancellationSource;
@@ -30,13 +31,6 @@ export interface SearchRequest {
   /** Stop after this many matches (the answer then says "more than"). */
   readonly maxResults: number;
   readonly token?: Cancellation;
-  /**
-   * Called with each file's matches in file order as soon as they are known; the result's
-   * `files` is then left empty (nothing kept: the command line prints as it goes).
-   */
-  readonly onFile?: (file: FileMatches) => void;
-  /** False: where threads read the files, their texts are not sent back (a search that only lists matches). */
-  readonly withSources?: boolean;
   /** Longer files (in UTF-16 units) are not parsed, and are named in `skippedLarge` (default MAX_SEARCHED_FILE_LENGTH). */
   readonly maxFileLength?: number;
 }
@@ -44,8 +38,8 @@ export interface SearchRequest {
 export interface FileMatches {
   readonly file: string;
   readonly language: string;
-  /** The text searched; absent when the request set `withSources: false` and threads read the files. */
-  readonly source?: string;
+  /** The text searched. */
+  readonly source: string;
   readonly matches: readonly Match[];
 }
 
@@ -55,9 +49,9 @@ export interface SearchResult {
   /** True when the cap stopped the search: there are more matches than reported. */
   readonly truncated: boolean;
   /** Languages the pattern was compiled for, with their scaffold context and how many files each had. */
-  readonly searched: ReadonlyArray<{ readonly language: string; readonly context: string; readonly files: number }>;
+  readonly searched: readonly SearchedLanguage[];
   /** Languages present among the files for which the pattern did not parse (only when no language was given). */
-  readonly skippedLanguages: ReadonlyArray<{ readonly language: string; readonly files: number; readonly reason: string }>;
+  readonly skippedLanguages: readonly SkippedLanguage[];
   readonly filesParsed: number;
   /** Files not parsed because they exceed the size cap (generated bundles, mostly). */
   readonly skippedLarge: readonly string[];
@@ -117,12 +111,6 @@ export interface StructuralSearchOptions {
   readonly pool?: FileMatcher;
   /** Keep the matches of the last few patterns per file text (the extension; not a one-shot command line). */
   readonly cacheMatches?: boolean;
-  /**
-   * A batch run over files on disk (the command line): a file that may match is read again by the
-   * thread that parses it, so no text crosses threads or stays on this one (only matches do, or
-   * the text of a file whose matches would copy more). Not with `cacheMatches`.
-   */
-  readonly threadsRead?: boolean;
 }
 
 /** A file with matches, or without (kept to answer a repeated query). */
@@ -134,17 +122,6 @@ interface CachedMatches {
 /** Files handed to the threads ahead of the one whose matches are awaited, per thread, and their text in all. */
 const FILES_AHEAD_PER_THREAD = 16;
 const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
-/**
- * Where threads read the files, no text waits here, only the matches of files done ahead of the
- * one awaited: far more files go ahead (the large texts all go to one thread, and with 16 the
- * others ran out of work behind them), bounded by the text those matches hold.
- */
-export const FILES_AHEAD_PER_THREAD_READING = 256;
-export const MAX_HELD_LENGTH = 1024 * 1024;
-
-/** The prefilter on this thread yields after this many files or characters scanned (a few ms of work). */
-const YIELD_EVERY_FILES = 20;
-const YIELD_EVERY_CHARACTERS = 2 * 1024 * 1024;
 
 /** Patterns whose matches are kept, most recent last. */
 const CACHED_PATTERNS = 4;
@@ -184,128 +161,70 @@ export class StructuralSearch {
   }
 
   private async searchWith(request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
-    const groups = this.groupByLanguage(request);
-    const compiled = new Map<string, PatternSummary>();
-    const skippedLanguages: Array<{ language: string; files: number; reason: string }> = [];
-    for (const [language, files] of groups) {
-      try {
-        compiled.set(language, await this.compile(language, request.pattern, signal));
-      } catch (error) {
-        if (!(error instanceof PatternError) || request.language) throw error;
-        skippedLanguages.push({ language, files: files.length, reason: error.message });
-      }
-    }
-    if (compiled.size === 0 && skippedLanguages.length > 0) {
-      throw new PatternError(
-        skippedLanguages.length === 1
-          ? skippedLanguages[0].reason
-          : `The pattern parses in none of the languages of these files: ${skippedLanguages.map((skip) => skip.language).join(', ')}. ` +
-              'Pass `language` to see why it fails in one of them.',
-      );
-    }
-
+    const plan = await planSearch(this.registry, request, (language, pattern) => this.compile(language, pattern, signal));
+    const tally = new MatchTally(request.maxResults);
     const results: FileMatches[] = [];
-    let matchCount = 0;
-    let truncated = false;
-    let filesParsed = 0;
-    const skippedLarge: string[] = [];
     const maxLength = request.maxFileLength ?? MAX_SEARCHED_FILE_LENGTH;
     const matcher = this.matcher();
     // Files in flight, in file order: each one's matches are taken only after those of the files before it.
-    const queue: Array<{ file: string; language: string; length: number; held: number; outcome: Promise<FileOutcome> }> = [];
-    const threadsRead = this.options.threadsRead === true && matcher !== this.inline;
+    const queue: Array<{ file: string; language: string; length: number; outcome: Promise<FileOutcome> }> = [];
     // Enough files ahead that a large one at the head does not leave the other threads idle; bounded in text held.
-    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * (threadsRead ? FILES_AHEAD_PER_THREAD_READING : FILES_AHEAD_PER_THREAD);
+    const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * FILES_AHEAD_PER_THREAD;
     let queuedLength = 0;
-    let heldLength = 0;
     const takeOne = async (): Promise<boolean> => {
       const head = queue.shift() as (typeof queue)[number];
       queuedLength -= head.length;
       const outcome = await head.outcome.catch((error: unknown) => {
-        // A thread given the text does not know which file it was.
-        throw (error instanceof PatternTooExpensive || error instanceof ParsingTimedOut) && !error.file ? error.inFile(head.file) : error;
+        throw inFile(error, head.file);
       });
-      heldLength -= head.held;
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
-      if (outcome.skipped === 'too large') skippedLarge.push(head.file);
-      if (outcome.parsed) filesParsed++;
-      let matches = outcome.matches;
-      if (matches.length === 0) return false;
-      if (matchCount + matches.length > request.maxResults) {
-        matches = matches.slice(0, request.maxResults - matchCount);
-        truncated = true;
-      }
-      matchCount += matches.length;
-      const found = { file: head.file, language: head.language, source: outcome.source, matches };
-      if (request.onFile) request.onFile(found);
-      else results.push(found);
-      return truncated;
+      const matches = tally.take(head.file, outcome);
+      // A file with matches was matched from the text read here, which its outcome carries.
+      if (matches) results.push({ file: head.file, language: head.language, source: outcome.source as string, matches });
+      return tally.truncated;
     };
-    // This thread only prefilters (a linear scan of each text); it still lets other work in every few files or characters.
-    let filesSinceYield = 0;
-    let charactersSinceYield = 0;
+    const pace = new ScanPace();
     try {
-      outer: for (const [language, files] of groups) {
-        const pattern = compiled.get(language);
+      outer: for (const [language, files] of plan.groups) {
+        const pattern = plan.compiled.get(language);
         if (!pattern) continue;
         const cache = this.cacheFor(language, request.pattern);
         for (const file of files) {
           if (request.token?.isCancellationRequested) throw new SearchCancelled();
-          if (++filesSinceYield >= YIELD_EVERY_FILES || charactersSinceYield >= YIELD_EVERY_CHARACTERS) {
-            filesSinceYield = 0;
-            charactersSinceYield = 0;
-            await new Promise((resolve) => setImmediate(resolve));
-          }
+          if (pace.due()) await yieldToEventLoop();
           const source = await this.readText(file);
           if (source === undefined) continue;
-          charactersSinceYield += source.length;
+          pace.scanned(source.length);
           if (!mayMatch(source, pattern)) continue;
           const length = source.length;
-          const limit = request.maxResults - matchCount + 1;
-          let outcome: Promise<FileOutcome>;
-          if (length > maxLength) {
-            outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
-          } else if (threadsRead) {
-            // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
-            outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength, withSource: request.withSources !== false }, signal);
-          } else {
-            outcome = this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit }, file, signal);
-          }
-          const entry = { file, language, length: threadsRead ? 0 : length, held: 0, outcome };
-          if (threadsRead) {
-            void outcome.then((done) => {
-              entry.held = heldBy(done);
-              heldLength += entry.held;
-            }, () => undefined);
-          }
-          queue.push(entry);
-          queuedLength += entry.length;
-          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH || heldLength > MAX_HELD_LENGTH)) if (await takeOne()) break outer;
+          const outcome: Promise<FileOutcome> =
+            length > maxLength
+              ? Promise.resolve({ parsed: false, skipped: 'too large', matches: [] })
+              : this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit: tally.limit }, file, signal);
+          queue.push({ file, language, length, outcome });
+          queuedLength += length;
+          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH)) if (await takeOne()) break outer;
         }
       }
-      while (queue.length > 0 && !truncated) await takeOne();
+      while (queue.length > 0 && !tally.truncated) await takeOne();
     } finally {
       // What is still in flight after a cap, a cancellation or an error is not wanted.
       for (const abandoned of queue.splice(0)) abandoned.outcome.catch(() => undefined);
     }
     return {
       files: results,
-      matchCount,
-      truncated,
-      searched: [...compiled].map(([language, pattern]) => ({
-        language,
-        context: pattern.context,
-        files: groups.get(language)?.length ?? 0,
-      })),
-      skippedLanguages,
-      filesParsed,
-      skippedLarge,
+      matchCount: tally.matchCount,
+      truncated: tally.truncated,
+      searched: searchedLanguages(plan),
+      skippedLanguages: plan.skippedLanguages,
+      filesParsed: tally.filesParsed,
+      skippedLarge: tally.skippedLarge,
       maxFileLength: maxLength,
     };
   }
 
   async rewrite(request: RewriteRequest): Promise<RewriteResult> {
-    for (const language of this.groupByLanguage(request).keys()) {
+    for (const language of groupByLanguage(this.registry, request).keys()) {
       let compiled: PatternSummary;
       try {
         compiled = await this.compile(language, request.pattern);
@@ -316,11 +235,11 @@ export class StructuralSearch {
       checkRewrite(compiled, request.rewrite);
     }
     // Nested matches are dropped from the edits, so count matches with headroom and the edits exactly.
-    const found = await this.search({ ...request, maxResults: request.maxReplacements * 4, withSources: true });
+    const found = await this.search({ ...request, maxResults: request.maxReplacements * 4 });
     const files: FileRewrite[] = [];
     let replacementCount = 0;
     for (const file of found.files) {
-      const source = file.source as string;
+      const source = file.source;
       const edits = editsFor(source, file.matches, request.rewrite);
       const replacements = edits.map((edit) => ({ edit, match: file.matches.find((match) => match.start === edit.start && match.end === edit.end) as Match }));
       const changed = replacements.filter(({ edit, match }) => edit.text !== match.text);
@@ -357,32 +276,4 @@ export class StructuralSearch {
     if (this.matchCache.size > CACHED_PATTERNS) this.matchCache.delete(this.matchCache.keys().next().value as string);
     return cache;
   }
-
-  private groupByLanguage(request: Pick<SearchRequest, 'files' | 'language'>): Map<string, string[]> {
-    const groups = new Map<string, string[]>();
-    if (request.language) this.registry.entry(request.language);
-    for (const file of request.files) {
-      const language = this.registry.entryForFile(file)?.id;
-      if (!language) continue;
-      if (request.language && !sameFamily(request.language, language)) continue;
-      const group = groups.get(request.language ?? language) ?? [];
-      group.push(file);
-      groups.set(request.language ?? language, group);
-    }
-    return groups;
-  }
 }
-
-/**
- * The text a file's outcome keeps alive until it is taken: its matches' and captures' texts (at
- * least the source they were cut from, when that came along instead), and the source when asked for.
- */
-function heldBy(outcome: FileOutcome): number {
-  return (outcome.source?.length ?? 0) + matchedLength(outcome.matches);
-}
-
-/** With language cpp, `.h` headers (served by c by default) are searched too, parsed as C++. */
-function sameFamily(requested: string, fileLanguage: string): boolean {
-  return requested === fileLanguage || (requested === 'cpp' && fileLanguage === 'c');
-}
-

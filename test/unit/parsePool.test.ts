@@ -7,9 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DiskJob, FileMatcher, FileOutcome, PatternSummary, readTextFile } from '../../src/structural/fileMatcher';
 import { PatternError } from '../../src/structural/pattern';
-import { FILES_AHEAD_PER_THREAD_READING, MAX_HELD_LENGTH, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
+import { StructuralSearch } from '../../src/structural/search';
 import { fileOutcomeFromWire, fileOutcomeToWire } from '../../src/structural/workerProtocol';
 import { SourceCache } from '../../src/structural/sourceCache';
 import { ParsePool, ParsingThreadFailed } from '../../src/structural/parsePool';
@@ -18,8 +17,6 @@ import { registry, repoRoot } from './support/structuralEngine';
 const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
 
 const readFile = async (file: string): Promise<string | undefined> => fs.promises.readFile(file, 'utf8');
-/** As the command line reads: undefined for a missing or binary file. */
-const readText = async (file: string): Promise<string | undefined> => readTextFile(file);
 
 function summary(result: Awaited<ReturnType<StructuralSearch['search']>>): string[] {
   return result.files.flatMap((file) => file.matches.map((match) => `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`));
@@ -71,19 +68,6 @@ describe('structural search on worker threads', function () {
     ]);
   });
 
-  it('streams each file to onFile and keeps nothing', async () => {
-    const seen: string[] = [];
-    const result = await new StructuralSearch(registry, readFile, { pool }).search({
-      pattern: 'log($A, $B)',
-      files,
-      maxResults: Number.POSITIVE_INFINITY,
-      onFile: (file) => seen.push(`${path.basename(file.file)} ${file.matches.length}`),
-    });
-    assert.deepEqual(result.files, []);
-    assert.equal(result.matchCount, 20);
-    assert.deepEqual(seen.slice(0, 3), ['file00.ts 1', 'file03.ts 1', 'file06.ts 1']);
-  });
-
   it('reports an error raised in a thread with its type and message; a pattern error stays a PatternError', async () => {
     await assert.rejects(pool.match({ language: 'javascript', pattern: 'foo(', text: 'foo(1)', limit: 10 }), { name: 'PatternError' });
     await assert.rejects(pool.describe('javascript', 'foo('), (error: Error) => error instanceof PatternError && /in any context tried/.test(error.message));
@@ -119,54 +103,16 @@ describe('structural search on worker threads', function () {
     }
   });
 
-  describe('threads that read the files themselves (the command line)', () => {
-    let nested: string;
-    let binary: string;
-    let big: string;
-
-    before(() => {
-      nested = path.join(dir, 'nested.js');
-      // Nested matches repeat the same text: they come back as offsets into the text, sent once.
-      fs.writeFileSync(nested, 'function outer() {\n  function middle() {\n    function inner() { log(1); }\n  }\n}\nlog(2);\n');
-      binary = path.join(dir, 'binary.js');
-      fs.writeFileSync(binary, 'log(1);\u0000\n');
-      big = path.join(dir, 'big.js');
-      fs.writeFileSync(big, `log(3);\n${'x;\n'.repeat(MAX_SEARCHED_FILE_LENGTH / 2)}`);
-    });
-
-    it('answers as a search of texts on this thread does, with or without the texts, and says what it skipped', async () => {
-      const all = [...files, nested, binary, big, path.join(dir, 'missing.js')];
-      for (const pattern of ['log($A)', 'function $F() { $$$B }', 'log($$$A)']) {
-        const request = { pattern, files: all, maxResults: Number.POSITIVE_INFINITY };
-        const inline = await new StructuralSearch(registry, readText).search(request);
-        const threads = new StructuralSearch(registry, readText, { pool, threadsRead: true });
-        const read = await threads.search(request);
-        const lean = await threads.search({ ...request, withSources: false });
-        assert.ok(inline.matchCount > 2, pattern);
-        assert.deepEqual(summary(read), summary(inline), pattern);
-        assert.deepEqual(summary(lean), summary(inline), pattern);
-        assert.deepEqual(read.files.map((file) => file.source), inline.files.map((file) => file.source), pattern);
-        assert.ok(lean.files.every((file) => file.source === undefined), pattern);
-        assert.deepEqual([read.filesParsed, read.skippedLarge], [inline.filesParsed, inline.skippedLarge], pattern);
-      }
-      const functions = await new StructuralSearch(registry, readText, { pool, threadsRead: true }).search({ pattern: 'function $F() { $$$B }', files: [nested, files[4]], maxResults: 10 });
-      assert.deepEqual(summary(functions).map((line) => line.split(' ')[0]), ['nested.js:1', 'nested.js:2', 'nested.js:3']);
-      assert.deepEqual(functions.skippedLarge, []);
-      const capped = await new StructuralSearch(registry, readText, { pool, threadsRead: true }).search({ pattern: 'log($A)', files: [big, nested], maxResults: 10 });
-      assert.deepEqual([capped.skippedLarge, summary(capped)], [[big], ['nested.js:3 log(1) A=1', 'nested.js:6 log(2) A=2']]);
-    });
-
-    it('sends matches with their own texts, or as offsets into the text when that copies less', () => {
-      const text = 'function a() { function b() {} }';
-      const outer = { start: 0, end: text.length, startRow: 0, startColumn: 0, endRow: 0, text, captures: new Map([['F', { text: 'a', start: 9, end: 10 }]]) };
-      const inner = { start: 15, end: 30, startRow: 0, startColumn: 15, endRow: 0, text: text.slice(15, 30), captures: new Map() };
-      const sliced = fileOutcomeToWire({ parsed: true, matches: [outer, inner], source: text }, false);
-      assert.equal(sliced.source, text);
-      assert.deepEqual(fileOutcomeFromWire(sliced, false), { parsed: true, matches: [outer, inner] });
-      const own = fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, false);
-      assert.deepEqual(own, { parsed: true, matches: [inner] });
-      assert.deepEqual(fileOutcomeFromWire(fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, true), true), { parsed: true, matches: [inner], source: text });
-    });
+  it('sends matches with their own texts, or as offsets into the text when that copies less', () => {
+    const text = 'function a() { function b() {} }';
+    const outer = { start: 0, end: text.length, startRow: 0, startColumn: 0, endRow: 0, text, captures: new Map([['F', { text: 'a', start: 9, end: 10 }]]) };
+    const inner = { start: 15, end: 30, startRow: 0, startColumn: 15, endRow: 0, text: text.slice(15, 30), captures: new Map() };
+    const sliced = fileOutcomeToWire({ parsed: true, matches: [outer, inner], source: text }, false);
+    assert.equal(sliced.source, text);
+    assert.deepEqual(fileOutcomeFromWire(sliced, false), { parsed: true, matches: [outer, inner] });
+    const own = fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, false);
+    assert.deepEqual(own, { parsed: true, matches: [inner] });
+    assert.deepEqual(fileOutcomeFromWire(fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, true), true), { parsed: true, matches: [inner], source: text });
   });
 
   it('reports a thread that dies, and the next job gets a fresh thread', async () => {
@@ -256,66 +202,5 @@ describe('structural search on worker threads', function () {
     engine.forgetMatches();
     await engine.search({ ...request, maxResults: 1 });
     assert.equal((await engine.search(request)).matchCount, first.matchCount);
-  });
-});
-
-/**
- * Stand-in threads that read the files (to hold the first file's answer back on demand, which real
- * threads do not): how far a batch run hands files out while it waits for the first one.
- */
-class HeldBackThreads implements FileMatcher {
-  readonly parallelism = 2;
-  /** Files handed out when the first one was answered. */
-  handedWhenFirstAnswered = 0;
-  private handed = 0;
-  private answerFirst: () => void = () => undefined;
-
-  constructor(private readonly matchedLength: number) {}
-
-  async matchFile(_job: DiskJob): Promise<FileOutcome> {
-    const outcome = { parsed: true, matches: [{ start: 0, end: this.matchedLength, startRow: 0, startColumn: 0, endRow: 0, text: 'f()', captures: new Map() }] };
-    if (++this.handed > 1) return outcome;
-    // The first is answered once no more files come (none for 200 ms), as a long parse would be.
-    await new Promise<void>((resolve) => {
-      this.answerFirst = resolve;
-      this.waitForQuiet();
-    });
-    this.handedWhenFirstAnswered = this.handed;
-    return outcome;
-  }
-
-  async match(): Promise<never> {
-    throw new Error('a batch run hands over files, not texts');
-  }
-
-  async describe(language: string): Promise<PatternSummary> {
-    return { language, context: 'expression', requiredTexts: [], requiredRuns: [], gapWords: [], metavariables: new Map() };
-  }
-
-  dispose(): void {}
-
-  private waitForQuiet(): void {
-    const handed = this.handed;
-    setTimeout(() => (this.handed === handed ? this.answerFirst() : this.waitForQuiet()), 200);
-  }
-}
-
-describe('a batch run while the first file is still being parsed', () => {
-  const files = Array.from({ length: 1000 }, (_, i) => path.join(os.tmpdir(), `ahead${i}.js`));
-  const search = (threads: HeldBackThreads) =>
-    new StructuralSearch(registry, async () => 'f()', { pool: threads, threadsRead: true }).search({ pattern: 'f()', language: 'javascript', files, maxResults: Number.POSITIVE_INFINITY });
-
-  it('keeps handing files to the other threads, many more than the threads hold', async () => {
-    const threads = new HeldBackThreads(3);
-    assert.equal((await search(threads)).matchCount, files.length);
-    assert.equal(threads.handedWhenFirstAnswered, 2 * FILES_AHEAD_PER_THREAD_READING);
-  });
-
-  it('stops handing them out once the matches waiting behind the first hold too much text', async () => {
-    const threads = new HeldBackThreads(MAX_HELD_LENGTH / 4);
-    assert.equal((await search(threads)).matchCount, files.length);
-    // The first, then four files whose matches make the limit and a fifth that goes over it (an
-    // answer is counted when it comes, so one more file is handed out before it is).
-    assert.equal(threads.handedWhenFirstAnswered, 7);
   });
 });

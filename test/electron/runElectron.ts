@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { newRunDir, repoRoot, writeTestEntry } from '../harness/editorRun';
-import { RUN_MARKER } from '../integration/support/processes';
+import { RUN_MARKER } from '../support/processes';
 
 async function main(): Promise<void> {
   const root = repoRoot();
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       extensionDevelopmentPath: [root, path.join(root, 'out', 'test', 'scripted-model')],
       extensionTestsPath: entry,
       launchArgs: [workspace, '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', '--user-data-dir', path.join(runDir, 'user-data')],
-      // Leftover-process checks count only this run's processes (test/integration/support/processes.ts).
+      // Leftover-process checks count only this run's processes (test/support/processes.ts).
       extensionTestsEnv: { [RUN_MARKER]: `${path.basename(runDir)}-${process.pid}` },
     });
   } catch (error) {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CodeServerInstall } from './codeServerInstall';
 import { freePort, startProcess, StartedProcess, stopProcess, waitForHttp } from './processes';
-import { RUN_MARKER } from '../integration/support/processes';
+import { RUN_MARKER } from '../support/processes';
 
 export interface Profile {
   readonly userDataDir: string;
@@ -70,7 +70,7 @@ export async function startCodeServer(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-    // Every process of this run inherits it: leftover-process checks count only their own run's (test/integration/support/processes.ts).
+    // Every process of this run inherits it: leftover-process checks count only their own run's (test/support/processes.ts).
     [RUN_MARKER]: `${path.basename(runDir)}-${process.pid}`,
   };
   // The editor starts clean: nothing from an outer VS Code or an outer `npm test` leaks into it.

@@ -11,7 +11,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
-import { processesMatching } from './support/processes';
+import { commandLine, liveProcesses, processesMatching } from '../support/processes';
 import { activateExtension, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 
 const debug = (input: object, token?: vscode.CancellationToken) => invokeText('debug', input, token);
@@ -263,7 +263,7 @@ describe('debug tool', function () {
     const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
     const pid = /; session "Agent: app\.py", process id (\d+)\./.exec(launched)?.[1];
     assert.ok(pid, launched);
-    assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '), /debug\/python\/app\.py/);
+    assert.match(commandLine(Number(pid)) ?? '', /debug\/python\/app\.py/);
   });
 
   it('breakpoints given as plain line numbers ([4, 9], the natural form) stop the program there', async () => {
@@ -348,17 +348,9 @@ describe('debug tool', function () {
 
 /** Fault adapter processes (test/fixtures/faultAdapter, run by the test extension's `live-fault-test` type). */
 function faultAdapters(): string[] {
-  const found: string[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) continue;
-      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (command.includes('faultAdapter.js')) found.push(`${pid}: ${command}`);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
+  return liveProcesses()
+    .filter(({ command }) => command.includes('faultAdapter.js'))
+    .map(({ pid, command }) => `${pid}: ${command}`);
 }
 
 describe('debug tool against a misbehaving adapter', function () {

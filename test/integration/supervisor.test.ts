@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { commandLine } from '../support/processes';
 import { activateExtension, EXTENSION_ID, invokeText, lineOf, setSetting } from './support/tools';
 
 const lsp = (input: object) => invokeText('lsp', input);
@@ -26,20 +26,10 @@ function pidOf(line: string): number {
   return Number(match[1]);
 }
 
-/** A live process (zombies awaiting a reaper count as gone) and its command line. */
-function processCommand(pid: number): string | undefined {
-  try {
-    if (/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))) return undefined;
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return undefined;
-  }
-}
-
 async function gone(pid: number): Promise<boolean> {
   const deadline = Date.now() + 5000;
   while (Date.now() < deadline) {
-    if (processCommand(pid) === undefined) return true;
+    if (commandLine(pid) === undefined) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return false;
@@ -108,7 +98,7 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       assert.match(text, new RegExp(`^1 definition of "total_area" in 1 file:\nlangs/python/shapes\\.py:${lineOf('langs/python/shapes.py', 'def total_area')}: def total_area`));
       const status = await statusLine('Python');
       assert.match(status, /: running, pid \d+$/);
-      assert.match(processCommand(pidOf(status)) ?? '', /pyright-langserver/);
+      assert.match(commandLine(pidOf(status)) ?? '', /pyright-langserver/);
       const diagnostics = await lsp({ action: 'diagnostics', file: 'langs/python/report.py' });
       assert.match(diagnostics, new RegExp(`^langs/python/report\\.py: 1 error \\(checked on the current text\\):\nlangs/python/report\\.py:3: error Pyright reportAssignmentType: Type "Literal\\['three'\\]" is not assignable to declared type "int"`));
     });
@@ -129,7 +119,7 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       const text = await lsp({ action: 'definition', file: 'langs/go/main.go', line: lineOf('langs/go/main.go', 'area(3)'), symbol: 'area' });
       assert.match(text, new RegExp(`langs/go/main\\.go:${lineOf('langs/go/main.go', 'func area')}: func area\\(side int\\) int \\{`));
       const before = pidOf(await statusLine('Go'));
-      assert.match(processCommand(before) ?? '', /gopls/);
+      assert.match(commandLine(before) ?? '', /gopls/);
       const reload = await lsp({ action: 'reload', file: 'langs/go/main.go' });
       assert.match(reload, /^Reload:\n- Go at langs\/go: restarted our server \(pid \d+ stopped, pid \d+, running\)$/);
       assert.ok(await gone(before));
@@ -153,7 +143,7 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       const text = await lsp({ action: 'definition', file: 'langs/c/shapes.c', line: lineOf('langs/c/shapes.c', 'unused_total'), symbol: 'square_area' });
       assert.match(text, /langs\/c\/shapes\.c:3: int square_area\(int side\) \{/);
       const before = pidOf(await statusLine('C/C++'));
-      assert.match(processCommand(before) ?? '', /clangd/);
+      assert.match(commandLine(before) ?? '', /clangd/);
       const reload = await lsp({ action: 'reload', file: 'langs/c/shapes.c' });
       assert.match(reload, /^Reload:\n- C\/C\+\+ at langs\/c: restarted our server/);
       assert.ok(await gone(before));

@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { descendants, isAlive } from './processes';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -287,44 +288,6 @@ function kill(pid: number): void {
   } catch {
     // already gone
   }
-}
-
-/** Live descendants of `root`, from /proc (Linux): debuggees may leave the adapter's process group. */
-export function descendants(root: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const ppid = statField(Number(name), 'ppid');
-    if (ppid === undefined) continue;
-    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
-  }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of parents.get(queue.shift()!) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-/** True while the process exists and is not a zombie waiting to be reaped. */
-export function isAlive(pid: number): boolean {
-  const state = statField(pid, 'state');
-  return state !== undefined && state !== 'Z' && state !== 'X';
-}
-
-function statField(pid: number, field: 'state' | 'ppid'): any {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return field === 'state' ? rest[0] : Number(rest[1]);
 }
 
 function spawnSyncOk(command: string, args: string[]): boolean {

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapClient, DapRequestError, isAlive, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
+import { DapClient, DapRequestError, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
+import { isAlive } from '../support/processes';
 
 // These drive the real adapters .ci/run installs; a missing one fails here, it is never skipped.
 const debugDir = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'ts-project', 'debug');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapRequestError, initialize, isAlive, launchToFirstStop, StartedAdapter, startFaultAdapter } from '../support/dapClient';
+import { DapRequestError, initialize, launchToFirstStop, StartedAdapter, startFaultAdapter } from '../support/dapClient';
+import { isAlive } from '../support/processes';
 
 // The fault-injection adapter (test/fixtures/faultAdapter) does what each mode promises.
 const program = '/fault/program.txt';

@@ -6,7 +6,6 @@
  */
 import * as assert from 'node:assert/strict';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
@@ -17,6 +16,7 @@ import { formatText, KernelPart, KernelResult, MAX_IMAGE_BYTES_PER_CELL, MAX_IMA
 import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { processGroupExists, signalProcessGroup } from '../../src/process/childProcess';
+import { isAlive } from '../support/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PYTHON = '/usr/bin/python3';
@@ -48,15 +48,6 @@ const CELLS = {
     awaitSlow: 'await tool("slow", {})',
   },
 };
-
-/** Whether a process runs (a zombie waiting for its reaper does not). */
-function running(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function settles(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -339,9 +330,9 @@ describe('kernels do not outlive their host', function () {
     for (const [situation, flags] of situations) {
       it(`${language.name}: a kernel whose host is SIGKILLed ${situation} ends, with the sleep its cell started`, async () => {
         const pids = await startHost(language, flags);
-        assert.ok(running(pids.kernel) && running(pids.sleep), 'kernel and sleep run before the host dies');
+        assert.ok(isAlive(pids.kernel) && isAlive(pids.sleep), 'kernel and sleep run before the host dies');
         host!.kill('SIGKILL');
-        await settles('the kernel and its sleep end', () => !running(pids.kernel) && !running(pids.sleep));
+        await settles('the kernel and its sleep end', () => !isAlive(pids.kernel) && !isAlive(pids.sleep));
       });
     }
   }

@@ -1,11 +1,11 @@
 /**
- * Leftover-process checks count only their own run's processes (test/integration/support/processes.ts):
+ * Leftover-process checks count only their own run's processes (test/support/processes.ts):
  * a process that looks like a kernel but belongs to another run on this machine (another checkout's
  * editor) is not counted; one of this run is, and so is an orphan that only carries the marker.
  */
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
-import { processesMatching, RUN_MARKER } from '../integration/support/processes';
+import { processesMatching, RUN_MARKER } from '../support/processes';
 
 /** A process whose command line names a kernel, started with the given run marker (none: no marker). */
 function lookalike(run: string | undefined, detached = false): ChildProcess {

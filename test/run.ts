@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { repoRoot, runInEditor } from './harness/editorRun';
+import { runInEditor } from './harness/editorRun';
+import { repoRoot } from './support/repoRoot';
 import { FailedTest, failedTest } from './support/bridgeProtocol';
 import { productSmokeTest, smokeRunDir } from './harness/productSmoke';
 

@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { newRunDir, repoRoot, writeTestEntry } from '../harness/editorRun';
+import { newRunDir, writeTestEntry } from '../harness/editorRun';
+import { repoRoot } from '../support/repoRoot';
 import { RUN_MARKER } from '../support/processes';
 
 async function main(): Promise<void> {

@@ -6,7 +6,8 @@
  * Timings are noisy on 2 cores: read the ratios, not the absolute numbers.
  */
 import { structuralBenchmark } from '../../bench/structural';
-import { repoRoot, runInEditor } from './editorRun';
+import { runInEditor } from './editorRun';
+import { repoRoot } from '../support/repoRoot';
 
 interface Sample {
   area: string;

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FailedTest, RunParams, RunSummary } from '../support/bridgeProtocol';
+import { repoRoot } from '../support/repoRoot';
 import { Bridge, startBridge } from './bridge';
 import { QUIET_SETTINGS, RunningCodeServer, startCodeServer } from './codeServer';
 import { ensureCodeServer } from './codeServerInstall';
@@ -29,16 +30,6 @@ export interface EditorRunResult {
   readonly exitCode: number;
   readonly runDir: string;
   readonly benchReport?: string;
-}
-
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'esbuild.mjs'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('Cannot find the repository root (esbuild.mjs) above the harness.');
-    dir = parent;
-  }
-  return dir;
 }
 
 /** A new directory for one run's files under .vscode-test/runs/ (kept when the run fails). */

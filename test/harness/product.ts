@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { QUIET_SETTINGS, RunningCodeServer, startCodeServer } from './codeServer';
 import { ensureCodeServer } from './codeServerInstall';
-import { repoRoot } from './editorRun';
+import { repoRoot } from '../support/repoRoot';
 
 function run(command: string, args: string[], cwd: string): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });

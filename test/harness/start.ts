@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CODE_SERVER_VERSION } from './codeServerInstall';
-import { repoRoot } from './editorRun';
+import { repoRoot } from '../support/repoRoot';
 import { startProduct } from './product';
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { descendants, isAlive } from './processes';
+import { repoRoot } from './repoRoot';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -296,16 +297,6 @@ function spawnSyncOk(command: string, args: string[]): boolean {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'esbuild.mjs'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('Cannot find the repository root (esbuild.mjs) above the tests.');
-    dir = parent;
-  }
-  return dir;
 }
 
 /** The initialize request as VS Code sends it (@vscode/debugadapter refuses one without pathFormat "path"). */

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/astGrepCli';
-import { repoRoot } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 
-const GRAMMARS = path.join(repoRoot, 'dist', 'grammars');
+const GRAMMARS = path.join(repoRoot(), 'dist', 'grammars');
 
 interface Run {
   readonly code: number;
@@ -83,7 +83,7 @@ describe('live-ast-grep command line', function () {
   });
 
   it('runs as an executable through its shebang line, V8 flags included', () => {
-    const cli = path.join(repoRoot, 'dist', 'cli.js');
+    const cli = path.join(repoRoot(), 'dist', 'cli.js');
     assert.match(fs.readFileSync(cli, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env -S node --max-semi-space-size=1 --max-old-space-size=64$/);
     const ran = spawnSync(cli, ['--lang', 'ts', '-p', 'foo($A)', '--json', path.join(dir, 'src')], { encoding: 'utf8' });
     assert.equal(ran.status, 0, ran.stderr);

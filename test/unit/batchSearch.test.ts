@@ -12,9 +12,10 @@ import { BatchFile, BatchRequest, batchSearch, FILES_AHEAD_PER_THREAD_READING, M
 import { DiskJob, FileMatcher, FileOutcome, InlineMatcher, PatternSummary, readTextFile } from '../../src/structural/fileMatcher';
 import { ParsePool } from '../../src/structural/parsePool';
 import { FileMatches, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
-import { registry, repoRoot } from './support/structuralEngine';
+import { registry } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 
-const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
+const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
 /** As the command line reads: undefined for a missing or binary file. */
 const readText = async (file: string): Promise<string | undefined> => readTextFile(file);

@@ -7,9 +7,10 @@ import { PassThrough } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapClient, DapRequestError, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
 import { isAlive } from '../support/processes';
+import { repoRoot } from '../support/repoRoot';
 
 // These drive the real adapters .ci/run installs; a missing one fails here, it is never skipped.
-const debugDir = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'ts-project', 'debug');
+const debugDir = path.join(repoRoot(), 'test', 'fixtures', 'ts-project', 'debug');
 
 function breakLine(file: string): number {
   const index = fs.readFileSync(file, 'utf8').split('\n').findIndex((line) => /(\/\/|#) BREAK$/.test(line));

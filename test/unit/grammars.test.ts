@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Language, type Node, Parser } from 'web-tree-sitter';
+import { repoRoot } from '../support/repoRoot';
 
 interface Rung {
   context: string;
@@ -26,7 +27,7 @@ interface GrammarEntry {
   ladder: Rung[];
 }
 
-const root = path.resolve(__dirname, '..', '..', '..');
+const root = repoRoot();
 const grammars: GrammarEntry[] = JSON.parse(fs.readFileSync(path.join(root, 'grammars', 'grammars.json'), 'utf8'));
 const MARKER = '{{fragment}}';
 

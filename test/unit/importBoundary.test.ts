@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { repoRoot } from '../support/repoRoot';
 
-const src = path.resolve(__dirname, '..', '..', '..', 'src');
+const src = path.join(repoRoot(), 'src');
 
 /** Engines are plain TypeScript: only files under a `vscode/` folder, src/tools/ and the entry glue may import 'vscode'. */
 function isGlue(relative: string): boolean {

@@ -10,8 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
+import { repoRoot } from '../support/repoRoot';
 
-const HOST = path.resolve(__dirname, '..', '..', '..', 'dist', 'kernels', 'jsKernelHost.js');
+const HOST = path.join(repoRoot(), 'dist', 'kernels', 'jsKernelHost.js');
 
 interface KernelEvent {
   readonly type: string;

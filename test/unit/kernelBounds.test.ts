@@ -17,8 +17,9 @@ import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { processGroupExists, signalProcessGroup } from '../../src/process/childProcess';
 import { isAlive } from '../support/processes';
+import { repoRoot } from '../support/repoRoot';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = repoRoot();
 const PYTHON = '/usr/bin/python3';
 const PYTHON_DRIVER = path.join(ROOT, 'src', 'kernels', 'python', 'kernel.py');
 const JS_HOST = path.join(ROOT, 'dist', 'kernels', 'jsKernelHost.js');

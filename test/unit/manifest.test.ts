@@ -9,8 +9,9 @@ import { contextKeyOf, RESOURCES } from '../../src/platform/resources';
 import { Setting } from '../../src/platform/settings';
 import { TIERS } from '../../src/platform/tiers';
 import { ToolName } from '../../src/platform/toolNames';
+import { repoRoot } from '../support/repoRoot';
 
-const root = path.resolve(__dirname, '..', '..', '..');
+const root = repoRoot();
 const packageJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const contributedTools: { name: string; tags: string[]; when: string; inputSchema: { required?: string[]; properties?: object } }[] =
   packageJson.contributes.languageModelTools;

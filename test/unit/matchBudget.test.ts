@@ -13,9 +13,10 @@ import { findMatches, PatternTooExpensive } from '../../src/structural/matcher';
 import { compilePattern, MAX_PATTERN_DEPTH, PatternError } from '../../src/structural/pattern';
 import { SearchCancelled, StructuralSearch } from '../../src/structural/search';
 import { JobCancelled, ParsePool, ParsingTimedOut } from '../../src/structural/parsePool';
-import { registry, repoRoot } from './support/structuralEngine';
+import { registry } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 
-const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
+const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
 /** `f(a0, …, a(n-1)); g(x, a1, a0);`: the pattern below matches neither, and must find that out by trying splits of f's arguments. */
 function manyArguments(n: number): string {

@@ -12,9 +12,10 @@ import { StructuralSearch } from '../../src/structural/search';
 import { fileOutcomeFromWire, fileOutcomeToWire } from '../../src/structural/workerProtocol';
 import { SourceCache } from '../../src/structural/sourceCache';
 import { ParsePool, ParsingThreadFailed } from '../../src/structural/parsePool';
-import { registry, repoRoot } from './support/structuralEngine';
+import { registry } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 
-const SCRIPT = path.join(repoRoot, 'dist', 'parseWorker.js');
+const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
 const readFile = async (file: string): Promise<string | undefined> => fs.promises.readFile(file, 'utf8');
 

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compilePattern } from '../../src/structural/pattern';
 import { mayMatch } from '../../src/structural/prefilter';
-import { matchTexts, registry, repoRoot } from './support/structuralEngine';
+import { matchTexts, registry } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 
 async function compiled(language: string, pattern: string) {
   return compilePattern(await registry.load(language), pattern);
@@ -60,7 +61,7 @@ describe('prefilter: runs of leaves in order', function () {
       'console.log($$$A)', 'Object.defineProperty($O, $K, $D)', 'for (const $X of $Y) $B', 'export default function $F($$$P) { $$$B }',
       'typeof $X === "function"', 'new Promise(($R) => $B)', 'require($M)', '$A.forEach(($X) => { $$$B })', 'process.env.$V',
     ];
-    const files = filesUnder(path.join(repoRoot, 'node_modules'), /\.(js|mjs|ts)$/, 5).filter((file) => !file.endsWith('.d.ts'));
+    const files = filesUnder(path.join(repoRoot(), 'node_modules'), /\.(js|mjs|ts)$/, 5).filter((file) => !file.endsWith('.d.ts'));
     await checkRefusals(files, (file) => (file.endsWith('.ts') ? 'typescript' : 'javascript'), patterns);
   });
 
@@ -94,7 +95,7 @@ async function checkRefusals(files: readonly string[], languageOf: (file: string
       const summary = await compiled(language, pattern);
       if (!summary.requiredTexts.every((required) => text.includes(required)) || mayMatch(text, summary)) continue;
       refused++;
-      assert.deepEqual(await matchTexts(language, pattern, text), [], `${pattern} in ${path.relative(repoRoot, file)}`);
+      assert.deepEqual(await matchTexts(language, pattern, text), [], `${pattern} in ${path.relative(repoRoot(), file)}`);
     }
   }
   assert.ok(files.length > 200 && refused > 20, `${files.length} files, ${refused} refused by the runs alone`);

@@ -8,10 +8,11 @@ import { formatText, KernelResult, OutputCollector } from '../../src/kernels/ker
 import { CallTool, Kernel, KernelOptions } from '../../src/kernels/kernel';
 import { choosePythonInterpreter, pythonLaunch } from '../../src/kernels/pythonKernel';
 import { processGroupExists } from '../../src/process/childProcess';
+import { repoRoot } from '../support/repoRoot';
 
 // These run the real driver on Debian's Python in a venv that sees the system's pandas and matplotlib
 // (the python3 on PATH may be another one that cannot import them).
-const driverPath = path.resolve(__dirname, '..', '..', '..', 'src', 'kernels', 'python', 'kernel.py');
+const driverPath = path.join(repoRoot(), 'src', 'kernels', 'python', 'kernel.py');
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
 

@@ -12,7 +12,8 @@ import type { Node } from 'web-tree-sitter';
 import { findMatches } from '../../src/structural/matcher';
 import { compilePattern } from '../../src/structural/pattern';
 import { astGrepBinary, astGrepMatches, astGrepMatchesOfEach } from './support/astGrep';
-import { matchTexts, registry, repoRoot } from './support/structuralEngine';
+import { matchTexts, registry } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 import { filesUnder } from '../support/filesUnder';
 
 interface Corpus {
@@ -36,8 +37,8 @@ function pythonStandardLibrary(): string[] | undefined {
 /** The given packages' files, without their own nested node_modules. */
 function packageFiles(packages: readonly string[], suffix: string): string[] {
   return packages
-    .flatMap((name) => filesUnder(path.join(repoRoot, 'node_modules', name), suffix))
-    .filter((file) => !path.relative(path.join(repoRoot, 'node_modules'), file).split(path.sep).slice(1).includes('node_modules'))
+    .flatMap((name) => filesUnder(path.join(repoRoot(), 'node_modules', name), suffix))
+    .filter((file) => !path.relative(path.join(repoRoot(), 'node_modules'), file).split(path.sep).slice(1).includes('node_modules'))
     .sort();
 }
 
@@ -279,7 +280,7 @@ describe('structural engine against ast-grep: same matches on real code', functi
   this.timeout(300_000);
   let binary: string;
   before(() => {
-    binary = astGrepBinary(repoRoot);
+    binary = astGrepBinary(repoRoot());
   });
 
   for (const corpus of CORPORA) {
@@ -345,7 +346,7 @@ async function astGrepTexts(language: string, pattern: string, source: string): 
   const file = path.join(dir, `case${extension}`);
   fs.writeFileSync(file, source);
   try {
-    return (await astGrepMatches(astGrepBinary(repoRoot), AST_GREP_NAMES[language], pattern, [file])).map((match) => match.text);
+    return (await astGrepMatches(astGrepBinary(repoRoot()), AST_GREP_NAMES[language], pattern, [file])).map((match) => match.text);
   } catch (error) {
     if (/ast-grep exited/.test((error as Error).message)) return 'refused';
     throw error;

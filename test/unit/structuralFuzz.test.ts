@@ -13,10 +13,11 @@ import { FRAGMENT_MARKER, LoadedLanguage } from '../../src/structural/languages'
 import { CompiledPattern, compilePattern, PatternError } from '../../src/structural/pattern';
 import { editsFor } from '../../src/structural/rewrite';
 import { seededRandom } from '../support/seededRandom';
-import { registry, repoRoot } from './support/structuralEngine';
+import { registry } from './support/structuralEngine';
+import { repoRoot } from '../support/repoRoot';
 
 const SEED = 0x5eed;
-const SAMPLES = path.join(repoRoot, 'test', 'fixtures', 'grammar-samples');
+const SAMPLES = path.join(repoRoot(), 'test', 'fixtures', 'grammar-samples');
 
 function samples(): Array<{ language: string; source: string }> {
   return fs.readdirSync(SAMPLES).map((name) => {

@@ -14,10 +14,11 @@ import { runToCompletion } from '../../src/process/childProcess';
 import { QuestionBoard } from '../../src/questions/questionBoard';
 import { ModelTurn, WorkerHost, WorkerModel, WorkerPool } from '../../src/vibe/vibeWorkers';
 import { settlesWithin } from './support/settles';
+import { repoRoot } from '../support/repoRoot';
 
 /** Far past the limit, as a model or a setting could write it (1e10 ms overflows to 1 ms). */
 const HUGE_MS = 1e10;
-const driverPath = path.resolve(__dirname, '..', '..', '..', 'src', 'kernels', 'python', 'kernel.py');
+const driverPath = path.join(repoRoot(), 'src', 'kernels', 'python', 'kernel.py');
 
 const workerHost: WorkerHost = {
   needsApproval: () => false,

@@ -6,16 +6,14 @@ import { findMatches, Match } from '../../../src/structural/matcher';
 import { compilePattern } from '../../../src/structural/pattern';
 import { applyEdits } from '../../../src/edits/textEdits';
 import { checkRewrite, editsFor } from '../../../src/structural/rewrite';
-
-/** The repository root: unit tests run from out/test/unit. */
-export const repoRoot = path.resolve(__dirname, '..', '..', '..');
+import { repoRoot } from '../../support/repoRoot';
 
 /** The engine as the extension ships it: grammars from dist/ (built before the tests run). */
 export function distRegistry(): LanguageRegistry {
   return new LanguageRegistry({
     grammars: GRAMMARS,
-    locateWasm: (entry) => path.join(repoRoot, 'dist', 'grammars', `${entry.id}.wasm`),
-    runtimeWasm: path.join(repoRoot, 'dist', 'web-tree-sitter.wasm'),
+    locateWasm: (entry) => path.join(repoRoot(), 'dist', 'grammars', `${entry.id}.wasm`),
+    runtimeWasm: path.join(repoRoot(), 'dist', 'web-tree-sitter.wasm'),
   });
 }
 

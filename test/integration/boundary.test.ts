@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension, invokeText, workspaceRoot } from './support/tools';
+import { suiteTempDir } from '../support/tempDir';
 
 const SECRET = 'export const secret = 1;\n';
 
@@ -23,30 +23,28 @@ function snapshot(dir: string): Record<string, string> {
  */
 describe('the workspace boundary is the real path: links out of the workspace are refused by every tool', function () {
   this.timeout(120_000);
-  let outside: string;
+  const outside = suiteTempDir('live-tools-outside-');
   let untouched: Record<string, string>;
   const inside = (file: string) => path.join(workspaceRoot(), file);
 
   const refused = async (tool: string, input: object, link: string): Promise<void> => {
     const text = await invokeText(tool, input);
-    assert.match(text, new RegExp(`^Error: .*the symbolic link ${link.replace(/[.]/g, '\\.')} points to ${outside.replace(/[.]/g, '\\.')}`), `${tool}: ${text}`);
-    assert.deepEqual(snapshot(outside), untouched, `${tool} changed the folder outside the workspace`);
+    assert.match(text, new RegExp(`^Error: .*the symbolic link ${link.replace(/[.]/g, '\\.')} points to ${outside().replace(/[.]/g, '\\.')}`), `${tool}: ${text}`);
+    assert.deepEqual(snapshot(outside()), untouched, `${tool} changed the folder outside the workspace`);
   };
 
   before(async () => {
     await activateExtension();
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'live-tools-outside-')));
-    fs.writeFileSync(path.join(outside, 'secret.ts'), SECRET);
+    fs.writeFileSync(path.join(outside(), 'secret.ts'), SECRET);
     fs.mkdirSync(inside('boundary/real'), { recursive: true });
     fs.writeFileSync(inside('boundary/real/own.ts'), 'export const own = 2;\n');
-    fs.symlinkSync(outside, inside('boundary/linkdir'));
-    fs.symlinkSync(path.join(outside, 'secret.ts'), inside('boundary/linked.ts'));
-    untouched = snapshot(outside);
+    fs.symlinkSync(outside(), inside('boundary/linkdir'));
+    fs.symlinkSync(path.join(outside(), 'secret.ts'), inside('boundary/linked.ts'));
+    untouched = snapshot(outside());
   });
 
   after(() => {
     fs.rmSync(inside('boundary'), { recursive: true, force: true });
-    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('write and edit, through a linked folder and a linked file', async () => {
@@ -86,11 +84,11 @@ describe('the workspace boundary is the real path: links out of the workspace ar
     assert.ok(id, staged);
     // The same text outside, so the drift check passes and only the boundary can refuse.
     fs.renameSync(inside('boundary/swap'), inside('boundary/swap-was'));
-    fs.symlinkSync(outside, inside('boundary/swap'));
+    fs.symlinkSync(outside(), inside('boundary/swap'));
     await refused('resolve', { edit_id: id, action: 'accept' }, 'boundary/swap');
     assert.match(await invokeText('resolve', { edit_id: id, action: 'discard' }), new RegExp(`${id}`));
     for (const document of vscode.workspace.textDocuments) {
-      assert.ok(!(document.isDirty && document.uri.fsPath.startsWith(outside)), `${document.uri.fsPath} was edited in the editor`);
+      assert.ok(!(document.isDirty && document.uri.fsPath.startsWith(outside())), `${document.uri.fsPath} was edited in the editor`);
     }
   });
 });

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapClient, DapRequestError, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
 import { isAlive } from '../support/processes';
 import { repoRoot } from '../support/repoRoot';
+import { withTempDir } from '../support/tempDir';
 
 // These drive the real adapters .ci/run installs; a missing one fails here, it is never skipped.
 const debugDir = path.join(repoRoot(), 'test', 'fixtures', 'ts-project', 'debug');
@@ -142,52 +142,52 @@ describe('DAP client against the real adapters', () => {
   for (const testCase of cases) {
     it(`${testCase.name}: stops at BREAK, inspects, steps, runs to the end and leaves no process`, async function () {
       this.timeout(testCase.timeoutMs + 20_000);
-      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dap-client-'));
-      let adapter: StartedAdapter | undefined;
-      try {
-        const started = await testCase.start(tmp);
-        adapter = started.adapter;
-        const { client } = adapter;
-        const line = breakLine(testCase.source);
-        const first = await launchToFirstStop(adapter, started.launch, testCase.source, line, testCase.timeoutMs);
-        assert.equal(first.stopped.reason, 'breakpoint');
+      await withTempDir('dap-client-', async (tmp) => {
+        let adapter: StartedAdapter | undefined;
+        try {
+          const started = await testCase.start(tmp);
+          adapter = started.adapter;
+          const { client } = adapter;
+          const line = breakLine(testCase.source);
+          const first = await launchToFirstStop(adapter, started.launch, testCase.source, line, testCase.timeoutMs);
+          assert.equal(first.stopped.reason, 'breakpoint');
 
-        const { stackFrames } = await client.request<DebugProtocol.StackTraceResponse['body']>('stackTrace', { threadId: first.threadId });
-        assert.equal(stackFrames[0]!.line, line, JSON.stringify(stackFrames[0]));
-        assert.equal(path.basename(stackFrames[0]!.source?.path ?? ''), path.basename(testCase.source));
-        const frameId = stackFrames[0]!.id;
-        const { scopes } = await client.request<DebugProtocol.ScopesResponse['body']>('scopes', { frameId });
-        const { variables } = await client.request<DebugProtocol.VariablesResponse['body']>('variables', { variablesReference: scopes[0]!.variablesReference });
-        const local = variables.find((variable) => variable.name === testCase.local);
-        assert.ok(local, `${testCase.local} not among ${variables.map((variable) => variable.name).join(', ')}`);
-        assert.ok(local.variablesReference > 0, `${testCase.local} should be expandable`);
-        const evaluated = await client.request<DebugProtocol.EvaluateResponse['body']>('evaluate', { expression: testCase.evaluate.expression, frameId, context: 'watch' });
-        assert.match(evaluated.result, testCase.evaluate.result);
+          const { stackFrames } = await client.request<DebugProtocol.StackTraceResponse['body']>('stackTrace', { threadId: first.threadId });
+          assert.equal(stackFrames[0]!.line, line, JSON.stringify(stackFrames[0]));
+          assert.equal(path.basename(stackFrames[0]!.source?.path ?? ''), path.basename(testCase.source));
+          const frameId = stackFrames[0]!.id;
+          const { scopes } = await client.request<DebugProtocol.ScopesResponse['body']>('scopes', { frameId });
+          const { variables } = await client.request<DebugProtocol.VariablesResponse['body']>('variables', { variablesReference: scopes[0]!.variablesReference });
+          const local = variables.find((variable) => variable.name === testCase.local);
+          assert.ok(local, `${testCase.local} not among ${variables.map((variable) => variable.name).join(', ')}`);
+          assert.ok(local.variablesReference > 0, `${testCase.local} should be expandable`);
+          const evaluated = await client.request<DebugProtocol.EvaluateResponse['body']>('evaluate', { expression: testCase.evaluate.expression, frameId, context: 'watch' });
+          assert.match(evaluated.result, testCase.evaluate.result);
 
-        const stepped = client.waitForEvent<DebugProtocol.StoppedEvent['body']>('stopped');
-        await client.request('next', { threadId: first.threadId });
-        assert.equal((await stepped).reason, 'step');
+          const stepped = client.waitForEvent<DebugProtocol.StoppedEvent['body']>('stopped');
+          await client.request('next', { threadId: first.threadId });
+          assert.equal((await stepped).reason, 'step');
 
-        // Run to the end: without breakpoints the program prints its line and exits.
-        await client.request('setBreakpoints', { source: { path: testCase.source }, breakpoints: [] });
-        const pids = adapter.pids();
-        assert.ok(pids.length >= 2, `expected the adapter and the debuggee, found pids ${pids.join(', ')}`);
-        const terminated = client.waitForEvent('terminated', undefined, testCase.timeoutMs);
-        await client.request('continue', { threadId: first.threadId });
-        await terminated;
-        // delve's program output comes on dlv's stdout, a pipe apart from the DAP socket: it may trail `terminated`.
-        const deadline = Date.now() + 5000;
-        while (!/total 15/.test(adapter.programOutput()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.match(adapter.programOutput(), /total 15/);
+          // Run to the end: without breakpoints the program prints its line and exits.
+          await client.request('setBreakpoints', { source: { path: testCase.source }, breakpoints: [] });
+          const pids = adapter.pids();
+          assert.ok(pids.length >= 2, `expected the adapter and the debuggee, found pids ${pids.join(', ')}`);
+          const terminated = client.waitForEvent('terminated', undefined, testCase.timeoutMs);
+          await client.request('continue', { threadId: first.threadId });
+          await terminated;
+          // delve's program output comes on dlv's stdout, a pipe apart from the DAP socket: it may trail `terminated`.
+          const deadline = Date.now() + 5000;
+          while (!/total 15/.test(adapter.programOutput()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+          assert.match(adapter.programOutput(), /total 15/);
 
-        await client.request('disconnect', { terminateDebuggee: true }).catch(() => undefined); // some adapters close at once
-        await adapter.dispose();
-        const left = pids.filter(isAlive);
-        assert.deepEqual(left, [], `processes left behind: ${left.join(', ')}`);
-      } finally {
-        await adapter?.dispose();
-        fs.rmSync(tmp, { recursive: true, force: true });
-      }
+          await client.request('disconnect', { terminateDebuggee: true }).catch(() => undefined); // some adapters close at once
+          await adapter.dispose();
+          const left = pids.filter(isAlive);
+          assert.deepEqual(left, [], `processes left behind: ${left.join(', ')}`);
+        } finally {
+          await adapter?.dispose();
+        }
+      });
     });
   }
 });

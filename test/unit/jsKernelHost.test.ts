@@ -6,11 +6,11 @@
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { repoRoot } from '../support/repoRoot';
+import { withTempDir } from '../support/tempDir';
 
 const HOST = path.join(repoRoot(), 'dist', 'kernels', 'jsKernelHost.js');
 
@@ -232,8 +232,7 @@ describe('JavaScript kernel host', function () {
   });
 
   it('resolves require and import from the working directory (CommonJS, ESM, ESM with top-level await)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'js-kernel-'));
-    try {
+    await withTempDir('js-kernel-', async (dir) => {
       fs.writeFileSync(path.join(dir, 'common.js'), 'module.exports = { a: 1 };\n');
       fs.writeFileSync(path.join(dir, 'lib.mjs'), "export const answer = 42;\nexport default 'd';\n");
       fs.writeFileSync(path.join(dir, 'slow.mjs'), 'export const late = await Promise.resolve(7);\n');
@@ -243,9 +242,7 @@ describe('JavaScript kernel host', function () {
       assert.equal(await kernel.result("import common from './common.js'; import d, { answer } from './lib.mjs'; import { late } from './slow.mjs'; [common.a, d, answer, late]"), "[ 1, 'd', 42, 7 ]");
       const missing = await kernel.execute("import x from './missing.js'");
       assert.equal(missing.find((event) => event.type === 'error')?.evalue?.split('\n')[0], "Cannot find module './missing.js'");
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('interrupts a synchronous loop on SIGINT and answers the next cell', async () => {

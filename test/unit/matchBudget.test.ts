@@ -7,7 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { findMatches, PatternTooExpensive } from '../../src/structural/matcher';
 import { compilePattern, MAX_PATTERN_DEPTH, PatternError } from '../../src/structural/pattern';
@@ -15,6 +14,7 @@ import { SearchCancelled, StructuralSearch } from '../../src/structural/search';
 import { JobCancelled, ParsePool, ParsingTimedOut } from '../../src/structural/parsePool';
 import { registry } from './support/structuralEngine';
 import { repoRoot } from '../support/repoRoot';
+import { suiteTempDir } from '../support/tempDir';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
@@ -100,18 +100,15 @@ describe('structural matching: bounded cost', function () {
 
 describe('parsing threads: cancelled and overdue jobs end their thread', function () {
   this.timeout(30_000);
-  let dir: string;
-
-  before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pool-stop-'))));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = suiteTempDir('pool-stop-');
 
   /**
    * A stand-in thread that is busy for good on the first job any thread of it gets (real threads are
    * bounded now, so only a stand-in hangs on demand); every later job is answered at once.
    */
   function busyForever(name: string): string {
-    const script = path.join(dir, `${name}.js`);
-    const marker = path.join(dir, `${name}.started`);
+    const script = path.join(dir(), `${name}.js`);
+    const marker = path.join(dir(), `${name}.started`);
     fs.writeFileSync(
       script,
       "const fs = require('node:fs');\nconst { parentPort } = require('node:worker_threads');\n" +

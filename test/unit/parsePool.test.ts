@@ -5,7 +5,6 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PatternError } from '../../src/structural/pattern';
 import { StructuralSearch } from '../../src/structural/search';
@@ -14,6 +13,7 @@ import { SourceCache } from '../../src/structural/sourceCache';
 import { ParsePool, ParsingThreadFailed } from '../../src/structural/parsePool';
 import { registry } from './support/structuralEngine';
 import { repoRoot } from '../support/repoRoot';
+import { suiteTempDir } from '../support/tempDir';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
@@ -25,12 +25,11 @@ function summary(result: Awaited<ReturnType<StructuralSearch['search']>>): strin
 
 describe('structural search on worker threads', function () {
   this.timeout(30_000);
-  let dir: string;
+  const dir = suiteTempDir('worker-pool-');
   let files: string[];
   let pool: ParsePool;
 
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-pool-'));
     files = [];
     for (let i = 0; i < 24; i++) {
       const extension = ['ts', 'py', 'go'][i % 3];
@@ -38,7 +37,7 @@ describe('structural search on worker threads', function () {
         extension === 'py' ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n` :
         extension === 'go' ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n` :
         `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
-      const file = path.join(dir, `file${String(i).padStart(2, '0')}.${extension}`);
+      const file = path.join(dir(), `file${String(i).padStart(2, '0')}.${extension}`);
       fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
       files.push(file);
     }
@@ -46,7 +45,6 @@ describe('structural search on worker threads', function () {
 
   beforeEach(() => (pool = new ParsePool({ script: SCRIPT, size: 2 })));
   afterEach(() => pool.dispose());
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('answers exactly as this thread does, in file order, in every language', async () => {
     const request = { pattern: 'log($A)', files, maxResults: Number.POSITIVE_INFINITY };
@@ -118,7 +116,7 @@ describe('structural search on worker threads', function () {
 
   it('reports a thread that dies, and the next job gets a fresh thread', async () => {
     // A fault only a stand-in can produce on demand: a thread that exits on its first job.
-    const dying = path.join(dir, 'dying.js');
+    const dying = path.join(dir(), 'dying.js');
     fs.writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(7));\n");
     const faulty = new ParsePool({ script: dying, size: 1 });
     try {
@@ -133,14 +131,14 @@ describe('structural search on worker threads', function () {
 
   it('takes a pattern from the first thread that answers; a thread that dies meanwhile fails it only when all do', async () => {
     // Stand-ins for the fault: of two threads started together (consecutive ids) the odd one exits on its first request, the other answers 300 ms later.
-    const halfDying = path.join(dir, 'half-dying.js');
+    const halfDying = path.join(dir(), 'half-dying.js');
     const summary = "{ summary: { language: 'javascript', context: 'expression', requiredTexts: ['f'], requiredRuns: [], gapWords: [], metavariables: new Map() } }";
     fs.writeFileSync(
       halfDying,
       "const { parentPort, threadId } = require('node:worker_threads');\n" +
         `parentPort.on('message', () => (threadId % 2 ? process.exit(3) : setTimeout(() => parentPort.postMessage(${summary}), 300)));\n`,
     );
-    const dying = path.join(dir, 'always-dying.js');
+    const dying = path.join(dir(), 'always-dying.js');
     fs.writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
     const half = new ParsePool({ script: halfDying, size: 2 });
     const none = new ParsePool({ script: dying, size: 2 });
@@ -155,7 +153,7 @@ describe('structural search on worker threads', function () {
 
   it('a thread that runs out of memory says how to ask for less', async () => {
     // A stand-in that holds on to everything: the thread's real heap limit stops it.
-    const hoarding = path.join(dir, 'hoarding.js');
+    const hoarding = path.join(dir(), 'hoarding.js');
     fs.writeFileSync(hoarding, "const kept = []; require('node:worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e5).fill(kept.length)); });\n");
     const faulty = new ParsePool({ script: hoarding, size: 1 });
     try {

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { KernelStartError } from '../../src/kernels/kernelProcess';
 import { formatText, KernelResult, OutputCollector } from '../../src/kernels/kernelResult';
@@ -9,6 +8,7 @@ import { CallTool, Kernel, KernelOptions } from '../../src/kernels/kernel';
 import { choosePythonInterpreter, pythonLaunch } from '../../src/kernels/pythonKernel';
 import { processGroupExists } from '../../src/process/childProcess';
 import { repoRoot } from '../support/repoRoot';
+import { suiteTempDir } from '../support/tempDir';
 
 // These run the real driver on Debian's Python in a venv that sees the system's pandas and matplotlib
 // (the python3 on PATH may be another one that cannot import them).
@@ -32,23 +32,20 @@ function streamText(result: KernelResult, stream: 'stdout' | 'stderr'): string {
 
 describe('python kernel', function () {
   this.timeout(60_000);
-  let tmp: string;
+  const tmp = suiteTempDir('pykernel-');
   let python: string;
   /** Every kernel pid any test saw; each must be gone (with its whole group) when its test ends. */
   let kernels: Kernel[] = [];
   let pids: number[] = [];
 
   before(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pykernel-'));
-    execFileSync(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', path.join(tmp, 'venv')]);
-    python = path.join(tmp, 'venv', 'bin', 'python');
+    execFileSync(SYSTEM_PYTHON, ['-m', 'venv', '--system-site-packages', path.join(tmp(), 'venv')]);
+    python = path.join(tmp(), 'venv', 'bin', 'python');
   });
-
-  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   function start(options: Partial<KernelOptions> & { python?: string; driverPath?: string } = {}): Kernel {
     const { python: interpreter = python, driverPath: driver = driverPath, ...rest } = options;
-    const kernel = new Kernel({ launch: pythonLaunch(interpreter, driver), cwd: tmp, ...rest });
+    const kernel = new Kernel({ launch: pythonLaunch(interpreter, driver), cwd: tmp(), ...rest });
     kernels.push(kernel);
     return kernel;
   }
@@ -156,7 +153,7 @@ describe('python kernel', function () {
   it('runs !cmd, %cd, %%bash and %%timeit, and leaves % inside strings alone', async () => {
     const kernel = start();
     assert.equal(streamText(await run(kernel, 'x = 1\n!echo hi $((40 + 2))\nx'), 'stdout'), 'hi 42\n');
-    const dir = fs.mkdtempSync(path.join(tmp, 'cd-'));
+    const dir = fs.mkdtempSync(path.join(tmp(), 'cd-'));
     const cd = await run(kernel, `%cd ${dir}\nimport os\nos.getcwd()`);
     assert.deepEqual(cd.parts.at(-1), { kind: 'result', text: `'${dir}'` });
     const bash = await run(kernel, '%%bash\nfor i in 1 2; do echo "line $i"; done\npwd');
@@ -171,7 +168,7 @@ describe('python kernel', function () {
 
   it('%pip installs a local package and the next import sees the new version', async function () {
     this.timeout(120_000);
-    const pkg = path.join(tmp, 'tinypkg-src');
+    const pkg = path.join(tmp(), 'tinypkg-src');
     const write = (version: string): void => {
       fs.mkdirSync(path.join(pkg, 'tinypkg'), { recursive: true });
       fs.writeFileSync(path.join(pkg, 'pyproject.toml'), `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n[project]\nname = "tinypkg"\nversion = "${version}"\n`);
@@ -313,8 +310,8 @@ describe('python kernel', function () {
   });
 
   it('rejects with KernelStartError when the interpreter is missing or the driver dies before ready', async () => {
-    await assert.rejects(start({ python: path.join(tmp, 'no-such-python') }).execute('1'), (error: Error) => error instanceof KernelStartError && /ENOENT/.test(error.message));
-    const broken = path.join(tmp, 'broken_driver.py');
+    await assert.rejects(start({ python: path.join(tmp(), 'no-such-python') }).execute('1'), (error: Error) => error instanceof KernelStartError && /ENOENT/.test(error.message));
+    const broken = path.join(tmp(), 'broken_driver.py');
     fs.writeFileSync(broken, 'import sys\nprint("driver cannot start", file=sys.stderr)\nsys.exit(4)\n');
     await assert.rejects(start({ driverPath: broken }).execute('1'), (error: Error) => error instanceof KernelStartError && /exited with code 4 before it was ready:\ndriver cannot start/.test(error.message));
   });

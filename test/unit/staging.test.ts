@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { seededRandom } from '../support/seededRandom';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { acceptedAnswer, discardedAnswer, proposedAnswer, resolveConfirmation } from '../../src/staging/answers';
 import { StagedEdit, StagedFile } from '../../src/staging/stagedEdit';
@@ -16,6 +15,7 @@ import {
 import { AcceptIo, driftOf, StagingStore } from '../../src/staging/stagingStore';
 import { applyEdits, InvalidEdit, OverlappingEdits, TextEdit } from '../../src/edits/textEdits';
 import { errorText } from '../../src/tools/errorText';
+import { suiteTempDir } from '../support/tempDir';
 
 /** The edit replacing the `occurrence`-th (1-based) `find` in `text` by `by`. */
 function replace(text: string, find: string, by: string, occurrence = 1): TextEdit {
@@ -328,14 +328,7 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
   const SEED = 20261202;
   const TRIALS = 250;
   const alphabet = ['a', 'b', 'x', ' ', '\n', 'é', '中', '😀', ';', '(', ')'];
-  let dir: string;
-
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'staging-trial-'));
-  });
-  after(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = suiteTempDir('staging-trial-');
 
   it(`${TRIALS} trials from seed ${SEED}`, async () => {
     const random = seededRandom(SEED);
@@ -365,7 +358,7 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
     let accepted = 0;
     let refused = 0;
     for (let trial = 0; trial < TRIALS; trial++) {
-      const trialDir = path.join(dir, `t${trial}`);
+      const trialDir = path.join(dir(), `t${trial}`);
       fs.mkdirSync(trialDir);
       const paths = Array.from({ length: 2 + int(4) }, (_, index) => path.join(trialDir, `f${index}.ts`));
       const initial = new Map(paths.map((file) => [file, randomText(10 + int(40))]));

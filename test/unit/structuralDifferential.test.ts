@@ -6,7 +6,6 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { findMatches } from '../../src/structural/matcher';
@@ -15,6 +14,7 @@ import { astGrepBinary, astGrepMatches, astGrepMatchesOfEach } from './support/a
 import { matchTexts, registry } from './support/structuralEngine';
 import { repoRoot } from '../support/repoRoot';
 import { filesUnder } from '../support/filesUnder';
+import { withTempDir } from '../support/tempDir';
 
 interface Corpus {
   readonly name: string;
@@ -342,17 +342,16 @@ const AST_GREP_NAMES: Readonly<Record<string, string>> = { javascript: 'javascri
 
 async function astGrepTexts(language: string, pattern: string, source: string): Promise<readonly string[] | 'refused'> {
   const extension = { javascript: '.js', python: '.py', typescript: '.ts' }[language] as string;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ast-grep-case-'));
-  const file = path.join(dir, `case${extension}`);
-  fs.writeFileSync(file, source);
-  try {
-    return (await astGrepMatches(astGrepBinary(repoRoot()), AST_GREP_NAMES[language], pattern, [file])).map((match) => match.text);
-  } catch (error) {
-    if (/ast-grep exited/.test((error as Error).message)) return 'refused';
-    throw error;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  return withTempDir('ast-grep-case-', async (dir) => {
+    const file = path.join(dir, `case${extension}`);
+    fs.writeFileSync(file, source);
+    try {
+      return (await astGrepMatches(astGrepBinary(repoRoot()), AST_GREP_NAMES[language], pattern, [file])).map((match) => match.text);
+    } catch (error) {
+      if (/ast-grep exited/.test((error as Error).message)) return 'refused';
+      throw error;
+    }
+  });
 }
 
 /** Rules taken from ast-grep (its default, "smart" strictness), checked against it. */

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { InvalidPath, LinkLeavesWorkspace, MAX_PATH_BYTES, pathTextOf, realPathOf } from '../../src/workspace/containment';
 import { resolveWritePath } from '../../src/writes/targetPath';
 import { DeadlineExceeded, withDeadline } from '../../src/async/deadline';
 import { DiagnosticsClock, freshnessNote } from '../../src/lsp/freshness';
 import { AmbiguousFile, displayPath, FileNotFound, NoWorkspaceFolder, OutsideWorkspace, resolveFileArgument } from '../../src/workspace/paths';
+import { suiteTempDir } from '../support/tempDir';
 
 const one = [{ name: 'app', path: '/w/app' }];
 const two = [
@@ -56,15 +56,14 @@ describe('file arguments and display paths', () => {
 });
 
 describe('the workspace boundary on the real file system', () => {
-  let base: string;
+  const base = suiteTempDir('live-tools-boundary-');
   let folders: Array<{ name: string; path: string }>;
   let outside: string;
   const onDisk = (file: string): boolean => fs.statSync(file, { throwIfNoEntry: false })?.isFile() === true;
 
   before(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'live-tools-boundary-')));
-    const workspace = path.join(base, 'ws');
-    outside = path.join(base, 'outside');
+    const workspace = path.join(base(), 'ws');
+    outside = path.join(base(), 'outside');
     fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
@@ -74,10 +73,9 @@ describe('the workspace boundary on the real file system', () => {
     fs.symlinkSync(path.join(outside, 'not-yet.txt'), path.join(workspace, 'dangling.txt'));
     fs.symlinkSync(path.join(workspace, 'src'), path.join(workspace, 'srclink'));
     // The workspace itself opened through a link is fine: only links that leave it count.
-    fs.symlinkSync(workspace, path.join(base, 'ws-alias'));
-    folders = [{ name: 'ws', path: path.join(base, 'ws-alias') }];
+    fs.symlinkSync(workspace, path.join(base(), 'ws-alias'));
+    folders = [{ name: 'ws', path: path.join(base(), 'ws-alias') }];
   });
-  after(() => fs.rmSync(base, { recursive: true, force: true }));
 
   it('refuses a linked folder and a linked file that point outside, naming the link and its target', () => {
     assert.throws(

@@ -11,7 +11,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
-import { commandLine, liveProcesses, processesMatching } from '../support/processes';
+import { commandLine, processesMatching } from '../support/processes';
 import { activateExtension, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 
 const debug = (input: object, token?: vscode.CancellationToken) => invokeText('debug', input, token);
@@ -346,11 +346,9 @@ describe('debug tool', function () {
   });
 });
 
-/** Fault adapter processes (test/fixtures/faultAdapter, run by the test extension's `live-fault-test` type). */
+/** This run's fault adapter processes (test/fixtures/faultAdapter, run by the test extension's `live-fault-test` type). */
 function faultAdapters(): string[] {
-  return liveProcesses()
-    .filter(({ command }) => command.includes('faultAdapter.js'))
-    .map(({ pid, command }) => `${pid}: ${command}`);
+  return processesMatching(/faultAdapter\.js/);
 }
 
 describe('debug tool against a misbehaving adapter', function () {

@@ -1,0 +1,177 @@
+import * as assert from 'node:assert/strict';
+import { DeadlineExceeded } from '../../src/async/deadline';
+import { InvalidEdit, OverlappingEdits } from '../../src/edits/textEdits';
+import { KernelDisposed } from '../../src/kernels/kernel';
+import { NoInterpreter } from '../../src/kernels/kernelPool';
+import { InputError } from '../../src/platform/inputValidation';
+import { JsoncSyntaxError } from '../../src/playground/jsonc';
+import { ProcessNotStarted } from '../../src/process/childProcess';
+import {
+  AcceptRefused,
+  AlreadyResolved,
+  FileOperationsNotStaged,
+  InvalidStagedChange,
+  ResolutionInProgress,
+  StagedInOtherConversation,
+  StaleStagedEdit,
+  UnknownStagedEdit,
+} from '../../src/staging/stagingErrors';
+import { ErrorContext, errorText } from '../../src/tools/errorText';
+import { InvalidPath, LinkLeavesWorkspace } from '../../src/workspace/containment';
+import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../../src/workspace/paths';
+import { HunkNotFound } from '../../src/writes/applyPatch';
+import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../../src/writes/editMatch';
+import { PatchSyntaxError } from '../../src/writes/patchParser';
+import { WriteRefused } from '../../src/writes/writeErrors';
+
+const relative = (absolutePath: string): string => absolutePath.replace(/^\/w\//, '');
+const hunk = { header: 'class Foo', lines: [{ kind: 'context', text: 'a' }, { kind: 'remove', text: 'b' }, { kind: 'add', text: 'c' }], endOfFile: false, patchLine: 3 } as const;
+
+/** One row per worded case: the error, the context the tool runner passes, and exactly what the model reads. */
+const table: readonly { readonly error: unknown; readonly context?: ErrorContext; readonly text: string }[] = [
+  // platform
+  { error: new InputError(['file is required.']), text: 'Error: file is required.' },
+  { error: new InputError(['file is required.', 'line must be a number.'], 'Send {"file": "src/a.ts", "line": 3}.'), text: 'Error: file is required. line must be a number. Send {"file": "src/a.ts", "line": 3}.' },
+  // async
+  {
+    error: new DeadlineExceeded('the TypeScript server', 30),
+    text: 'Error: timed out after 30 s waiting for the TypeScript server. The language server may still be starting or indexing; try again, or check lsp status.',
+  },
+  // workspace
+  {
+    error: new NoWorkspaceFolder(),
+    text: 'Error: no folder is open in this window, and paths are resolved against the workspace folder. Ask the user to open the project folder.',
+  },
+  {
+    error: new FileNotFound('a.ts', ['/w/a.ts']),
+    text: 'Error: file not found: a.ts (looked for /w/a.ts). Use lsp symbols with a query, or list the folder, to find the right path.',
+  },
+  {
+    error: new FileNotFound('a.ts', ['/w/a.ts', '/v/a.ts']),
+    context: { file: 'a.ts', similarFiles: ['src/a.ts', 'lib/a.ts'] },
+    text: 'Error: file not found: a.ts (looked for /w/a.ts, /v/a.ts). Files with that name: src/a.ts, lib/a.ts.',
+  },
+  { error: new AmbiguousFile('a.ts', ['w/a.ts', 'v/a.ts']), text: 'Error: a.ts exists in several workspace folders; name one of: w/a.ts, v/a.ts.' },
+  { error: new OutsideWorkspace('/etc/passwd'), text: 'Error: /etc/passwd is outside the workspace; only files inside the workspace folder can be used.' },
+  {
+    error: new LinkLeavesWorkspace('/w/link/a.ts', '/w/link', '/etc'),
+    context: { displayPath: relative },
+    text:
+      'Error: link/a.ts is refused: the symbolic link link points to /etc, outside the workspace. Nothing was read or written. ' +
+      'Only files whose real location is inside the workspace folder can be used.',
+  },
+  {
+    error: new LinkLeavesWorkspace('/w/link/a.ts', '/w/link', '/etc'),
+    text:
+      'Error: /w/link/a.ts is refused: the symbolic link /w/link points to /etc, outside the workspace. Nothing was read or written. ' +
+      'Only files whose real location is inside the workspace folder can be used.',
+  },
+  { error: new InvalidPath('a\0b', 'it contains a NUL character'), text: 'Error: Invalid path "a\\u0000b": it contains a NUL character. Nothing was read or written.' },
+  // staging
+  { error: new UnknownStagedEdit('edit_9', []), text: 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). No staged edit is pending.' },
+  {
+    error: new UnknownStagedEdit('edit_9', [{ id: 'edit_2', summary: 'rename "a" → "b"' }]),
+    text: 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). Pending staged edits: edit_2 (rename "a" → "b").',
+  },
+  { error: new AlreadyResolved('edit_3', { action: 'accept', by: 'user', at: 0 }), text: 'Error: edit_3 was already accepted by the user; its changes are written.' },
+  {
+    error: new AlreadyResolved('edit_3', { action: 'discard', by: 'user', at: 0 }),
+    text: 'Error: edit_3 was already discarded by the user; nothing was written. The user chose not to apply it; ask before proposing it again.',
+  },
+  { error: new AlreadyResolved('edit_3', { action: 'discard', by: 'agent', at: 0 }), text: 'Error: edit_3 was already discarded by the agent; nothing was written.' },
+  {
+    error: new StaleStagedEdit('edit_4', 'ast_edit', [{ path: '/w/src/a.ts', kind: 'changed' }]),
+    context: { displayPath: relative },
+    text:
+      'Error: edit_4 was not accepted: a file changed since it was staged — src/a.ts (changed). ' +
+      'Nothing was written; edit_4 stays pending. Re-run ast_edit on the current text to stage a fresh edit, then discard edit_4.',
+  },
+  {
+    error: new StaleStagedEdit('edit_4', 'lsp_rename', [{ path: '/w/src/a.ts', kind: 'changed' }, { path: '/w/src/b.ts', kind: 'missing' }]),
+    text:
+      'Error: edit_4 was not accepted: 2 files changed since it was staged — /w/src/a.ts (changed), /w/src/b.ts (no longer exists). ' +
+      'Nothing was written; edit_4 stays pending. Re-run lsp_rename on the current text to stage a fresh edit, then discard edit_4.',
+  },
+  {
+    error: new StagedInOtherConversation('edit_5', 'chat 2'),
+    text: 'Error: edit_5 was staged in another conversation (chat 2); nothing was written. Only that conversation, or the human in its review, can accept or discard it.',
+  },
+  {
+    error: new ResolutionInProgress('edit_6'),
+    text: 'Error: edit_6 is being accepted or discarded right now (the user may have just clicked in the diff view); call resolve again in a moment to see the outcome.',
+  },
+  {
+    error: new AcceptRefused('edit_7', 'the editor refused to apply the edit (a file may have changed meanwhile)'),
+    text: 'Error: edit_7 was not accepted: the editor refused to apply the edit (a file may have changed meanwhile). Nothing was written; edit_7 stays pending.',
+  },
+  {
+    error: new FileOperationsNotStaged(['rename src/a.ts to src/b.ts', 'delete src/c.ts']),
+    text: 'Error: this change cannot be staged: it would also rename src/a.ts to src/b.ts, delete src/c.ts, and only text edits can be staged. Nothing was changed. Run it without stage to apply it directly.',
+  },
+  {
+    error: new InvalidStagedChange('the change has no edits, so there is nothing to stage.'),
+    text: 'Error: could not stage the change: the change has no edits, so there is nothing to stage. Nothing was staged or written.',
+  },
+  // edits
+  {
+    error: new InvalidEdit({ start: 5, end: 2, text: 'x' }, 'it ends before it starts'),
+    text: 'Error: could not stage the change: Edit 5–2 is invalid: it ends before it starts. Nothing was staged or written.',
+  },
+  {
+    error: new OverlappingEdits({ start: 0, end: 4, text: 'x' }, { start: 2, end: 6, text: 'y' }),
+    text: 'Error: could not stage the change: Edits 0–4 and 2–6 overlap. Nothing was staged or written.',
+  },
+  // writes
+  {
+    error: new OldStringNotFound(),
+    text: 'Error: old_string was not found; nothing was written. Nothing similar is in the file. Read the file and copy old_string exactly, whitespace included.',
+  },
+  {
+    error: new OldStringNotFound({ line: 7, text: `    return ${'x'.repeat(200)};  `, how: 'differs only in whitespace' }),
+    context: { file: 'src/a.ts' },
+    text:
+      'Error: old_string was not found in src/a.ts; nothing was written. ' +
+      `Closest: line 7: "return ${'x'.repeat(152)}…" (differs only in whitespace). Read the file and copy old_string exactly, whitespace included.`,
+  },
+  {
+    error: new OldStringNotUnique([3, 9]),
+    context: { file: 'src/a.ts' },
+    text: 'Error: old_string occurs 2 times in src/a.ts (lines 3, 9); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.',
+  },
+  { error: new NothingToEdit('old_string is empty; to create or overwrite a whole file use write'), text: 'Error: old_string is empty; to create or overwrite a whole file use write; nothing was written.' },
+  {
+    error: new PatchSyntaxError(4, 'expected "*** End Patch"', 'oops'),
+    text:
+      'Error: the patch is not in the expected format: patch line 4: expected "*** End Patch" ("oops"). Nothing was written. ' +
+      'Expected "*** Begin Patch", then "*** Add File: p" / "*** Update File: p" / "*** Delete File: p" sections, then "*** End Patch".',
+  },
+  {
+    error: new HunkNotFound('src/a.ts', 1, hunk, 'header'),
+    text: 'Error: hunk 2 of src/a.ts does not apply: its @@ line "class Foo" is not in the file after the previous hunk. Nothing was written (no file of the patch). The hunk:\n@@ class Foo\n a\n-b\n+c',
+  },
+  {
+    error: new HunkNotFound('src/a.ts', 0, { ...hunk, header: undefined }, 'lines', { line: 12, text: '  b2' }),
+    text: 'Error: hunk 1 of src/a.ts does not apply: its context and removed lines are not in the file (after the previous hunk). Closest line 12: "b2". Nothing was written (no file of the patch). The hunk:\n@@\n a\n-b\n+c',
+  },
+  {
+    error: new WriteRefused('src/a.ts', 'the file changed while the write was prepared; nothing was written, try again'),
+    text: 'Error: src/a.ts: the file changed while the write was prepared; nothing was written, try again.',
+  },
+  // Worded where thrown: the first line of the message.
+  { error: new NoInterpreter('no Python interpreter was found: set liveTools.eval.python'), text: 'Error: no Python interpreter was found: set liveTools.eval.python' },
+  { error: new KernelDisposed('Python'), text: 'Error: the Python kernel was disposed' },
+  { error: new JsoncSyntaxError('unexpected token', 3, 7), text: 'Error: unexpected token (line 3, column 7)' },
+  { error: new ProcessNotStarted('ast-grep', 'spawn ENOENT'), text: 'Error: could not start ast-grep: spawn ENOENT' },
+  // Anything else: the first line, never a stack.
+  { error: new Error('it broke\n    at somewhere (a.js:1:1)'), text: 'Error: it broke' },
+  { error: 'plain string', text: 'Error: plain string' },
+];
+
+describe('error text', () => {
+  for (const [index, { error, context, text }] of table.entries()) {
+    const name = error instanceof Error ? error.name : typeof error;
+    it(`${index + 1}. ${name}${context ? ` (${Object.keys(context).join(', ')})` : ''}`, () => {
+      assert.equal(errorText(error, context), text);
+    });
+  }
+});

@@ -34,17 +34,12 @@ import { HunkNotFound, hunkText } from '../writes/applyPatch';
 import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../writes/editMatch';
 import { PatchSyntaxError } from '../writes/patchParser';
 import { WriteRefused } from '../writes/writeErrors';
+import { ErrorContext, firstLineText, ModelFacingError } from '../platform/modelFacingError';
 
-export interface ErrorContext {
-  /** The file argument as the model gave it, to name it back. */
-  readonly file?: string;
-  /** Files with the same name elsewhere in the workspace, for a FileNotFound. */
-  readonly similarFiles?: readonly string[];
-  /** Absolute path → what results show (workspace-relative); identity when absent. */
-  readonly displayPath?: (absolutePath: string) => string;
-}
+export type { ErrorContext };
 
 export function errorText(error: unknown, context: ErrorContext = {}): string {
+  if (error instanceof ModelFacingError) return error.modelText(context);
   const where = context.file ? ` of ${context.file}` : '';
   if (error instanceof InputError) {
     return `Error: ${error.problems.join(' ')}${error.hint ? ` ${error.hint}` : ''}`;
@@ -114,8 +109,7 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (writes) return writes;
   const staging = stagingErrorText(error, context.displayPath ?? ((absolutePath) => absolutePath));
   if (staging) return staging;
-  const message = error instanceof Error ? error.message : String(error);
-  return `Error: ${message.split('\n')[0]}`;
+  return firstLineText(error instanceof Error ? error.message : String(error));
 }
 
 function stagingErrorText(error: unknown, display: (absolutePath: string) => string): string | undefined {

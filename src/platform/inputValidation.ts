@@ -6,15 +6,20 @@
  * for "no value").
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { ModelFacingError } from './modelFacingError';
 import { JsonSchema } from './toolDeclaration';
 
-export class InputError extends Error {
+export class InputError extends ModelFacingError {
   constructor(
     readonly problems: readonly string[],
     readonly hint?: string,
   ) {
     super(problems.join(' '));
     this.name = 'InputError';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.problems.join(' ')}${this.hint ? ` ${this.hint}` : ''}`;
   }
 }
 

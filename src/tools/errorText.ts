@@ -2,7 +2,6 @@
  * Turns the engines' typed errors into what the model should do next: what was wrong, what
  * to send instead, candidates when ambiguous. Never a stack trace.
  */
-import { DeadlineExceeded } from '../async/deadline';
 import { clipLineText } from '../lsp/format';
 import { RenameNotSaved, RenameRefused } from '../lsp/renameErrors';
 import {
@@ -13,7 +12,6 @@ import {
   OccurrenceOutOfRange,
   SymbolNotOnLine,
 } from '../lsp/symbolLocation';
-import { InputError } from '../platform/inputValidation';
 import { PatternTooExpensive } from '../structural/matcher';
 import { ParsingTimedOut } from '../structural/parsePool';
 import { driftList } from '../staging/answers';
@@ -28,8 +26,6 @@ import {
   UnknownStagedEdit,
 } from '../staging/stagingErrors';
 import { InvalidEdit, OverlappingEdits } from '../edits/textEdits';
-import { InvalidPath, LinkLeavesWorkspace } from '../workspace/containment';
-import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../workspace/paths';
 import { HunkNotFound, hunkText } from '../writes/applyPatch';
 import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../writes/editMatch';
 import { PatchSyntaxError } from '../writes/patchParser';
@@ -41,32 +37,6 @@ export type { ErrorContext };
 export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof ModelFacingError) return error.modelText(context);
   const where = context.file ? ` of ${context.file}` : '';
-  if (error instanceof InputError) {
-    return `Error: ${error.problems.join(' ')}${error.hint ? ` ${error.hint}` : ''}`;
-  }
-  if (error instanceof NoWorkspaceFolder) {
-    return 'Error: no folder is open in this window, and paths are resolved against the workspace folder. Ask the user to open the project folder.';
-  }
-  if (error instanceof FileNotFound) {
-    const similar = context.similarFiles?.length
-      ? ` Files with that name: ${context.similarFiles.join(', ')}.`
-      : ' Use lsp symbols with a query, or list the folder, to find the right path.';
-    return `Error: file not found: ${error.input} (looked for ${error.triedPaths.join(', ')}).${similar}`;
-  }
-  if (error instanceof AmbiguousFile) {
-    return `Error: ${error.input} exists in several workspace folders; name one of: ${error.candidates.join(', ')}.`;
-  }
-  if (error instanceof OutsideWorkspace) {
-    return `Error: ${error.absolutePath} is outside the workspace; only files inside the workspace folder can be used.`;
-  }
-  if (error instanceof LinkLeavesWorkspace) {
-    const display = context.displayPath ?? ((absolutePath: string) => absolutePath);
-    return (
-      `Error: ${display(error.absolutePath)} is refused: the symbolic link ${display(error.link)} points to ${error.target}, ` +
-      'outside the workspace. Nothing was read or written. Only files whose real location is inside the workspace folder can be used.'
-    );
-  }
-  if (error instanceof InvalidPath) return `Error: ${error.message}. Nothing was read or written.`;
   if (error instanceof LineOutOfRange) {
     return `Error: line ${error.line} is outside the file${where}, which has ${error.lineCount} lines (lines are 1-based).`;
   }
@@ -89,9 +59,6 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
     return `Error: occurrence ${error.occurrence} of "${error.symbol}" was asked for, but line ${error.line}${where} has only ${error.count}.`;
   }
   if (error instanceof InvalidSymbol) return `Error: ${error.message}`;
-  if (error instanceof DeadlineExceeded) {
-    return `Error: timed out after ${error.seconds} s waiting for ${error.waitingFor}. The language server may still be starting or indexing; try again, or check lsp status.`;
-  }
   if (error instanceof PatternTooExpensive || error instanceof ParsingTimedOut) {
     // Engine messages name the file by its absolute path; the model reads it relative to the workspace.
     const shown = error.file ? (context.displayPath ?? ((absolutePath: string) => absolutePath))(error.file) : undefined;

@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { displayPathOf, ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 import type { WorkspaceFolderPath } from './paths';
 
 /** Linux's PATH_MAX and NAME_MAX (bytes); macOS and Windows allow less, never more. */
@@ -15,7 +16,7 @@ export const MAX_NAME_BYTES = 255;
 const MAX_LINKS = 40;
 
 /** Path text that names no file this tool may use: the reason says what to send instead. */
-export class InvalidPath extends Error {
+export class InvalidPath extends ModelFacingError {
   constructor(
     readonly input: string,
     readonly reason: string,
@@ -23,10 +24,14 @@ export class InvalidPath extends Error {
     super(`Invalid path ${JSON.stringify(input.slice(0, 200))}: ${reason}`);
     this.name = 'InvalidPath';
   }
+
+  override modelText(): string {
+    return `Error: ${this.message}. Nothing was read or written.`;
+  }
 }
 
 /** A path inside the workspace by its text that leads outside through a symbolic link. */
-export class LinkLeavesWorkspace extends Error {
+export class LinkLeavesWorkspace extends ModelFacingError {
   constructor(
     /** The absolute path as named. */
     readonly absolutePath: string,
@@ -36,6 +41,14 @@ export class LinkLeavesWorkspace extends Error {
   ) {
     super(`${absolutePath} leads outside the workspace through the symbolic link ${link} → ${target}.`);
     this.name = 'LinkLeavesWorkspace';
+  }
+
+  override modelText(context: ErrorContext = {}): string {
+    const display = displayPathOf(context);
+    return (
+      `Error: ${display(this.absolutePath)} is refused: the symbolic link ${display(this.link)} points to ${this.target}, ` +
+      'outside the workspace. Nothing was read or written. Only files whose real location is inside the workspace folder can be used.'
+    );
   }
 }
 

@@ -4,6 +4,7 @@
  * Multi-root workspaces prefix relative paths with the folder name, like VS Code does.
  */
 import * as path from 'node:path';
+import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 import { assertRealPathInside, isInside, pathTextOf } from './containment';
 
 export interface WorkspaceFolderPath {
@@ -12,14 +13,18 @@ export interface WorkspaceFolderPath {
   readonly path: string;
 }
 
-export class NoWorkspaceFolder extends Error {
+export class NoWorkspaceFolder extends ModelFacingError {
   constructor() {
     super('No folder is open in this window.');
     this.name = 'NoWorkspaceFolder';
   }
+
+  override modelText(): string {
+    return 'Error: no folder is open in this window, and paths are resolved against the workspace folder. Ask the user to open the project folder.';
+  }
 }
 
-export class FileNotFound extends Error {
+export class FileNotFound extends ModelFacingError {
   constructor(
     readonly input: string,
     readonly triedPaths: readonly string[],
@@ -27,9 +32,17 @@ export class FileNotFound extends Error {
     super(`File not found: ${input}`);
     this.name = 'FileNotFound';
   }
+
+  /** With `similarFiles`: the files of that name the tool runner found elsewhere in the workspace. */
+  override modelText(context: ErrorContext = {}): string {
+    const similar = context.similarFiles?.length
+      ? ` Files with that name: ${context.similarFiles.join(', ')}.`
+      : ' Use lsp symbols with a query, or list the folder, to find the right path.';
+    return `Error: file not found: ${this.input} (looked for ${this.triedPaths.join(', ')}).${similar}`;
+  }
 }
 
-export class AmbiguousFile extends Error {
+export class AmbiguousFile extends ModelFacingError {
   constructor(
     readonly input: string,
     readonly candidates: readonly string[],
@@ -37,12 +50,20 @@ export class AmbiguousFile extends Error {
     super(`"${input}" exists in more than one workspace folder.`);
     this.name = 'AmbiguousFile';
   }
+
+  override modelText(): string {
+    return `Error: ${this.input} exists in several workspace folders; name one of: ${this.candidates.join(', ')}.`;
+  }
 }
 
-export class OutsideWorkspace extends Error {
+export class OutsideWorkspace extends ModelFacingError {
   constructor(readonly absolutePath: string) {
     super(`${absolutePath} is outside the workspace.`);
     this.name = 'OutsideWorkspace';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.absolutePath} is outside the workspace; only files inside the workspace folder can be used.`;
   }
 }
 

@@ -4,6 +4,8 @@
  * list produces, refusing overlapping, out-of-range or ambiguous edits with typed errors.
  */
 
+import { ModelFacingError } from '../platform/modelFacingError';
+
 export interface TextEdit {
   /** UTF-16 offset of the first replaced code unit. */
   readonly start: number;
@@ -14,7 +16,7 @@ export interface TextEdit {
 }
 
 /** An edit that cannot be applied to the text it was made for (negative, reversed, past the end, or splitting a character). */
-export class InvalidEdit extends Error {
+export class InvalidEdit extends ModelFacingError {
   constructor(
     readonly edit: TextEdit,
     readonly reason: string,
@@ -22,10 +24,14 @@ export class InvalidEdit extends Error {
     super(`Edit ${describeRange(edit)} is invalid: ${reason}.`);
     this.name = 'InvalidEdit';
   }
+
+  override modelText(): string {
+    return couldNotStage(this.message);
+  }
 }
 
 /** Two edits of one file touch the same text (or insert at the same offset, whose order would be a guess). */
-export class OverlappingEdits extends Error {
+export class OverlappingEdits extends ModelFacingError {
   constructor(
     readonly first: TextEdit,
     readonly second: TextEdit,
@@ -33,6 +39,15 @@ export class OverlappingEdits extends Error {
     super(`Edits ${describeRange(first)} and ${describeRange(second)} overlap.`);
     this.name = 'OverlappingEdits';
   }
+
+  override modelText(): string {
+    return couldNotStage(this.message);
+  }
+}
+
+/** The model meets these errors when it stages a change (the staging store checks its edits first). */
+function couldNotStage(message: string): string {
+  return `Error: could not stage the change: ${message.replace(/\.$/, '')}. Nothing was staged or written.`;
 }
 
 export function describeRange(edit: TextEdit): string {

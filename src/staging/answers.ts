@@ -3,7 +3,7 @@
  * what a confirmation promises. Paths go through `display` (workspace-relative in the glue).
  */
 import { replacementCount, ResolveAction, StagedEdit } from './stagedEdit';
-import { DriftedFile } from './stagingErrors';
+import type { DriftedFile } from './stagingErrors';
 
 export type DisplayPath = (absolutePath: string) => string;
 

@@ -1,7 +1,9 @@
-/** Why a staged change cannot be staged, found, accepted or discarded. Worded for the model in tools/errorText.ts. */
-import { Resolution } from './stagedEdit';
+/** Why a staged change cannot be staged, found, accepted or discarded; each error words itself for the model. */
+import { displayPathOf, ErrorContext, ModelFacingError } from '../platform/modelFacingError';
+import { driftList } from './answers';
+import type { Resolution } from './stagedEdit';
 
-export class UnknownStagedEdit extends Error {
+export class UnknownStagedEdit extends ModelFacingError {
   constructor(
     readonly id: string,
     /** Ids still pending, to name as candidates. */
@@ -10,9 +12,16 @@ export class UnknownStagedEdit extends Error {
     super(`There is no staged edit ${id} in this window.`);
     this.name = 'UnknownStagedEdit';
   }
+
+  override modelText(): string {
+    const pending = this.pending.length
+      ? ` Pending staged edits: ${this.pending.map((edit) => `${edit.id} (${edit.summary})`).join(', ')}.`
+      : ' No staged edit is pending.';
+    return `Error: there is no staged edit ${JSON.stringify(this.id)} in this window (ids look like "edit_1").${pending}`;
+  }
 }
 
-export class AlreadyResolved extends Error {
+export class AlreadyResolved extends ModelFacingError {
   constructor(
     readonly id: string,
     readonly resolution: Resolution,
@@ -20,10 +29,21 @@ export class AlreadyResolved extends Error {
     super(`${id} was already ${resolution.action === 'accept' ? 'accepted' : 'discarded'} by the ${resolution.by}.`);
     this.name = 'AlreadyResolved';
   }
+
+  override modelText(): string {
+    const { action, by } = this.resolution;
+    const outcome =
+      action === 'accept'
+        ? 'its changes are written.'
+        : by === 'user'
+          ? 'nothing was written. The user chose not to apply it; ask before proposing it again.'
+          : 'nothing was written.';
+    return `Error: ${this.message.replace(/\.$/, '')}; ${outcome}`;
+  }
 }
 
 /** A change staged by another conversation: only that conversation, or the human in the review, may resolve it. */
-export class StagedInOtherConversation extends Error {
+export class StagedInOtherConversation extends ModelFacingError {
   constructor(
     readonly id: string,
     readonly conversation: string,
@@ -31,13 +51,21 @@ export class StagedInOtherConversation extends Error {
     super(`${id} was staged in another conversation (${conversation}).`);
     this.name = 'StagedInOtherConversation';
   }
+
+  override modelText(): string {
+    return `Error: ${this.id} was staged in another conversation (${this.conversation}); nothing was written. Only that conversation, or the human in its review, can accept or discard it.`;
+  }
 }
 
 /** Another accept or discard of the same change is still running (the human clicked while the agent resolved it). */
-export class ResolutionInProgress extends Error {
+export class ResolutionInProgress extends ModelFacingError {
   constructor(readonly id: string) {
     super(`${id} is being resolved right now.`);
     this.name = 'ResolutionInProgress';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.id} is being accepted or discarded right now (the user may have just clicked in the diff view); call resolve again in a moment to see the outcome.`;
   }
 }
 
@@ -50,7 +78,7 @@ export interface DriftedFile {
 }
 
 /** Some files of the change differ from what was captured when it was staged: nothing was written. */
-export class StaleStagedEdit extends Error {
+export class StaleStagedEdit extends ModelFacingError {
   constructor(
     readonly id: string,
     readonly origin: string,
@@ -59,18 +87,31 @@ export class StaleStagedEdit extends Error {
     super(`${id} is stale: ${drifted.length} of its files changed since it was staged.`);
     this.name = 'StaleStagedEdit';
   }
+
+  /** Paths go through the context's `displayPath` (workspace-relative in the tool runner). */
+  override modelText(context: ErrorContext = {}): string {
+    return (
+      `Error: ${this.id} was not accepted: ${this.drifted.length === 1 ? 'a file' : `${this.drifted.length} files`} changed since it was staged — ` +
+      `${driftList(this.drifted, displayPathOf(context))}. Nothing was written; ${this.id} stays pending. ` +
+      `Re-run ${this.origin} on the current text to stage a fresh edit, then discard ${this.id}.`
+    );
+  }
 }
 
 /** A change that cannot be staged as given (no files, a file twice, no edit at all). */
-export class InvalidStagedChange extends Error {
+export class InvalidStagedChange extends ModelFacingError {
   constructor(reason: string) {
     super(reason);
     this.name = 'InvalidStagedChange';
   }
+
+  override modelText(): string {
+    return `Error: could not stage the change: ${this.message.replace(/\.$/, '')}. Nothing was staged or written.`;
+  }
 }
 
 /** The checks passed but the editor refused to apply the edit; nothing was written. */
-export class AcceptRefused extends Error {
+export class AcceptRefused extends ModelFacingError {
   constructor(
     readonly id: string,
     reason: string,
@@ -78,15 +119,23 @@ export class AcceptRefused extends Error {
     super(reason);
     this.name = 'AcceptRefused';
   }
+
+  override modelText(): string {
+    return `Error: ${this.id} was not accepted: ${this.message.replace(/\.$/, '')}. Nothing was written; ${this.id} stays pending.`;
+  }
 }
 
 /** A change that would also create, delete or rename files: only text edits can be staged. */
-export class FileOperationsNotStaged extends Error {
+export class FileOperationsNotStaged extends ModelFacingError {
   constructor(
     /** What the change would do besides editing text, e.g. `rename src/a.ts to src/b.ts`. */
     readonly operations: readonly string[],
   ) {
     super(`Only text edits can be staged; this change would also ${operations.join(', ')}.`);
     this.name = 'FileOperationsNotStaged';
+  }
+
+  override modelText(): string {
+    return `Error: this change cannot be staged: it would also ${this.operations.join(', ')}, and only text edits can be staged. Nothing was changed. Run it without stage to apply it directly.`;
   }
 }

@@ -14,18 +14,6 @@ import {
 } from '../lsp/symbolLocation';
 import { PatternTooExpensive } from '../structural/matcher';
 import { ParsingTimedOut } from '../structural/parsePool';
-import { driftList } from '../staging/answers';
-import {
-  AcceptRefused,
-  AlreadyResolved,
-  FileOperationsNotStaged,
-  InvalidStagedChange,
-  ResolutionInProgress,
-  StagedInOtherConversation,
-  StaleStagedEdit,
-  UnknownStagedEdit,
-} from '../staging/stagingErrors';
-import { InvalidEdit, OverlappingEdits } from '../edits/textEdits';
 import { HunkNotFound, hunkText } from '../writes/applyPatch';
 import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../writes/editMatch';
 import { PatchSyntaxError } from '../writes/patchParser';
@@ -74,51 +62,7 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   }
   const writes = writeErrorText(error, context.file ? ` in ${context.file}` : '');
   if (writes) return writes;
-  const staging = stagingErrorText(error, context.displayPath ?? ((absolutePath) => absolutePath));
-  if (staging) return staging;
   return firstLineText(error instanceof Error ? error.message : String(error));
-}
-
-function stagingErrorText(error: unknown, display: (absolutePath: string) => string): string | undefined {
-  if (error instanceof UnknownStagedEdit) {
-    const pending = error.pending.length
-      ? ` Pending staged edits: ${error.pending.map((edit) => `${edit.id} (${edit.summary})`).join(', ')}.`
-      : ' No staged edit is pending.';
-    return `Error: there is no staged edit ${JSON.stringify(error.id)} in this window (ids look like "edit_1").${pending}`;
-  }
-  if (error instanceof AlreadyResolved) {
-    const { action, by } = error.resolution;
-    const outcome =
-      action === 'accept'
-        ? 'its changes are written.'
-        : by === 'user'
-          ? 'nothing was written. The user chose not to apply it; ask before proposing it again.'
-          : 'nothing was written.';
-    return `Error: ${error.message.replace(/\.$/, '')}; ${outcome}`;
-  }
-  if (error instanceof StaleStagedEdit) {
-    return (
-      `Error: ${error.id} was not accepted: ${error.drifted.length === 1 ? 'a file' : `${error.drifted.length} files`} changed since it was staged — ` +
-      `${driftList(error.drifted, display)}. Nothing was written; ${error.id} stays pending. ` +
-      `Re-run ${error.origin} on the current text to stage a fresh edit, then discard ${error.id}.`
-    );
-  }
-  if (error instanceof StagedInOtherConversation) {
-    return `Error: ${error.id} was staged in another conversation (${error.conversation}); nothing was written. Only that conversation, or the human in its review, can accept or discard it.`;
-  }
-  if (error instanceof ResolutionInProgress) {
-    return `Error: ${error.id} is being accepted or discarded right now (the user may have just clicked in the diff view); call resolve again in a moment to see the outcome.`;
-  }
-  if (error instanceof AcceptRefused) {
-    return `Error: ${error.id} was not accepted: ${error.message.replace(/\.$/, '')}. Nothing was written; ${error.id} stays pending.`;
-  }
-  if (error instanceof FileOperationsNotStaged) {
-    return `Error: this change cannot be staged: it would also ${error.operations.join(', ')}, and only text edits can be staged. Nothing was changed. Run it without stage to apply it directly.`;
-  }
-  if (error instanceof InvalidStagedChange || error instanceof InvalidEdit || error instanceof OverlappingEdits) {
-    return `Error: could not stage the change: ${error.message.replace(/\.$/, '')}. Nothing was staged or written.`;
-  }
-  return undefined;
 }
 
 function writeErrorText(error: unknown, where: string): string | undefined {

@@ -14,10 +14,6 @@ import {
 } from '../lsp/symbolLocation';
 import { PatternTooExpensive } from '../structural/matcher';
 import { ParsingTimedOut } from '../structural/parsePool';
-import { HunkNotFound, hunkText } from '../writes/applyPatch';
-import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../writes/editMatch';
-import { PatchSyntaxError } from '../writes/patchParser';
-import { WriteRefused } from '../writes/writeErrors';
 import { ErrorContext, firstLineText, ModelFacingError } from '../platform/modelFacingError';
 
 export type { ErrorContext };
@@ -60,30 +56,5 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof RenameNotSaved) {
     return `Error: the rename was applied, but ${error.path} could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).`;
   }
-  const writes = writeErrorText(error, context.file ? ` in ${context.file}` : '');
-  if (writes) return writes;
   return firstLineText(error instanceof Error ? error.message : String(error));
-}
-
-function writeErrorText(error: unknown, where: string): string | undefined {
-  if (error instanceof OldStringNotFound) {
-    const near = error.closest
-      ? ` Closest: line ${error.closest.line}: ${JSON.stringify(clipLineText(error.closest.text))} (${error.closest.how}).`
-      : ' Nothing similar is in the file.';
-    return `Error: old_string was not found${where}; nothing was written.${near} Read the file and copy old_string exactly, whitespace included.`;
-  }
-  if (error instanceof OldStringNotUnique) {
-    return `Error: old_string occurs ${error.lines.length} times${where} (lines ${error.lines.join(', ')}); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.`;
-  }
-  if (error instanceof NothingToEdit) return `Error: ${error.reason}; nothing was written.`;
-  if (error instanceof PatchSyntaxError) {
-    return `Error: the patch is not in the expected format: ${error.message}. Nothing was written. Expected "*** Begin Patch", then "*** Add File: p" / "*** Update File: p" / "*** Delete File: p" sections, then "*** End Patch".`;
-  }
-  if (error instanceof HunkNotFound) {
-    const what = error.missing === 'header' ? `its @@ line ${JSON.stringify(error.hunk.header)} is not in the file after the previous hunk` : 'its context and removed lines are not in the file (after the previous hunk)';
-    const near = error.closest ? ` Closest line ${error.closest.line}: ${JSON.stringify(clipLineText(error.closest.text))}.` : '';
-    return `Error: hunk ${error.hunkIndex + 1} of ${error.path} does not apply: ${what}.${near} Nothing was written (no file of the patch). The hunk:\n${hunkText(error.hunk)}`;
-  }
-  if (error instanceof WriteRefused) return `Error: ${error.path}: ${error.reason}.`;
-  return undefined;
 }

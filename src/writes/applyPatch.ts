@@ -4,12 +4,14 @@
  * first exactly, then ignoring trailing whitespace, then ignoring surrounding whitespace and
  * typographic punctuation. A hunk that cannot be found fails the whole file, naming the hunk.
  */
+import { clipLineText } from '../lsp/format';
+import { ModelFacingError } from '../platform/modelFacingError';
 import { Hunk } from './patchParser';
 
 export type MatchKind = 'exact' | 'trailing whitespace ignored' | 'whitespace ignored';
 
 /** A hunk whose old lines (or `@@` header) are not in the file after the previous hunk. */
-export class HunkNotFound extends Error {
+export class HunkNotFound extends ModelFacingError {
   constructor(
     readonly path: string,
     readonly hunkIndex: number,
@@ -20,6 +22,12 @@ export class HunkNotFound extends Error {
   ) {
     super(`hunk ${hunkIndex + 1} of ${path} does not match the file`);
     this.name = 'HunkNotFound';
+  }
+
+  override modelText(): string {
+    const what = this.missing === 'header' ? `its @@ line ${JSON.stringify(this.hunk.header)} is not in the file after the previous hunk` : 'its context and removed lines are not in the file (after the previous hunk)';
+    const near = this.closest ? ` Closest line ${this.closest.line}: ${JSON.stringify(clipLineText(this.closest.text))}.` : '';
+    return `Error: hunk ${this.hunkIndex + 1} of ${this.path} does not apply: ${what}.${near} Nothing was written (no file of the patch). The hunk:\n${hunkText(this.hunk)}`;
   }
 }
 

@@ -4,9 +4,16 @@
  * occurrence, or where the closest near-match is (e.g. the same text with other indentation).
  */
 import { TextEdit } from '../edits/textEdits';
+import { clipLineText } from '../lsp/format';
+import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 import { closestLine } from './applyPatch';
 
-export class OldStringNotFound extends Error {
+/** ` in <file>` when the tool runner knows the file argument. */
+function inFile(context: ErrorContext): string {
+  return context.file ? ` in ${context.file}` : '';
+}
+
+export class OldStringNotFound extends ModelFacingError {
   constructor(
     /** 1-based line and text of the closest near-match, and how it differs, when one is close. */
     readonly closest?: { readonly line: number; readonly text: string; readonly how: string },
@@ -14,9 +21,16 @@ export class OldStringNotFound extends Error {
     super('old_string was not found in the file');
     this.name = 'OldStringNotFound';
   }
+
+  override modelText(context: ErrorContext = {}): string {
+    const near = this.closest
+      ? ` Closest: line ${this.closest.line}: ${JSON.stringify(clipLineText(this.closest.text))} (${this.closest.how}).`
+      : ' Nothing similar is in the file.';
+    return `Error: old_string was not found${inFile(context)}; nothing was written.${near} Read the file and copy old_string exactly, whitespace included.`;
+  }
 }
 
-export class OldStringNotUnique extends Error {
+export class OldStringNotUnique extends ModelFacingError {
   constructor(
     /** 1-based line where each occurrence starts. */
     readonly lines: readonly number[],
@@ -24,12 +38,20 @@ export class OldStringNotUnique extends Error {
     super(`old_string occurs ${lines.length} times`);
     this.name = 'OldStringNotUnique';
   }
+
+  override modelText(context: ErrorContext = {}): string {
+    return `Error: old_string occurs ${this.lines.length} times${inFile(context)} (lines ${this.lines.join(', ')}); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.`;
+  }
 }
 
-export class NothingToEdit extends Error {
+export class NothingToEdit extends ModelFacingError {
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'NothingToEdit';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.reason}; nothing was written.`;
   }
 }
 

@@ -4,6 +4,8 @@
  * and `*** End of File`) into data. Syntax only: nothing is read or written here.
  */
 
+import { ModelFacingError } from '../platform/modelFacingError';
+
 export type HunkLine = { readonly kind: 'context' | 'remove' | 'add'; readonly text: string };
 
 export interface Hunk {
@@ -22,7 +24,7 @@ export type PatchOperation =
   | { readonly kind: 'update'; readonly path: string; readonly moveTo?: string; readonly hunks: readonly Hunk[] };
 
 /** The patch text is not in the expected format; `line` is 1-based in the patch. */
-export class PatchSyntaxError extends Error {
+export class PatchSyntaxError extends ModelFacingError {
   constructor(
     readonly line: number,
     readonly reason: string,
@@ -30,6 +32,10 @@ export class PatchSyntaxError extends Error {
   ) {
     super(`patch line ${line}: ${reason}${lineText === undefined ? '' : ` (${JSON.stringify(lineText)})`}`);
     this.name = 'PatchSyntaxError';
+  }
+
+  override modelText(): string {
+    return `Error: the patch is not in the expected format: ${this.message}. Nothing was written. Expected "*** Begin Patch", then "*** Add File: p" / "*** Update File: p" / "*** Delete File: p" sections, then "*** End Patch".`;
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { Logger, nullLogger } from '../log/logger';
 import { boundedTimeout } from '../async/timers';
+import { ModelFacingError } from '../platform/modelFacingError';
 import { CellStatus, KernelPart, KernelResult, OutputCollector } from './kernelResult';
 import { CellMessage, describeExit, KernelExit, KernelProcess } from './kernelProcess';
 
@@ -55,7 +56,7 @@ const INTERRUPT_REPEAT_MS = 250;
 const DEFAULT_INTERRUPT_GRACE_MS = 2000;
 
 /** The kernel was disposed (the extension is deactivating); nothing more runs in it. */
-export class KernelDisposed extends Error {
+export class KernelDisposed extends ModelFacingError {
   constructor(language: string) {
     super(`the ${language} kernel was disposed`);
     this.name = 'KernelDisposed';
@@ -107,7 +108,7 @@ export class Kernel {
     this.starting = (async () => {
       const { launch } = this.options;
       const { kernel, version } = await KernelProcess.start(
-        { command: launch.command, args: [...launch.args], cwd: this.options.cwd, env: { ...(this.options.env ?? process.env), ...launch.env } },
+        { command: launch.command, args: [...launch.args], cwd: this.options.cwd, env: { ...(this.options.env ?? process.env), ...launch.env }, language: launch.language },
         this.logger,
       );
       this.version = version;

@@ -4,6 +4,7 @@
  * window closing. What a cell's answer says beyond its output (which kernel started) is added here.
  */
 import { Logger } from '../log/logger';
+import { ModelFacingError } from '../platform/modelFacingError';
 import { CallTool, CancellationLike, Kernel, KernelLaunch } from './kernel';
 import { formatText, KernelResult } from './kernelResult';
 
@@ -47,10 +48,15 @@ export interface CellAnswer {
 }
 
 /** No interpreter for the language: the tool answers the reason as an error. */
-export class NoInterpreter extends Error {
+export class NoInterpreter extends ModelFacingError {
   constructor(reason: string) {
     super(reason);
     this.name = 'NoInterpreter';
+  }
+
+  /** The reason is worded for the model already, whole. */
+  override modelText(): string {
+    return `Error: ${this.message}`;
   }
 }
 

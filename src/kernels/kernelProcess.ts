@@ -10,6 +10,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { describeError, Logger, nullLogger } from '../log/logger';
+import { ModelFacingError } from '../platform/modelFacingError';
 import { BoundedLineReader } from '../process/boundedLineReader';
 import { processGroupExists, signalProcessGroup } from '../process/childProcess';
 import { MAX_MESSAGE_BYTES } from './kernelLimits';
@@ -48,16 +49,24 @@ export interface KernelCommand {
   readonly env?: NodeJS.ProcessEnv;
   /** How long the kernel may take to say `ready`. */
   readonly readyTimeoutMs?: number;
+  /** "Python", "JavaScript": how a KernelStartError names the kernel. */
+  readonly language?: string;
 }
 
 /** The kernel did not start or did not say `ready`; the message says what it printed. */
-export class KernelStartError extends Error {
+export class KernelStartError extends ModelFacingError {
   constructor(
     readonly command: string,
     readonly reason: string,
+    /** "Python", "JavaScript", when the caller said. */
+    readonly language?: string,
   ) {
     super(`could not start the kernel (${command}): ${reason}`);
     this.name = 'KernelStartError';
+  }
+
+  override modelText(): string {
+    return `Error: the ${this.language ? `${this.language} ` : ''}kernel could not start (${this.command}): ${this.reason}. Fix the interpreter (setting liveTools.eval.python) and call again.`;
   }
 }
 
@@ -135,9 +144,9 @@ export class KernelProcess {
         stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       });
     } catch (error) {
-      throw new KernelStartError(command.command, describeError(error));
+      throw new KernelStartError(command.command, describeError(error), command.language);
     }
-    const failedToSpawn = new Promise<never>((_, reject) => child.once('error', (error) => reject(new KernelStartError(command.command, error.message))));
+    const failedToSpawn = new Promise<never>((_, reject) => child.once('error', (error) => reject(new KernelStartError(command.command, error.message, command.language))));
     failedToSpawn.catch(() => undefined);
     if (child.pid === undefined) await failedToSpawn;
     const pid = child.pid as number;
@@ -161,10 +170,10 @@ export class KernelProcess {
         ready,
         failedToSpawn,
         kernel.exited.then((exit) => {
-          throw new KernelStartError(command.command, `it ${describeExit(exit)} before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`);
+          throw new KernelStartError(command.command, `it ${describeExit(exit)} before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`, command.language);
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new KernelStartError(command.command, `it did not say ready within ${timeoutMs / 1000} s`)), timeoutMs);
+          timer = setTimeout(() => reject(new KernelStartError(command.command, `it did not say ready within ${timeoutMs / 1000} s`, command.language)), timeoutMs);
         }),
       ]);
       return { kernel, version };

@@ -2,7 +2,9 @@
  * Parses the JSON-with-comments a person edits in the Run Tool playground. Comments and
  * trailing commas are allowed; an error names the 1-based line and column.
  */
-export class JsoncSyntaxError extends Error {
+import { ModelFacingError } from '../platform/modelFacingError';
+
+export class JsoncSyntaxError extends ModelFacingError {
   constructor(
     readonly reason: string,
     readonly line: number,

@@ -5,6 +5,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { boundedTimeout } from '../async/timers';
+import { ModelFacingError } from '../platform/modelFacingError';
 
 export interface ProcessOptions {
   readonly cwd: string;
@@ -22,7 +23,7 @@ export interface CompletedProcess {
 }
 
 /** The command could not be started at all (no such file, not executable). */
-export class ProcessNotStarted extends Error {
+export class ProcessNotStarted extends ModelFacingError {
   constructor(
     readonly command: string,
     readonly reason: string,

@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import { DeadlineExceeded } from '../../src/async/deadline';
 import { InvalidEdit, OverlappingEdits } from '../../src/edits/textEdits';
-import { KernelDisposed } from '../../src/kernels/kernel';
+import { Kernel, KernelDisposed } from '../../src/kernels/kernel';
 import { NoInterpreter } from '../../src/kernels/kernelPool';
+import { KernelStartError } from '../../src/kernels/kernelProcess';
+import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { InputError } from '../../src/platform/inputValidation';
 import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
@@ -157,8 +160,20 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     error: new WriteRefused('src/a.ts', 'the file changed while the write was prepared; nothing was written, try again'),
     text: 'Error: src/a.ts: the file changed while the write was prepared; nothing was written, try again.',
   },
+  // kernels (what the eval tool answered itself before)
+  {
+    error: new NoInterpreter('no Python found: /w has no .venv/bin/python or venv/bin/python, liveTools.eval.python is not set, and there is no python3 on PATH.'),
+    text: 'Error: no Python found: /w has no .venv/bin/python or venv/bin/python, liveTools.eval.python is not set, and there is no python3 on PATH.',
+  },
+  {
+    error: new KernelStartError('/usr/bin/python3', 'spawn /usr/bin/python3 ENOENT', 'Python'),
+    text: 'Error: the Python kernel could not start (/usr/bin/python3): spawn /usr/bin/python3 ENOENT. Fix the interpreter (setting liveTools.eval.python) and call again.',
+  },
+  {
+    error: new KernelStartError('node', 'it exited with code 4 before it was ready:\nhost cannot start', 'JavaScript'),
+    text: 'Error: the JavaScript kernel could not start (node): it exited with code 4 before it was ready:\nhost cannot start. Fix the interpreter (setting liveTools.eval.python) and call again.',
+  },
   // Worded where thrown: the first line of the message.
-  { error: new NoInterpreter('no Python interpreter was found: set liveTools.eval.python'), text: 'Error: no Python interpreter was found: set liveTools.eval.python' },
   { error: new KernelDisposed('Python'), text: 'Error: the Python kernel was disposed' },
   { error: new JsoncSyntaxError('unexpected token', 3, 7), text: 'Error: unexpected token (line 3, column 7)' },
   { error: new ProcessNotStarted('ast-grep', 'spawn ENOENT'), text: 'Error: could not start ast-grep: spawn ENOENT' },
@@ -174,4 +189,16 @@ describe('error text', () => {
       assert.equal(errorText(error, context), text);
     });
   }
+
+  it('a kernel that cannot start is named by its language', async () => {
+    const kernel = new Kernel({ launch: pythonLaunch('/nonexistent/python3'), cwd: os.tmpdir() });
+    try {
+      await assert.rejects(kernel.execute('1'), (error: unknown) => {
+        assert.match(errorText(error), /^Error: the Python kernel could not start \(\/nonexistent\/python3\): .*ENOENT.*\. Fix the interpreter \(setting liveTools\.eval\.python\) and call again\.$/);
+        return true;
+      });
+    } finally {
+      await kernel.dispose();
+    }
+  });
 });

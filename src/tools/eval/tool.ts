@@ -1,5 +1,4 @@
-import { KernelStartError } from '../../kernels/kernelProcess';
-import { EvalLanguage, KernelPool, NoInterpreter } from '../../kernels/kernelPool';
+import { EvalLanguage, KernelPool } from '../../kernels/kernelPool';
 import { KernelResult } from '../../kernels/kernelResult';
 import { evalDeclaration, EvalInput } from './declaration';
 import { LiveTool, ToolAnswer } from '../liveTool';
@@ -50,19 +49,13 @@ export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<E
       // A cell may call what its caller may (a worker's cell no more than the worker), never eval or the workers'
       // tools; in a chat its calls go back through the chat, elsewhere a write or exec call is asked on the card.
       const cell = { kind: 'cell' as const, cap: caller.cap, conversation, label: `A ${LANGUAGE_NAMES[language]} cell of ${caller.label}`, humanAsked: false, chatToken: invocationToken };
-      let answer;
-      try {
-        answer = await pool.run(conversation, language, {
-          code: input.code,
-          reset: input.reset,
-          cancellation: token,
-          callTool: (name, toolInput) => runner.relay(name, toolInput, cell, token),
-        });
-      } catch (error) {
-        if (error instanceof NoInterpreter) return `Error: ${error.message}`;
-        if (error instanceof KernelStartError) return `Error: the ${LANGUAGE_NAMES[language]} kernel ${error.message.replace(/^could not start the kernel/, 'could not start')}. Fix the interpreter (setting liveTools.eval.python) and call again.`;
-        throw error;
-      }
+      // No interpreter, or a kernel that would not start: the error says so (its modelText) through the runner.
+      const answer = await pool.run(conversation, language, {
+        code: input.code,
+        reset: input.reset,
+        cancellation: token,
+        callTool: (name, toolInput) => runner.relay(name, toolInput, cell, token),
+      });
       const status = statusLine(answer.result);
       const text = status ? `${status}\n${answer.text}` : answer.text;
       const images = answer.result.parts.flatMap((part) => (part.kind === 'image' ? [{ mime: part.mime, data: part.data }] : []));

@@ -8,6 +8,7 @@
  * list or stop it through the tools (the human may stop any).
  */
 
+import { ModelFacingError } from '../platform/modelFacingError';
 import { Tier } from '../platform/tiers';
 import { boundedTimeout } from '../async/timers';
 
@@ -89,7 +90,7 @@ export interface WorkerSummary {
 }
 
 /** A worker of another conversation: its owner alone (or the human, in the Workers view) may use it. */
-export class NotYourWorker extends Error {
+export class NotYourWorker extends ModelFacingError {
   constructor(
     readonly id: string,
     readonly owner: string,
@@ -97,15 +98,39 @@ export class NotYourWorker extends Error {
     super(`Worker ${id} belongs to another conversation (${owner}).`);
     this.name = 'NotYourWorker';
   }
+
+  override modelText(): string {
+    return `Error: ${this.id} was started in another conversation (${this.owner}); only that conversation can use it (the human can stop it in the Workers view). vibe_list shows yours.`;
+  }
 }
 
-export class UnknownWorker extends Error {
+export class UnknownWorker extends ModelFacingError {
   constructor(
     readonly id: string,
     readonly known: readonly string[],
   ) {
     super(`No worker "${id}"${known.length ? `; workers: ${known.join(', ')}` : '; none was spawned'}.`);
     this.name = 'UnknownWorker';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.message} vibe_list shows them.`;
+  }
+}
+
+/** Spawning failed before the worker existed (no model, the chosen model unavailable…); `reason` is worded for the model. */
+export class WorkerNotStarted extends ModelFacingError {
+  constructor(
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`the worker was not started: ${reason}`, options);
+    this.name = 'WorkerNotStarted';
+  }
+
+  /** The whole reason, not its first line. */
+  override modelText(): string {
+    return `Error: ${this.message}.`;
   }
 }
 

@@ -24,6 +24,7 @@ import { InvalidPath, LinkLeavesWorkspace } from '../../src/workspace/containmen
 import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../../src/workspace/paths';
 import { HunkNotFound } from '../../src/writes/applyPatch';
 import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../../src/writes/editMatch';
+import { NotYourWorker, UnknownWorker, WorkerNotStarted } from '../../src/vibe/vibeWorkers';
 import { PatchSyntaxError } from '../../src/writes/patchParser';
 import { WriteRefused } from '../../src/writes/writeErrors';
 
@@ -173,6 +174,18 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     error: new KernelStartError('node', 'it exited with code 4 before it was ready:\nhost cannot start', 'JavaScript'),
     text: 'Error: the JavaScript kernel could not start (node): it exited with code 4 before it was ready:\nhost cannot start. Fix the interpreter (setting liveTools.eval.python) and call again.',
   },
+  // vibe (what the vibe tools answered themselves before)
+  { error: new UnknownWorker('w9', ['w1', 'w2']), text: 'Error: No worker "w9"; workers: w1, w2. vibe_list shows them.' },
+  { error: new UnknownWorker('w9', []), text: 'Error: No worker "w9"; none was spawned. vibe_list shows them.' },
+  {
+    error: new NotYourWorker('w3', 'chat 2'),
+    text: 'Error: w3 was started in another conversation (chat 2); only that conversation can use it (the human can stop it in the Workers view). vibe_list shows yours.',
+  },
+  {
+    error: new WorkerNotStarted('no language model is available in this editor: sign in to a model provider, then spawn again'),
+    text: 'Error: the worker was not started: no language model is available in this editor: sign in to a model provider, then spawn again.',
+  },
+  { error: new WorkerNotStarted('first line\nsecond line'), text: 'Error: the worker was not started: first line\nsecond line.' },
   // Worded where thrown: the first line of the message.
   { error: new KernelDisposed('Python'), text: 'Error: the Python kernel was disposed' },
   { error: new JsoncSyntaxError('unexpected token', 3, 7), text: 'Error: unexpected token (line 3, column 7)' },

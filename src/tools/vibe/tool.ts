@@ -2,7 +2,7 @@ import { Confirmation } from '../liveTool';
 import { VIBE_WAIT_DEFAULT_SECONDS, vibeKillDeclaration, VibeKillInput, vibeListDeclaration, VibeListInput, vibeSendDeclaration, VibeSendInput, vibeSpawnDeclaration, VibeSpawnInput, vibeSpawnReadonlyDeclaration, VibeSpawnReadonlyInput, vibeWaitDeclaration, VibeWaitInput } from './declaration';
 import { singleLine } from '../../platform/caller';
 import { Tier } from '../../platform/tiers';
-import { NotYourWorker, UnknownWorker, WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
+import { WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
 import { VibeService } from '../../vibe/vscode/registerVibe';
 import { withAbortSignal } from '../../async/abortSignal';
 import { AnyLiveTool, LiveTool, ToolContext } from '../liveTool';
@@ -25,27 +25,13 @@ function named(worker: WorkerSummary): string {
   return `${worker.id} "${worker.label}"`;
 }
 
-/** Unknown ids and other conversations' workers become an answer naming what this conversation has. */
-async function answering(work: () => Promise<string> | string): Promise<string> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof UnknownWorker) return `Error: ${error.message} vibe_list shows them.`;
-    if (error instanceof NotYourWorker) return `Error: ${error.id} was started in another conversation (${error.owner}); only that conversation can use it (the human can stop it in the Workers view). vibe_list shows yours.`;
-    throw error;
-  }
-}
-
 export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   const { pool } = vibe;
 
   const start = async (input: { brief: string; label: string; tier?: WorkerTier }, access: Tier, { caller }: ToolContext): Promise<string> => {
-    let worker: WorkerSummary;
-    try {
-      worker = await vibe.spawn(input.brief, input.label, input.tier ?? 'fast', access, caller.conversation);
-    } catch (error) {
-      return `Error: the worker was not started: ${error instanceof Error ? error.message : String(error)}.`;
-    }
+    // Errors word themselves through the runner: spawn's WorkerNotStarted here; below, the pool's
+    // UnknownWorker and NotYourWorker, which name what this conversation has.
+    const worker = await vibe.spawn(input.brief, input.label, input.tier ?? 'fast', access, caller.conversation);
     return `Started worker ${named(worker)} (${worker.model}, access ${access}). It runs in the background: vibe_wait with worker_id "${worker.id}" returns its result; vibe_send steers it.`;
   };
 
@@ -82,34 +68,31 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
         message: `Send this to worker ${input.worker_id}, which has **${access}** access (${ACCESS_WORDS[access]}):\n\n${input.message.length > 2000 ? `${input.message.slice(0, 2000)}…` : input.message}`,
       };
     },
-    invoke: (input, { caller }) =>
-      answering(() => {
-        const { delivered, worker } = pool.send(input.worker_id, input.message, caller.conversation);
-        return delivered === 'queued'
-          ? `Message queued for ${named(worker)}: it is delivered at the worker's next tool boundary.`
-          : `${named(worker)} had finished; it continues with your message. vibe_wait for its new result.`;
-      }),
+    async invoke(input, { caller }) {
+      const { delivered, worker } = pool.send(input.worker_id, input.message, caller.conversation);
+      return delivered === 'queued'
+        ? `Message queued for ${named(worker)}: it is delivered at the worker's next tool boundary.`
+        : `${named(worker)} had finished; it continues with your message. vibe_wait for its new result.`;
+    },
   };
   const wait: LiveTool<VibeWaitInput> = {
     declaration: vibeWaitDeclaration,
     invocationMessage: (input) => `Waiting for worker ${input.worker_id}`,
-    invoke: (input, { token, caller }) =>
-      answering(async () => {
-        const seconds = input.timeout_seconds ?? VIBE_WAIT_DEFAULT_SECONDS;
-        const { finished, worker } = await withAbortSignal(token, (signal) => pool.wait(input.worker_id, seconds * 1000, signal, caller.conversation));
-        if (!finished) return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
-        return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
-      }),
+    async invoke(input, { token, caller }) {
+      const seconds = input.timeout_seconds ?? VIBE_WAIT_DEFAULT_SECONDS;
+      const { finished, worker } = await withAbortSignal(token, (signal) => pool.wait(input.worker_id, seconds * 1000, signal, caller.conversation));
+      if (!finished) return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
+      return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
+    },
   };
   const kill: LiveTool<VibeKillInput> = {
     declaration: vibeKillDeclaration,
     invocationMessage: (input) => `Stopping worker ${input.worker_id}`,
-    invoke: (input, { caller }) =>
-      answering(() => {
-        const before = pool.list(caller.conversation).find((worker) => worker.id === input.worker_id)?.status;
-        const worker = pool.kill(input.worker_id, 'stopped by vibe_kill', caller.conversation);
-        return before === 'done' || before === 'failed' || before === 'killed' ? `${named(worker)} had already finished (${before}).` : `${named(worker)} was stopped after ${elapsed(worker)}.`;
-      }),
+    async invoke(input, { caller }) {
+      const before = pool.list(caller.conversation).find((worker) => worker.id === input.worker_id)?.status;
+      const worker = pool.kill(input.worker_id, 'stopped by vibe_kill', caller.conversation);
+      return before === 'done' || before === 'failed' || before === 'killed' ? `${named(worker)} had already finished (${before}).` : `${named(worker)} was stopped after ${elapsed(worker)}.`;
+    },
   };
   const list: LiveTool<VibeListInput> = {
     declaration: vibeListDeclaration,

@@ -13,7 +13,7 @@ import { Setting } from '../../platform/settings';
 import { Tier } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { Approver, ToolRunner } from '../../tools/toolRunner';
-import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerPool, WorkerSummary, WORKER_LABEL_MAX, WorkerTier } from '../vibeWorkers';
+import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerNotStarted, WorkerPool, WorkerSummary, WORKER_LABEL_MAX, WorkerTier } from '../vibeWorkers';
 
 export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
 export const STOP_WORKER_COMMAND = 'liveTools.stopWorker';
@@ -108,7 +108,10 @@ function chatModel(model: vscode.LanguageModelChat, tier: WorkerTier, offered: (
 
 export interface VibeService {
   readonly pool: WorkerPool;
-  /** Spawns for the conversation `owner` with the model chosen for the tier (chosen first, so a missing model is an error now). */
+  /**
+   * Spawns for the conversation `owner` with the model chosen for the tier (chosen first, so a missing
+   * model is an error now); any failure rejects with WorkerNotStarted.
+   */
   spawn(brief: string, label: string, tier: WorkerTier, access: Tier, owner: string): Promise<WorkerSummary>;
   accessOf(id: string): Tier | undefined;
 }
@@ -180,10 +183,14 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
   return {
     pool,
     async spawn(brief, label, tier, access, owner) {
-      const model = await chooseModel(tier);
-      // What a worker is offered is computed for each turn: tools whose resource became ready meanwhile join.
-      const workerModel = chatModel(model, tier, (worker) => runner.offered(callerOf(worker)));
-      return pool.spawn({ brief, label, tier, model: workerModel, owner, access });
+      try {
+        const model = await chooseModel(tier);
+        // What a worker is offered is computed for each turn: tools whose resource became ready meanwhile join.
+        const workerModel = chatModel(model, tier, (worker) => runner.offered(callerOf(worker)));
+        return pool.spawn({ brief, label, tier, model: workerModel, owner, access });
+      } catch (error) {
+        throw new WorkerNotStarted(error instanceof Error ? error.message : String(error), { cause: error });
+      }
     },
     accessOf: (id) => pool.list().find((worker) => worker.id === id)?.access,
   };

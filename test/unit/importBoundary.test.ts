@@ -1,22 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot } from '../support/repoRoot';
-
-const src = path.join(repoRoot(), 'src');
-
-/** Engines are plain TypeScript: only files under a `vscode/` folder, src/tools/ and the entry glue may import 'vscode'. */
-function isGlue(relative: string): boolean {
-  const parts = relative.split(path.sep);
-  return parts.includes('vscode') || parts[0] === 'tools' || relative === 'extension.ts' || relative === 'runtime.ts';
-}
-
-function sourceFiles(): string[] {
-  return fs
-    .readdirSync(src, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => path.relative(src, path.join(entry.parentPath, entry.name)));
-}
+import { isGlue, sourceFiles, srcRoot as src } from './support/sourceTree';
 
 const importsVscode = /(?:from\s+|require\(\s*|import\(\s*)['"]vscode['"]/;
 

@@ -8,7 +8,7 @@ import { NoInterpreter } from '../../src/kernels/kernelPool';
 import { KernelStartError } from '../../src/kernels/kernelProcess';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { InputError } from '../../src/platform/inputValidation';
-import { ModelFacingError } from '../../src/platform/modelFacingError';
+import { ErrorContext, ModelFacingError } from '../../src/platform/modelFacingError';
 import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
 import {
@@ -21,7 +21,7 @@ import {
   StaleStagedEdit,
   UnknownStagedEdit,
 } from '../../src/staging/stagingErrors';
-import { ErrorContext, errorText } from '../../src/tools/errorText';
+import { errorText } from '../../src/tools/errorText';
 import { InvalidPath, LinkLeavesWorkspace } from '../../src/workspace/containment';
 import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../../src/workspace/paths';
 import { HunkNotFound } from '../../src/writes/applyPatch';

@@ -47,14 +47,14 @@ export interface CellAnswer {
   readonly text: string;
 }
 
-/** No interpreter for the language: the tool answers the reason as an error. */
+/** No interpreter for the language: the reason, worded for the model, is what the eval call answers. */
 export class NoInterpreter extends ModelFacingError {
   constructor(reason: string) {
     super(reason);
     this.name = 'NoInterpreter';
   }
 
-  /** The reason is worded for the model already, whole. */
+  /** All of the reason, not only its first line. */
   override modelText(): string {
     return `Error: ${this.message}`;
   }

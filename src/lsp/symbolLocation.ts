@@ -4,6 +4,13 @@
  * that occurs more than once without an occurrence index is a typed error carrying what the
  * model needs to ask again (the line's text, the occurrences, nearby lines that have it).
  */
+import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
+import { clipLineText } from './format';
+
+/** " of <file>" when the call named a file, for the errors below. */
+function ofFile(context: ErrorContext): string {
+  return context.file ? ` of ${context.file}` : '';
+}
 
 export interface LineSource {
   readonly lineCount: number;
@@ -21,7 +28,7 @@ export interface SymbolLocation {
   readonly lineText: string;
 }
 
-export class LineOutOfRange extends Error {
+export class LineOutOfRange extends ModelFacingError {
   constructor(
     readonly line: number,
     readonly lineCount: number,
@@ -29,9 +36,13 @@ export class LineOutOfRange extends Error {
     super(`Line ${line} is outside the file (1–${lineCount}).`);
     this.name = 'LineOutOfRange';
   }
+
+  override modelText(context: ErrorContext = {}): string {
+    return `Error: line ${this.line} is outside the file${ofFile(context)}, which has ${this.lineCount} lines (lines are 1-based).`;
+  }
 }
 
-export class SymbolNotOnLine extends Error {
+export class SymbolNotOnLine extends ModelFacingError {
   constructor(
     readonly symbol: string,
     readonly line: number,
@@ -42,9 +53,16 @@ export class SymbolNotOnLine extends Error {
     super(`"${symbol}" is not on line ${line}.`);
     this.name = 'SymbolNotOnLine';
   }
+
+  override modelText(context: ErrorContext = {}): string {
+    const nearby = this.nearbyLines.length
+      ? ` "${this.symbol}" is found on line ${this.nearbyLines.join(', line ')}; call again with that line.`
+      : ` It is not on the nearby lines either; check the line number, or find the symbol with lsp symbols.`;
+    return `Error: "${this.symbol}" is not on line ${this.line}${ofFile(context)}. Line ${this.line} is: ${JSON.stringify(clipLineText(this.lineText))}.${nearby}`;
+  }
 }
 
-export class AmbiguousSymbol extends Error {
+export class AmbiguousSymbol extends ModelFacingError {
   constructor(
     readonly symbol: string,
     readonly line: number,
@@ -55,9 +73,19 @@ export class AmbiguousSymbol extends Error {
     super(`"${symbol}" occurs ${occurrences.length} times on line ${line}.`);
     this.name = 'AmbiguousSymbol';
   }
+
+  override modelText(context: ErrorContext = {}): string {
+    const choices = this.occurrences.map(
+      (offset, index) => `  ${index + 1}: ${markOccurrence(this.lineText, offset, this.symbol.length)}`,
+    );
+    return [
+      `Error: "${this.symbol}" occurs ${this.occurrences.length} times on line ${this.line}${ofFile(context)}; say which with occurrence (1-based) or "${this.symbol}#N":`,
+      ...choices,
+    ].join('\n');
+  }
 }
 
-export class OccurrenceOutOfRange extends Error {
+export class OccurrenceOutOfRange extends ModelFacingError {
   constructor(
     readonly symbol: string,
     readonly line: number,
@@ -67,12 +95,21 @@ export class OccurrenceOutOfRange extends Error {
     super(`Occurrence ${occurrence} of "${symbol}" was asked for, but line ${line} has ${count}.`);
     this.name = 'OccurrenceOutOfRange';
   }
+
+  override modelText(context: ErrorContext = {}): string {
+    return `Error: occurrence ${this.occurrence} of "${this.symbol}" was asked for, but line ${this.line}${ofFile(context)} has only ${this.count}.`;
+  }
 }
 
-export class InvalidSymbol extends Error {
+export class InvalidSymbol extends ModelFacingError {
   constructor(message: string) {
     super(message);
     this.name = 'InvalidSymbol';
+  }
+
+  /** The whole message: it says what a symbol must look like. */
+  override modelText(): string {
+    return `Error: ${this.message}`;
   }
 }
 

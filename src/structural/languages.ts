@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import { Language, Parser } from 'web-tree-sitter';
+import { ModelFacingError } from '../platform/modelFacingError';
 
 /** One entry of grammars/grammars.json. */
 export interface GrammarEntry {
@@ -31,7 +32,7 @@ export interface ScaffoldContext {
 
 export const FRAGMENT_MARKER = '{{fragment}}';
 
-export class UnknownLanguage extends Error {
+export class UnknownLanguage extends ModelFacingError {
   constructor(
     readonly language: string,
     readonly known: readonly string[],

@@ -15,8 +15,9 @@ import { Worker } from 'node:worker_threads';
 import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { Match } from './matcher';
 import { errorFromWire, fileOutcomeFromWire, fromWire, WorkerReply, WorkerRequest } from './workerProtocol';
+import { displayPathOf, ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 
-export class ParsingThreadFailed extends Error {
+export class ParsingThreadFailed extends ModelFacingError {
   constructor(reason: string) {
     super(
       `A parsing thread stopped: ${reason}. ` +
@@ -29,7 +30,7 @@ export class ParsingThreadFailed extends Error {
 }
 
 /** A job taken back by its caller's signal (its search was cancelled). */
-export class JobCancelled extends Error {
+export class JobCancelled extends ModelFacingError {
   constructor() {
     super('The job was cancelled.');
     this.name = 'JobCancelled';
@@ -37,7 +38,7 @@ export class JobCancelled extends Error {
 }
 
 /** A job ran past the deadline; its thread was terminated. */
-export class ParsingTimedOut extends Error {
+export class ParsingTimedOut extends ModelFacingError {
   constructor(
     readonly seconds: number,
     readonly file?: string,
@@ -51,6 +52,12 @@ export class ParsingTimedOut extends Error {
 
   inFile(file: string): ParsingTimedOut {
     return new ParsingTimedOut(this.seconds, file);
+  }
+
+  /** The file is named as results name it (relative to the workspace); the search reports nothing. */
+  override modelText(context: ErrorContext = {}): string {
+    const shown = this.file ? displayPathOf(context)(this.file) : undefined;
+    return `Error: ${(shown ? this.inFile(shown) : this).message} The search stopped there: no matches are reported.`;
   }
 }
 

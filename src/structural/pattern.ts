@@ -10,6 +10,7 @@ import { Node } from 'web-tree-sitter';
 import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
 import { PatternNode, requiredTextsOf } from './patternTree';
 import { gapWordsOf, requiredRunsOf } from './prefilter';
+import { ModelFacingError } from '../platform/modelFacingError';
 
 export interface CompiledPattern {
   readonly source: string;
@@ -26,7 +27,7 @@ export interface CompiledPattern {
   readonly gapWords: readonly string[];
 }
 
-export class PatternError extends Error {
+export class PatternError extends ModelFacingError {
   constructor(message: string) {
     super(message);
     this.name = 'PatternError';

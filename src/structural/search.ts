@@ -18,6 +18,7 @@ import { groupByLanguage, inFile, MatchTally, planSearch, ScanPace, SearchedLang
 import { CancellationSource, withAbortSignal } from '../async/abortSignal';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
+import { ModelFacingError } from '../platform/modelFacingError';
 
 /** Where the token can tell when it is cancelled (the editor's can), a cancelled search terminates the threads busy with it at once. */
 export type Cancellation = CancellationSource;
@@ -89,7 +90,7 @@ export interface RewriteResult {
   readonly maxFileLength: number;
 }
 
-export class TooManyReplacements extends Error {
+export class TooManyReplacements extends ModelFacingError {
   constructor(readonly limit: number) {
     super(`The rewrite would make more than ${limit} replacements; narrow \`path\` or the pattern and stage it in parts.`);
     this.name = 'TooManyReplacements';
@@ -99,7 +100,7 @@ export class TooManyReplacements extends Error {
 /** Where file text comes from: open editor buffers first, then disk; undefined when unreadable. */
 export type ReadText = (file: string) => Promise<string | undefined>;
 
-export class SearchCancelled extends Error {
+export class SearchCancelled extends ModelFacingError {
   constructor() {
     super('The search was cancelled.');
     this.name = 'SearchCancelled';

@@ -11,6 +11,12 @@ import { InputError } from '../../src/platform/inputValidation';
 import { ErrorContext, ModelFacingError } from '../../src/platform/modelFacingError';
 import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
+import { DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
+import { RenameNotSaved, RenameRefused } from '../../src/lsp/renameErrors';
+import { AmbiguousSymbol, InvalidSymbol, LineOutOfRange, OccurrenceOutOfRange, SymbolNotOnLine } from '../../src/lsp/symbolLocation';
+import { PatternTooExpensive } from '../../src/structural/matcher';
+import { ParsingTimedOut } from '../../src/structural/parsePool';
+import { PatternError } from '../../src/structural/pattern';
 import {
   AcceptRefused,
   AlreadyResolved,
@@ -190,6 +196,45 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
   },
   { error: new WorkerNotStarted('first line\nsecond line'), text: 'Error: the worker was not started: first line\nsecond line.' },
   // Worded where thrown: the first line of the message.
+  // lsp
+  { error: new LineOutOfRange(40, 12), context: { file: 'src/a.ts' }, text: 'Error: line 40 is outside the file of src/a.ts, which has 12 lines (lines are 1-based).' },
+  {
+    error: new SymbolNotOnLine('greet', 3, 'const x = 1;', [5]),
+    context: { file: 'src/a.ts' },
+    text: 'Error: "greet" is not on line 3 of src/a.ts. Line 3 is: "const x = 1;". "greet" is found on line 5; call again with that line.',
+  },
+  {
+    error: new SymbolNotOnLine('greet', 3, 'const x = 1;', []),
+    text: 'Error: "greet" is not on line 3. Line 3 is: "const x = 1;". It is not on the nearby lines either; check the line number, or find the symbol with lsp symbols.',
+  },
+  {
+    error: new AmbiguousSymbol('a', 2, 'a = a + 1', [0, 4]),
+    context: { file: 'm.py' },
+    text: 'Error: "a" occurs 2 times on line 2 of m.py; say which with occurrence (1-based) or "a#N":\n  1: «a» = a + 1\n  2: a = «a» + 1',
+  },
+  { error: new OccurrenceOutOfRange('a', 2, 3, 2), text: 'Error: occurrence 3 of "a" was asked for, but line 2 has only 2.' },
+  { error: new InvalidSymbol('symbol must not be empty\n(one identifier)'), text: 'Error: symbol must not be empty\n(one identifier)' },
+  { error: new RenameRefused('it would change files outside the workspace.', ['/etc/x.ts']), text: 'Error: rename refused: it would change files outside the workspace. Nothing was changed. Files outside the workspace: /etc/x.ts.' },
+  { error: new RenameNotSaved('src/a.ts'), text: 'Error: the rename was applied, but src/a.ts could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).' },
+  // structural
+  {
+    error: new PatternTooExpensive(1_000_000, '/w/src/big.ts'),
+    context: { displayPath: relative },
+    text:
+      'Error: The pattern is too expensive on src/big.ts: matching stopped after 1,000,000 steps. Narrow it: fewer `$$$` runs in one list ' +
+      '(each run tries every split of the list), literal code between runs, or a `path` that leaves this file out. The search stopped there: no matches are reported.',
+  },
+  {
+    error: new ParsingTimedOut(60, '/w/src/big.ts'),
+    context: { displayPath: relative },
+    text:
+      'Error: Parsing and matching src/big.ts took more than 60 s; it was stopped. Narrow the pattern (fewer `$$$` runs, more literal code) ' +
+      'or leave this file out with `path`. The search stopped there: no matches are reported.',
+  },
+  { error: new PatternError('The pattern does not parse as go.\nmore'), text: 'Error: The pattern does not parse as go.' },
+  // debug
+  { error: new DebugRefusal('No debug session: launch or attach first.'), text: 'Error: No debug session: launch or attach first.' },
+  { error: new DebugCancelled('continue'), text: 'Error: op "continue" was cancelled; the session goes on (op "status" says where it is).' },
   { error: new KernelDisposed('Python'), text: 'Error: the Python kernel was disposed' },
   { error: new JsoncSyntaxError('unexpected token', 3, 7), text: 'Error: unexpected token (line 3, column 7)' },
   { error: new ProcessNotStarted('ast-grep', 'spawn ENOENT'), text: 'Error: could not start ast-grep: spawn ENOENT' },
@@ -219,23 +264,6 @@ describe('error text', () => {
   });
 });
 
-/**
- * Errors whose areas are being restructured elsewhere: still plain Errors, still worded in
- * src/tools/errorText.ts. Each moves its wording into a `modelText` override (and leaves this list)
- * when its area is done; the test below fails for an entry that has already moved.
- */
-const PENDING: Readonly<Record<string, readonly string[]>> = {
-  'lsp/symbolLocation.ts': ['LineOutOfRange', 'SymbolNotOnLine', 'AmbiguousSymbol', 'OccurrenceOutOfRange', 'InvalidSymbol'],
-  'lsp/renameErrors.ts': ['RenameRefused', 'RenameNotSaved'],
-  'lsp/supervisor/checkers.ts': ['CheckerOutputUnreadable'],
-  'structural/languages.ts': ['UnknownLanguage'],
-  'structural/pattern.ts': ['PatternError'],
-  'structural/search.ts': ['TooManyReplacements', 'SearchCancelled'],
-  'structural/matcher.ts': ['PatternTooExpensive'],
-  'structural/workerPool.ts': ['ParsingThreadFailed', 'JobCancelled', 'ParsingTimedOut'],
-  'debug/debugController.ts': ['DebugRefusal', 'DebugCancelled'],
-};
-
 /** Entry scripts that run when loaded (their classes are not exported). */
 const ENTRY_SCRIPTS = new Set([path.join('kernels', 'javascript', 'jsKernelHost.ts')]);
 
@@ -258,19 +286,13 @@ function engineErrorClasses(): Map<string, Function> {
 describe('error convention', () => {
   let classes = new Map<string, Function>();
   before(() => (classes = engineErrorClasses()));
-  const pending = new Set(Object.entries(PENDING).flatMap(([file, names]) => names.map((name) => `${file}: ${name}`)));
 
   it('finds the engines\' error classes', () => {
     assert.ok(classes.size >= 40, `found only ${classes.size}: ${[...classes.keys()].join(', ')}`);
   });
 
   it('every exported error class of the engines extends ModelFacingError (its model text beside it)', () => {
-    const plain = [...classes].filter(([key, value]) => !(value.prototype instanceof ModelFacingError) && !pending.has(key)).map(([key]) => key);
+    const plain = [...classes].filter(([, value]) => !(value.prototype instanceof ModelFacingError)).map(([key]) => key);
     assert.deepEqual(plain, [], 'extend ModelFacingError (src/platform/modelFacingError.ts), overriding modelText where the message alone does not say what to do');
-  });
-
-  it('the pending list names only errors that have not moved yet', () => {
-    const stale = [...pending].filter((key) => !classes.has(key) || classes.get(key)!.prototype instanceof ModelFacingError);
-    assert.deepEqual(stale, [], 'moved or gone: take them off PENDING (and out of src/tools/errorText.ts)');
   });
 });

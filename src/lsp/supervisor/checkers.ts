@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { Severity } from '../format';
 import { CheckerFormat } from './serverTable';
+import { ModelFacingError } from '../../platform/modelFacingError';
 
 export interface CheckerFinding {
   /** Absolute path. */
@@ -18,7 +19,7 @@ export interface CheckerFinding {
   readonly code?: string;
 }
 
-export class CheckerOutputUnreadable extends Error {
+export class CheckerOutputUnreadable extends ModelFacingError {
   constructor(
     readonly format: CheckerFormat,
     readonly detail: string,

@@ -32,23 +32,38 @@ function filesUnder(dir, suffix) {
 
 async function buildExtension() {
   rmSync('dist', { recursive: true, force: true });
-  await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  await esbuild.build({
+    ...node,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+  });
   // The command line (package.json "bin"), for the repository and the benchmark; not in the .vsix.
   // A batch run holds little between files: a small young generation and old generation keep its
   // peak memory down (V8's defaults let ~35 MB of garbage gather first); the parsing threads have
   // the same 64 MB limit. Flags set once running come too late, hence the shebang line.
   const CLI_SHEBANG = '#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=64';
-  await esbuild.build({ ...node, entryPoints: ['src/cli/astGrepCli.ts'], outfile: 'dist/cli.js', banner: { js: CLI_SHEBANG } });
+  await esbuild.build({
+    ...node,
+    entryPoints: ['src/cli/astGrepCli.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: CLI_SHEBANG },
+  });
   chmodSync('dist/cli.js', 0o755);
   // The structural engine's parsing threads (src/structural/parsePool.ts), for both.
   await esbuild.build({ ...node, entryPoints: ['src/structural/parseWorker.ts'], outfile: 'dist/parseWorker.js' });
   // The kernels of the eval tool: the Python driver is copied as it is, the JavaScript host bundled.
   mkdirSync('dist/kernels', { recursive: true });
   copyFileSync('src/kernels/python/kernel.py', 'dist/kernels/python_kernel.py');
-  await esbuild.build({ ...node, entryPoints: ['src/kernels/javascript/jsKernelHost.ts'], outfile: 'dist/kernels/jsKernelHost.js' });
+  await esbuild.build({
+    ...node,
+    entryPoints: ['src/kernels/javascript/jsKernelHost.ts'],
+    outfile: 'dist/kernels/jsKernelHost.js',
+  });
   // The question card's icons: the editor's codicon font, which a webview cannot borrow from the workbench.
   mkdirSync('dist/media', { recursive: true });
-  for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(require.resolve(`@vscode/codicons/dist/${file}`), `dist/media/${file}`);
+  for (const file of ['codicon.css', 'codicon.ttf'])
+    copyFileSync(require.resolve(`@vscode/codicons/dist/${file}`), `dist/media/${file}`);
   copyWasm();
 }
 
@@ -64,7 +79,9 @@ function copyWasm() {
     const packageDir = dirname(require.resolve(`${grammar.package}/package.json`));
     const installed = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version;
     if (installed !== grammar.version) {
-      throw new Error(`grammars.json pins ${grammar.package}@${grammar.version} for ${grammar.id}, node_modules has ${installed}: run npm ci`);
+      throw new Error(
+        `grammars.json pins ${grammar.package}@${grammar.version} for ${grammar.id}, node_modules has ${installed}: run npm ci`,
+      );
     }
     const wasm = readFileSync(join(packageDir, grammar.wasm));
     if (grammar.patch) patchWasm(wasm, grammar);
@@ -77,7 +94,9 @@ function patchWasm(wasm, { id, patch }) {
   const expect = Buffer.from(patch.expect, 'hex');
   const found = wasm.subarray(patch.offset, patch.offset + expect.length);
   if (!found.equals(expect)) {
-    throw new Error(`grammars.json patch for ${id}: expected ${patch.expect} at ${patch.offset}, found ${found.toString('hex')}`);
+    throw new Error(
+      `grammars.json patch for ${id}: expected ${patch.expect} at ${patch.offset}, found ${found.toString('hex')}`,
+    );
   }
   Buffer.from(patch.replace, 'hex').copy(wasm, patch.offset);
 }

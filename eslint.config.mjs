@@ -7,14 +7,28 @@ const GLUE = ['src/**/vscode/**', 'src/tools/**', 'src/extension.ts', 'src/runti
 /** A tool's declaration is data: it may import its engine's types, never the editor or an implementation. */
 const DECLARATIONS = ['src/tools/*/declaration.ts', 'src/tools/declarations.ts', 'src/tools/schemaParts.ts'];
 
-const vscodeImport = { name: 'vscode', message: 'Engines do not import vscode: put editor glue under a vscode/ folder or in src/tools/.' };
+const vscodeImport = {
+  name: 'vscode',
+  message: 'Engines do not import vscode: put editor glue under a vscode/ folder or in src/tools/.',
+};
 const glueImports = {
   group: ['**/vscode/**', '**/tools/**', '**/tools', '**/extension', '**/runtime'],
   message: 'An engine never imports editor glue or a tool: pass what it needs in through an interface (a host).',
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', '.vscode-test/**', 'test/fixtures/**', 'media/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'out/**',
+      'dist/**',
+      '.vscode-test/**',
+      'test/fixtures/**',
+      'media/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: 'module' },
@@ -41,7 +55,12 @@ export default tseslint.config(
         'error',
         {
           paths: [vscodeImport],
-          patterns: [{ group: ['**/vscode/**', '**/tool', './*/tool', '../*/tool'], message: 'A declaration is data: no editor glue, no tool implementation.' }],
+          patterns: [
+            {
+              group: ['**/vscode/**', '**/tool', './*/tool', '../*/tool'],
+              message: 'A declaration is data: no editor glue, no tool implementation.',
+            },
+          ],
         },
       ],
     },

@@ -16,6 +16,8 @@ export interface Sample {
 export function addToReport(samples: readonly Sample[], fields: { activationMs?: number } = {}): void {
   const file = runParams().benchReportFile;
   if (!file) throw new Error('No bench report file in the run parameters.');
-  const report = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { samples: Sample[] }) : { samples: [] };
+  const report = fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { samples: Sample[] })
+    : { samples: [] };
   fs.writeFileSync(file, JSON.stringify({ ...report, ...fields, samples: [...report.samples, ...samples] }, null, 1));
 }

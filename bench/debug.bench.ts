@@ -26,8 +26,12 @@ async function compare(measure: string, peerName: string, ours: Launch, peer: La
     return elapsed;
   };
   // One untimed round each: the first start of an adapter warms caches the later ones reuse.
-  await (await ours())();
-  await (await peer())();
+  await (
+    await ours()
+  )();
+  await (
+    await peer()
+  )();
   for (let round = 0; round < ROUNDS; round++) {
     for (const which of round % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours']) {
       if (which === 'ours') sample.ours.push(await time(ours));
@@ -51,7 +55,12 @@ function throughTool(program: string): Launch {
 }
 
 /** The raw side: the adapter's first stop is timed; disposing of it is not. */
-function throughRawClient(start: () => StartedAdapter, launchArgs: Record<string, unknown>, file: string, line: number): Launch {
+function throughRawClient(
+  start: () => StartedAdapter,
+  launchArgs: Record<string, unknown>,
+  file: string,
+  line: number,
+): Launch {
   return async () => {
     const adapter = start();
     try {
@@ -71,7 +80,8 @@ describe('bench', function () {
     await activateExtension();
     const root = workspaceRoot();
     const venv = path.join(root, 'debug', 'python', '.venv');
-    if (!fs.existsSync(path.join(venv, 'bin', 'python'))) execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+    if (!fs.existsSync(path.join(venv, 'bin', 'python')))
+      execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
     const python = path.join(venv, 'bin', 'python');
     const pySource = 'debug/python/app.py';
     const pyFile = path.join(root, pySource);
@@ -87,13 +97,29 @@ describe('bench', function () {
         'launch → first stop (debugpy, Python)',
         'raw DAP client, same debugpy and Python',
         throughTool(pySource),
-        throughRawClient(() => startDebugpy(python), { program: pyFile, python: [python], cwd: path.dirname(pyFile), console: 'internalConsole', justMyCode: true }, pyFile, pyLine),
+        throughRawClient(
+          () => startDebugpy(python),
+          {
+            program: pyFile,
+            python: [python],
+            cwd: path.dirname(pyFile),
+            console: 'internalConsole',
+            justMyCode: true,
+          },
+          pyFile,
+          pyLine,
+        ),
       ),
       await compare(
         'launch → first stop (lldb-vscode-16, C)',
         'raw DAP client, same lldb-vscode-16',
         throughTool('debug/c/main'),
-        throughRawClient(() => startLldb(), { program: cProgram, cwd: path.dirname(cProgram), args: [], env: [] }, path.join(root, cSource), cLine),
+        throughRawClient(
+          () => startLldb(),
+          { program: cProgram, cwd: path.dirname(cProgram), args: [], env: [] },
+          path.join(root, cSource),
+          cLine,
+        ),
       ),
     ];
     await invokeText('debug', { op: 'breakpoints', file: pySource, lines: [] });

@@ -28,7 +28,9 @@ class JupyterPeer {
   }
 
   static async start(): Promise<JupyterPeer> {
-    const child = spawn(PYTHON, [path.join(REPOSITORY, 'bench', 'jupyterPeer.py')], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(PYTHON, [path.join(REPOSITORY, 'bench', 'jupyterPeer.py')], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     const peer = new JupyterPeer(child);
     const ready = await peer.next();
     if (!ready.includes('"ready"')) throw new Error(`the Jupyter kernel did not start: ${ready}`);
@@ -38,7 +40,9 @@ class JupyterPeer {
   private next(): Promise<string> {
     return new Promise((resolve, reject) => {
       this.answers.push(resolve);
-      this.child.once('exit', (code) => reject(new Error(`the Jupyter peer exited (${code}); is python3-jupyter-client installed?`)));
+      this.child.once('exit', (code) =>
+        reject(new Error(`the Jupyter peer exited (${code}); is python3-jupyter-client installed?`)),
+      );
     });
   }
 
@@ -58,7 +62,13 @@ class JupyterPeer {
 }
 
 async function compare(measure: string, ours: () => Promise<void>, peer: JupyterPeer): Promise<Sample> {
-  const sample: Sample = { area: 'eval', measure, ours: [], peer: [], peerName: 'Jupyter kernel (ipykernel via jupyter_client), same Python' };
+  const sample: Sample = {
+    area: 'eval',
+    measure,
+    ours: [],
+    peer: [],
+    peerName: 'Jupyter kernel (ipykernel via jupyter_client), same Python',
+  };
   await ours();
   await peer.run();
   for (let round = 0; round < ROUNDS; round++) {
@@ -82,7 +92,10 @@ describe('bench', function () {
     await activateExtension();
     await setSetting('liveTools.eval.python', PYTHON);
     const peer = await JupyterPeer.start();
-    const engine = new Kernel({ launch: pythonLaunch(PYTHON, path.join(REPOSITORY, 'dist', 'kernels', 'python_kernel.py')), cwd: workspaceRoot() });
+    const engine = new Kernel({
+      launch: pythonLaunch(PYTHON, path.join(REPOSITORY, 'dist', 'kernels', 'python_kernel.py')),
+      cwd: workspaceRoot(),
+    });
     try {
       const throughTool = async (): Promise<void> => {
         const text = await invokeText('eval', { code: '1+1', description: 'benchmark one plus one' });
@@ -92,7 +105,10 @@ describe('bench', function () {
         const text = formatText(await engine.execute('1+1'));
         if (text !== '2') throw new Error(`the kernel answered ${text}`);
       };
-      addToReport([await compare('1+1 round trip, whole tool path (lm.invokeTool eval)', throughTool, peer), await compare('1+1 round trip, kernel engine alone', throughEngine, peer)]);
+      addToReport([
+        await compare('1+1 round trip, whole tool path (lm.invokeTool eval)', throughTool, peer),
+        await compare('1+1 round trip, kernel engine alone', throughEngine, peer),
+      ]);
     } finally {
       await engine.dispose();
       await peer.dispose();

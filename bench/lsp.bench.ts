@@ -11,7 +11,6 @@ import { activateExtension, invokeText, lineOf, workspaceRoot } from '../test/in
 
 const ROUNDS = 40;
 
-
 async function time(work: () => Thenable<unknown>): Promise<number> {
   const started = performance.now();
   await work();
@@ -51,14 +50,19 @@ async function writeThenDiagnostics(uri: (file: string) => vscode.Uri): Promise<
   const file = 'src/benchWrite.ts';
   const target = uri(file);
   fs.writeFileSync(target.fsPath, 'export const n: number = 1;\n');
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target), { preview: false, preserveFocus: true });
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target), {
+    preview: false,
+    preserveFocus: true,
+  });
   const good = 'export const n: number = 1;';
   const bad = "export const n: number = 'one';";
   const raw = async (from: string, to: string, expectError: boolean): Promise<void> => {
     const document = await vscode.workspace.openTextDocument(target);
     const published = new Promise<void>((resolve) => {
       const check = (): boolean => {
-        const hasError = vscode.languages.getDiagnostics(target).some((diagnostic) => diagnostic.message.includes('not assignable'));
+        const hasError = vscode.languages
+          .getDiagnostics(target)
+          .some((diagnostic) => diagnostic.message.includes('not assignable'));
         return hasError === expectError;
       };
       const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
@@ -79,7 +83,13 @@ async function writeThenDiagnostics(uri: (file: string) => vscode.Uri): Promise<
     const text = await invokeText('edit', { path: file, old_string: good, new_string: bad });
     if (!text.includes('1 new problem')) throw new Error(`edit did not report the error: ${text}`);
   };
-  const sample: Sample = { area: 'writes', measure: 'write → diagnostics (edit introducing a TS error)', ours: [], peer: [], peerName: 'WorkspaceEdit + save + onDidChangeDiagnostics' };
+  const sample: Sample = {
+    area: 'writes',
+    measure: 'write → diagnostics (edit introducing a TS error)',
+    ours: [],
+    peer: [],
+    peerName: 'WorkspaceEdit + save + onDidChangeDiagnostics',
+  };
   const rounds = ROUNDS / 2;
   for (let round = 0; round < rounds; round++) {
     const oursFirst = round % 2 === 0;
@@ -128,7 +138,8 @@ describe('bench', function () {
       await compare(
         'definition',
         'vscode.executeDefinitionProvider',
-        () => invokeText('lsp', { action: 'definition', file: 'src/main.ts', line: bothLine, symbol: 'makeGreeting#1' }),
+        () =>
+          invokeText('lsp', { action: 'definition', file: 'src/main.ts', line: bothLine, symbol: 'makeGreeting#1' }),
         () => vscode.commands.executeCommand('vscode.executeDefinitionProvider', uri('src/main.ts'), makeGreeting),
       ),
       await compare(

@@ -63,7 +63,10 @@ function runTimed(command: string, args: readonly string[], cwd: string): Promis
   const timed = fs.existsSync(TIME);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(timed ? TIME : command, timed ? ['-f', '%M %U %S', command, ...args] : args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(timed ? TIME : command, timed ? ['-f', '%M %U %S', command, ...args] : args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let lines = 0;
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -106,14 +109,24 @@ function countsByFile(command: string, args: readonly string[], cwd: string): Pr
 /** The files ast-grep would not search, with its reason (`--inspect entity`; too large ones, say). */
 function astGrepSkips(binary: string, files: readonly string[], cwd: string): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
-    const args = ['run', '--pattern', 'benchmark_probe_matches_nothing()', '--lang', 'javascript', '--inspect', 'entity', ...files];
+    const args = [
+      'run',
+      '--pattern',
+      'benchmark_probe_matches_nothing()',
+      '--lang',
+      'javascript',
+      '--inspect',
+      'entity',
+      ...files,
+    ];
     const child = spawn(binary, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', () => {
       const skipped = new Map<string, string>();
-      for (const [, file, reason] of stderr.matchAll(/^sg: entity\|file\|(.*): skipped=(\w+)$/gm)) skipped.set(path.resolve(cwd, file), reason);
+      for (const [, file, reason] of stderr.matchAll(/^sg: entity\|file\|(.*): skipped=(\w+)$/gm))
+        skipped.set(path.resolve(cwd, file), reason);
       resolve(skipped);
     });
   });
@@ -143,23 +156,56 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
   // The same work for both: what ast-grep would skip (it skips very large files) is left out.
   const skipped = await astGrepSkips(astGrep, all, root);
   // And what we leave out of a folder search (generated bundles over the size cap), so both parse the same files.
-  for (const file of all) if (!skipped.has(file) && fs.readFileSync(file, 'utf8').length > MAX_SEARCHED_FILE_LENGTH) skipped.set(file, 'over our size cap');
+  for (const file of all)
+    if (!skipped.has(file) && fs.readFileSync(file, 'utf8').length > MAX_SEARCHED_FILE_LENGTH)
+      skipped.set(file, 'over our size cap');
   const files = all.filter((file) => !skipped.has(file));
   const sizes = new Map(all.map((file) => [file, fs.statSync(file).size]));
   const sizeOf = (file: string): string => `${((sizes.get(file) ?? 0) / 1024 / 1024).toFixed(1)} MB`;
   const bytes = files.reduce((sum, file) => sum + (sizes.get(file) ?? 0), 0);
   const largest = files.reduce((a, b) => ((sizes.get(b) ?? 0) > (sizes.get(a) ?? 0) ? b : a));
-  log(`\nStructural search: ${files.length} .js files under node_modules (${(bytes / 1024 / 1024).toFixed(1)} MB; largest ${path.relative(root, largest)}, ${sizeOf(largest)}), javascript`);
+  log(
+    `\nStructural search: ${files.length} .js files under node_modules (${(bytes / 1024 / 1024).toFixed(1)} MB; largest ${path.relative(root, largest)}, ${sizeOf(largest)}), javascript`,
+  );
   if (skipped.size > 0) {
     const reasons = [...skipped].map(([file, reason]) => `${path.relative(root, file)} (${sizeOf(file)}, ${reason})`);
-    log(`Left out (ast-grep skips them, or they exceed our ${MAX_SEARCHED_FILE_LENGTH / 1024 / 1024} M character cap for folder searches): ${reasons.join(', ')}`);
+    log(
+      `Left out (ast-grep skips them, or they exceed our ${MAX_SEARCHED_FILE_LENGTH / 1024 / 1024} M character cap for folder searches): ${reasons.join(', ')}`,
+    );
   }
-  log(`${rounds} alternating rounds per pattern, median wall time; ${fs.existsSync(TIME) ? 'peak memory from /usr/bin/time' : 'no /usr/bin/time: peak memory not measured'}\n`);
+  log(
+    `${rounds} alternating rounds per pattern, median wall time; ${fs.existsSync(TIME) ? 'peak memory from /usr/bin/time' : 'no /usr/bin/time: peak memory not measured'}\n`,
+  );
 
   // Run as its shebang line runs it (`npx live-ast-grep`), V8 flags included, on this Node.
-  const shebangFlags = (fs.readFileSync(cli, 'utf8').split('\n')[0].match(/^#!\/usr\/bin\/env -S node(.*)$/)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
-  const oursArgs = (pattern: string): string[] => [...shebangFlags, cli, '--lang', 'javascript', '--pattern', pattern, '--json', ...files];
-  const astGrepArgs = (pattern: string): string[] => ['run', '--pattern', pattern, '--lang', 'javascript', '--json=stream', ...files];
+  const shebangFlags = (
+    fs
+      .readFileSync(cli, 'utf8')
+      .split('\n')[0]
+      .match(/^#!\/usr\/bin\/env -S node(.*)$/)?.[1] ?? ''
+  )
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const oursArgs = (pattern: string): string[] => [
+    ...shebangFlags,
+    cli,
+    '--lang',
+    'javascript',
+    '--pattern',
+    pattern,
+    '--json',
+    ...files,
+  ];
+  const astGrepArgs = (pattern: string): string[] => [
+    'run',
+    '--pattern',
+    pattern,
+    '--lang',
+    'javascript',
+    '--json=stream',
+    ...files,
+  ];
 
   // Warm: the engine as the extension holds it, one registry and one text cache for the process.
   const registry = new LanguageRegistry({
@@ -168,12 +214,25 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
     runtimeWasm: path.join(root, 'dist', 'web-tree-sitter.wasm'),
   });
   const cache = new SourceCache();
-  const pool = new ParsePool({ script: path.join(root, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
+  const pool = new ParsePool({
+    script: path.join(root, 'dist', 'parseWorker.js'),
+    size: Math.min(os.availableParallelism(), 4),
+  });
   const engine = new StructuralSearch(registry, (file) => cache.read(file), { pool, cacheMatches: true });
 
   const rows: Row[] = [];
   for (const { pattern, kind } of PATTERNS) {
-    const row: Row = { pattern, kind, ours: [], astGrep: [], warmMs: [], warmNewMs: [], warmMatches: 0, filesParsed: 0, differingFiles: [] };
+    const row: Row = {
+      pattern,
+      kind,
+      ours: [],
+      astGrep: [],
+      warmMs: [],
+      warmNewMs: [],
+      warmMatches: 0,
+      filesParsed: 0,
+      differingFiles: [],
+    };
     for (let round = 0; round < rounds; round++) {
       const oursFirst = round % 2 === 0;
       if (oursFirst) row.ours.push(await runTimed(process.execPath, oursArgs(pattern), root));
@@ -194,7 +253,10 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
       row.warmMatches = warm.matchCount;
     }
     if (row.ours[0].matches !== row.astGrep[0].matches) {
-      const [ours, theirs] = await Promise.all([countsByFile(process.execPath, oursArgs(pattern), root), countsByFile(astGrep, astGrepArgs(pattern), root)]);
+      const [ours, theirs] = await Promise.all([
+        countsByFile(process.execPath, oursArgs(pattern), root),
+        countsByFile(astGrep, astGrepArgs(pattern), root),
+      ]);
       for (const file of new Set([...ours.keys(), ...theirs.keys()])) {
         const a = ours.get(file) ?? 0;
         const b = theirs.get(file) ?? 0;
@@ -234,7 +296,10 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
     const warmNew = median(row.warmNewMs);
     const cpuOurs = median(row.ours.map((run) => run.cpuMs ?? Number.NaN));
     const cpuPeer = median(row.astGrep.map((run) => run.cpuMs ?? Number.NaN));
-    targetsMet &&= coldOurs / coldPeer <= TARGET.cold && warmOurs / coldPeer <= TARGET.warm && (!peakKnown || peakOurs <= TARGET.peakMb);
+    targetsMet &&=
+      coldOurs / coldPeer <= TARGET.cold &&
+      warmOurs / coldPeer <= TARGET.warm &&
+      (!peakKnown || peakOurs <= TARGET.peakMb);
     lines.push([
       row.pattern,
       row.kind,
@@ -254,17 +319,30 @@ export async function structuralBenchmark(root: string, log: (line: string) => v
     ]);
   }
   log(table(lines));
-  log(`\nTargets: cold ≤ ${TARGET.cold}×, warm repeat ≤ ${TARGET.warm}× ast-grep's wall time, peak ≤ ${TARGET.peakMb} MB: ${targetsMet ? 'met' : 'not met'}. (Warm new has no target: it parses again, see above.)`);
-  log(`CPU time (user + system) is the steadier figure when the machine is busy; both spread the parsing over the ${os.availableParallelism()} cores (our command line: one worker thread per core, at most 4).`);
-  log(`This process after the warm runs (texts of all files and matches of the last ${PATTERNS.length} patterns cached): peak ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB.`);
+  log(
+    `\nTargets: cold ≤ ${TARGET.cold}×, warm repeat ≤ ${TARGET.warm}× ast-grep's wall time, peak ≤ ${TARGET.peakMb} MB: ${targetsMet ? 'met' : 'not met'}. (Warm new has no target: it parses again, see above.)`,
+  );
+  log(
+    `CPU time (user + system) is the steadier figure when the machine is busy; both spread the parsing over the ${os.availableParallelism()} cores (our command line: one worker thread per core, at most 4).`,
+  );
+  log(
+    `This process after the warm runs (texts of all files and matches of the last ${PATTERNS.length} patterns cached): peak ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB.`,
+  );
   pool.dispose();
   for (const row of rows) {
-    if (row.warmMatches !== row.ours[0].matches) log(`${row.pattern}: the engine in this process found ${row.warmMatches}, the command line ${row.ours[0].matches}.`);
+    if (row.warmMatches !== row.ours[0].matches)
+      log(
+        `${row.pattern}: the engine in this process found ${row.warmMatches}, the command line ${row.ours[0].matches}.`,
+      );
     if (row.differingFiles.length === 0) continue;
-    log(`${row.pattern}: the counts differ in ${row.differingFiles.length} files (ours / ast-grep): ${row.differingFiles.slice(0, 5).join('; ')}${row.differingFiles.length > 5 ? '; …' : ''}`);
+    log(
+      `${row.pattern}: the counts differ in ${row.differingFiles.length} files (ours / ast-grep): ${row.differingFiles.slice(0, 5).join('; ')}${row.differingFiles.length > 5 ? '; …' : ''}`,
+    );
   }
   if (rows.some((row) => row.differingFiles.length > 0)) {
-    log('(Known: a comment right before a nested node stops ast-grep, not us; test/unit/structuralDifferential.test.ts lists the differences.)');
+    log(
+      '(Known: a comment right before a nested node stops ast-grep, not us; test/unit/structuralDifferential.test.ts lists the differences.)',
+    );
   }
   return { targetsMet };
 }

@@ -71,7 +71,17 @@
         button.setAttribute('role', card.multiSelect ? 'checkbox' : 'radio');
         button.setAttribute('aria-checked', String(selected));
         button.dataset.index = String(index);
-        button.append(icon(card.multiSelect ? (selected ? 'pass-filled' : 'circle-large-outline') : selected ? 'circle-large-filled' : 'circle-large-outline'));
+        button.append(
+          icon(
+            card.multiSelect
+              ? selected
+                ? 'pass-filled'
+                : 'circle-large-outline'
+              : selected
+                ? 'circle-large-filled'
+                : 'circle-large-outline',
+          ),
+        );
         if (index < 9) button.append(el('kbd', 'key', String(index + 1)));
         const words = el('span', 'option-words');
         words.append(el('span', 'label', option.label));
@@ -128,7 +138,11 @@
     const list = el('ol', '');
     for (const item of history) {
       const row = el('li', 'history-item');
-      row.append(el('span', 'number', `#${item.number}`), el('span', 'question', item.question), el('span', 'outcome', item.outcome));
+      row.append(
+        el('span', 'number', `#${item.number}`),
+        el('span', 'question', item.question),
+        el('span', 'outcome', item.outcome),
+      );
       list.append(row);
     }
     section.append(list);
@@ -147,7 +161,7 @@
     if (history.length > 0) root.append(renderHistory(history));
     // The focus stays with its card; a card that is gone takes it along (the next card is not picked for the human).
     const section = focused ? root.querySelector(`.card[data-number="${focused}"]`) : null;
-    if (section) (inText ? section.querySelector('.free-text') ?? section : section).focus({ preventScroll: true });
+    if (section) (inText ? (section.querySelector('.free-text') ?? section) : section).focus({ preventScroll: true });
   }
 
   window.addEventListener('message', (event) => {
@@ -168,7 +182,10 @@
     if (/^[1-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       pick(card, Number(event.key) - 1);
-    } else if (event.key === 'Enter' && !(event.target instanceof HTMLButtonElement && !event.target.classList.contains('option'))) {
+    } else if (
+      event.key === 'Enter' &&
+      !(event.target instanceof HTMLButtonElement && !event.target.classList.contains('option'))
+    ) {
       // On an option Enter submits too (Space picks it); Submit and Skip keep their own Enter.
       event.preventDefault();
       submit(card);

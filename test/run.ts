@@ -33,7 +33,9 @@ async function runUnit(root: string, grep: string | undefined): Promise<Totals> 
   }
   const failures: FailedTest[] = [];
   return new Promise((resolve) => {
-    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, failures }));
+    const runner = mocha.run(() =>
+      resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, failures }),
+    );
     runner.on('fail', (test, error: Error) => failures.push(failedTest(test.fullTitle(), error)));
   });
 }

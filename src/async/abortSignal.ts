@@ -11,7 +11,10 @@ export interface CancellationSource {
 }
 
 /** Runs `work` with a signal that aborts when `token` is cancelled. */
-export async function withAbortSignal<T>(token: CancellationSource | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withAbortSignal<T>(
+  token: CancellationSource | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const abort = new AbortController();
   const subscription = token?.onCancellationRequested?.(() => abort.abort());
   if (token?.isCancellationRequested) abort.abort();

@@ -18,8 +18,19 @@ import { ParsePool } from '../structural/parsePool';
 import { BatchFile, batchSearch } from './batchSearch';
 
 const ALIASES: Readonly<Record<string, string>> = {
-  ts: 'typescript', js: 'javascript', jsx: 'javascript', py: 'python', rs: 'rust', 'c++': 'cpp', cs: 'c_sharp',
-  csharp: 'c_sharp', kt: 'kotlin', rb: 'ruby', sh: 'bash', yml: 'yaml', golang: 'go',
+  ts: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  py: 'python',
+  rs: 'rust',
+  'c++': 'cpp',
+  cs: 'c_sharp',
+  csharp: 'c_sharp',
+  kt: 'kotlin',
+  rb: 'ruby',
+  sh: 'bash',
+  yml: 'yaml',
+  golang: 'go',
 };
 
 interface CliOptions {
@@ -34,7 +45,13 @@ interface CliOptions {
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { json: false, max: Number.POSITIVE_INFINITY, threads: defaultThreads(), maxFileLength: MAX_SEARCHED_FILE_LENGTH, paths: [] };
+  const options: CliOptions = {
+    json: false,
+    max: Number.POSITIVE_INFINITY,
+    threads: defaultThreads(),
+    maxFileLength: MAX_SEARCHED_FILE_LENGTH,
+    paths: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     const value = (): string => {
@@ -47,17 +64,17 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--rewrite' || argument === '-r') options.rewrite = value();
     else if (argument === '--max') {
       options.max = Number(value());
-      if (!Number.isInteger(options.max) || options.max < 1) throw new Error('--max needs a whole number of matches, 1 or more.');
-    }
-    else if (argument === '--threads' || argument === '-j') {
+      if (!Number.isInteger(options.max) || options.max < 1)
+        throw new Error('--max needs a whole number of matches, 1 or more.');
+    } else if (argument === '--threads' || argument === '-j') {
       options.threads = Number(value());
-      if (!Number.isInteger(options.threads) || options.threads < 0) throw new Error('--threads needs a whole number, 0 (parse on the main thread) or more.');
-    }
-    else if (argument === '--max-file-chars') {
+      if (!Number.isInteger(options.threads) || options.threads < 0)
+        throw new Error('--threads needs a whole number, 0 (parse on the main thread) or more.');
+    } else if (argument === '--max-file-chars') {
       options.maxFileLength = Number(value());
-      if (!Number.isInteger(options.maxFileLength) || options.maxFileLength < 1) throw new Error('--max-file-chars needs a whole number of characters, 1 or more.');
-    }
-    else if (argument === '--json') options.json = true;
+      if (!Number.isInteger(options.maxFileLength) || options.maxFileLength < 1)
+        throw new Error('--max-file-chars needs a whole number of characters, 1 or more.');
+    } else if (argument === '--json') options.json = true;
     else if (argument === '--help' || argument === '-h') throw new Error('help');
     else if (argument.startsWith('-')) throw new Error(`Unknown option ${argument}.`);
     else options.paths.push(argument);
@@ -65,7 +82,8 @@ function parseArguments(argv: readonly string[]): CliOptions {
   return options;
 }
 
-const USAGE = 'usage: live-ast-grep [--lang LANG] --pattern PATTERN [--rewrite TEMPLATE] [--json] [--max N] [--threads N] [--max-file-chars N] PATH...';
+const USAGE =
+  'usage: live-ast-grep [--lang LANG] --pattern PATTERN [--rewrite TEMPLATE] [--json] [--max N] [--threads N] [--max-file-chars N] PATH...';
 
 /** One parsing thread per core, up to four (each holds its own grammars and wasm heap). */
 function defaultThreads(): number {
@@ -99,10 +117,15 @@ export async function main(
   let pool: ParsePool | undefined;
   try {
     // A file named is searched as it is (a folder's listing skips what .gitignore ignores); told apart here, not by a round trip each.
-    const named = (options.paths.length ? options.paths : ['.']).map((start) => path.resolve(start)).map((absolute) => ({ absolute, isFile: statSync(absolute).isFile() }));
+    const named = (options.paths.length ? options.paths : ['.'])
+      .map((start) => path.resolve(start))
+      .map((absolute) => ({ absolute, isFile: statSync(absolute).isFile() }));
     // One file parses on this thread (a command line has nothing else to keep responsive): no thread is started for it.
     const oneFile = named.length === 1 && named[0].isFile;
-    pool = options.threads > 0 && !oneFile && existsSync(workerScript) ? new ParsePool({ script: workerScript, size: options.threads }) : undefined;
+    pool =
+      options.threads > 0 && !oneFile && existsSync(workerScript)
+        ? new ParsePool({ script: workerScript, size: options.threads })
+        : undefined;
     // One search per process: nothing kept between files (batchSearch.ts); with threads, they read the files.
     const matcher = pool ?? new InlineMatcher(registry);
     // The threads load the grammar while folders are listed (the search asks again and is answered at once; its error is the one reported).
@@ -110,28 +133,44 @@ export async function main(
     const files: string[] = [];
     for (const { absolute, isFile } of named) {
       if (isFile) files.push(absolute);
-      else files.push(...(await listFiles(absolute, { root: absolute, excludeGlobs: [], useGitignore: true, accept: (file) => registry.entryForFile(file) !== undefined })));
+      else
+        files.push(
+          ...(await listFiles(absolute, {
+            root: absolute,
+            excludeGlobs: [],
+            useGitignore: true,
+            accept: (file) => registry.entryForFile(file) !== undefined,
+          })),
+        );
     }
-    if (options.rewrite !== undefined && language) checkRewrite(await matcher.describe(language, options.pattern as string), options.rewrite);
+    if (options.rewrite !== undefined && language)
+      checkRewrite(await matcher.describe(language, options.pattern as string), options.rewrite);
     const print = (file: BatchFile): void => {
       const shown = path.relative(process.cwd(), file.file) || file.file;
-      const replacements = options.rewrite !== undefined && file.source !== undefined ? editsFor(file.source, file.matches, options.rewrite) : [];
+      const replacements =
+        options.rewrite !== undefined && file.source !== undefined
+          ? editsFor(file.source, file.matches, options.rewrite)
+          : [];
       for (const match of file.matches) {
         const replacement = replacements.find((edit) => edit.start === match.start && edit.end === match.end);
         if (options.json) {
-          out(JSON.stringify({
-            file: shown,
-            line: match.startRow + 1,
-            column: match.startColumn + 1,
-            endLine: match.endRow + 1,
-            start: match.start,
-            end: match.end,
-            text: match.text,
-            captures: Object.fromEntries([...match.captures].map(([name, capture]) => [name, capture.text])),
-            ...(replacement ? { replacement: replacement.text } : {}),
-          }));
+          out(
+            JSON.stringify({
+              file: shown,
+              line: match.startRow + 1,
+              column: match.startColumn + 1,
+              endLine: match.endRow + 1,
+              start: match.start,
+              end: match.end,
+              text: match.text,
+              captures: Object.fromEntries([...match.captures].map(([name, capture]) => [name, capture.text])),
+              ...(replacement ? { replacement: replacement.text } : {}),
+            }),
+          );
         } else {
-          out(`${shown}:${match.startRow + 1}: ${match.text.split('\n')[0]}${replacement ? `\n  → ${replacement.text.split('\n').join('\n    ')}` : ''}`);
+          out(
+            `${shown}:${match.startRow + 1}: ${match.text.split('\n')[0]}${replacement ? `\n  → ${replacement.text.split('\n').join('\n    ')}` : ''}`,
+          );
         }
       }
     };
@@ -148,10 +187,15 @@ export async function main(
         print(file);
       },
     });
-    if (!options.json) out(`${result.matchCount}${result.truncated ? '+' : ''} matches in ${filesWithMatches} files (${result.filesParsed} parsed of ${files.length}).`);
+    if (!options.json)
+      out(
+        `${result.matchCount}${result.truncated ? '+' : ''} matches in ${filesWithMatches} files (${result.filesParsed} parsed of ${files.length}).`,
+      );
     if (result.skippedLarge.length > 0) {
       const shown = result.skippedLarge.slice(0, 5).map((file) => path.relative(process.cwd(), file) || file);
-      error(`not searched: ${result.skippedLarge.length} file(s) over ${options.maxFileLength} characters (${shown.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}); raise --max-file-chars to search them.`);
+      error(
+        `not searched: ${result.skippedLarge.length} file(s) over ${options.maxFileLength} characters (${shown.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}); raise --max-file-chars to search them.`,
+      );
     }
     return result.matchCount > 0 ? 0 : 1;
   } catch (failed) {
@@ -170,7 +214,9 @@ async function readText(file: string): Promise<string | undefined> {
 if (require.main === module) {
   // Its V8 heap flags are on the shebang line esbuild.mjs writes: set here, they come too late.
   const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(`${text}\n`);
-  void main(process.argv.slice(2), path.join(__dirname, 'grammars'), write(process.stdout), write(process.stderr)).then((code) => {
-    process.exitCode = code;
-  });
+  void main(process.argv.slice(2), path.join(__dirname, 'grammars'), write(process.stdout), write(process.stderr)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+  );
 }

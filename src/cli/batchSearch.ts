@@ -63,7 +63,12 @@ export const MAX_HELD_LENGTH = 1024 * 1024;
  * match, which they read; this thread's InlineMatcher is handed their texts, one file after
  * another. Throws PatternError, and the first error of a file.
  */
-export async function batchSearch(registry: LanguageRegistry, readText: ReadFileText, matcher: FileMatcher, request: BatchRequest): Promise<BatchResult> {
+export async function batchSearch(
+  registry: LanguageRegistry,
+  readText: ReadFileText,
+  matcher: FileMatcher,
+  request: BatchRequest,
+): Promise<BatchResult> {
   const threadsRead = !(matcher instanceof InlineMatcher);
   const plan = await planSearch(registry, request, (language, pattern) => matcher.describe(language, pattern));
   const tally = new MatchTally(request.maxResults);
@@ -100,19 +105,33 @@ export async function batchSearch(registry: LanguageRegistry, readText: ReadFile
           outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
         } else if (threadsRead) {
           // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
-          outcome = matcher.matchFile({ language, pattern: request.pattern, file, size: length, limit, maxLength: request.maxFileLength, withSource: request.withSources });
+          outcome = matcher.matchFile({
+            language,
+            pattern: request.pattern,
+            file,
+            size: length,
+            limit,
+            maxLength: request.maxFileLength,
+            withSource: request.withSources,
+          });
         } else {
-          outcome = matcher.match({ language, pattern: request.pattern, text: source, limit }).then((matches) => ({ parsed: true, matches, source }));
+          outcome = matcher
+            .match({ language, pattern: request.pattern, text: source, limit })
+            .then((matches) => ({ parsed: true, matches, source }));
         }
         const entry = { file, language, held: 0, outcome };
         if (threadsRead) {
-          void outcome.then((done) => {
-            entry.held = heldBy(done);
-            heldLength += entry.held;
-          }, () => undefined);
+          void outcome.then(
+            (done) => {
+              entry.held = heldBy(done);
+              heldLength += entry.held;
+            },
+            () => undefined,
+          );
         }
         queue.push(entry);
-        while (queue.length > 0 && (queue.length >= aheadFiles || heldLength > MAX_HELD_LENGTH)) if (await takeOne()) break outer;
+        while (queue.length > 0 && (queue.length >= aheadFiles || heldLength > MAX_HELD_LENGTH))
+          if (await takeOne()) break outer;
       }
     }
     while (queue.length > 0 && !tally.truncated) await takeOne();
@@ -120,7 +139,12 @@ export async function batchSearch(registry: LanguageRegistry, readText: ReadFile
     // What is still in flight after a cap or an error is not wanted.
     for (const abandoned of queue.splice(0)) abandoned.outcome.catch(() => undefined);
   }
-  return { matchCount: tally.matchCount, truncated: tally.truncated, filesParsed: tally.filesParsed, skippedLarge: tally.skippedLarge };
+  return {
+    matchCount: tally.matchCount,
+    truncated: tally.truncated,
+    filesParsed: tally.filesParsed,
+    skippedLarge: tally.skippedLarge,
+  };
 }
 
 /**

@@ -25,11 +25,42 @@ export interface AdapterSpec {
 }
 
 export const ADAPTERS: readonly AdapterSpec[] = [
-  { id: 'debugpy', debugType: 'live-debugpy', markers: ['pyproject.toml', 'setup.py', 'requirements.txt'], extensions: ['.py'], install: 'install debugpy for that interpreter (Debian: apt install python3-debugpy; a venv made with --system-site-packages sees it)' },
-  { id: 'lldb', debugType: 'live-lldb', markers: ['Cargo.toml', 'CMakeLists.txt'], extensions: ['', '.out', '.bin', '.exe'], install: 'install lldb (Debian: apt install lldb-16, which provides lldb-vscode-16)' },
-  { id: 'delve', debugType: 'live-delve', markers: ['go.mod'], extensions: ['.go'], install: 'install delve (Debian: apt install delve; or go install github.com/go-delve/delve/cmd/dlv@latest)' },
-  { id: 'dart', debugType: 'live-dart', markers: ['pubspec.yaml'], extensions: ['.dart'], install: 'install the Dart or Flutter SDK and put `dart` on PATH' },
-  { id: 'js', debugType: 'pwa-node', markers: ['package.json'], extensions: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'], install: "enable the editor's built-in JavaScript debugger (ms-vscode.js-debug)" },
+  {
+    id: 'debugpy',
+    debugType: 'live-debugpy',
+    markers: ['pyproject.toml', 'setup.py', 'requirements.txt'],
+    extensions: ['.py'],
+    install:
+      'install debugpy for that interpreter (Debian: apt install python3-debugpy; a venv made with --system-site-packages sees it)',
+  },
+  {
+    id: 'lldb',
+    debugType: 'live-lldb',
+    markers: ['Cargo.toml', 'CMakeLists.txt'],
+    extensions: ['', '.out', '.bin', '.exe'],
+    install: 'install lldb (Debian: apt install lldb-16, which provides lldb-vscode-16)',
+  },
+  {
+    id: 'delve',
+    debugType: 'live-delve',
+    markers: ['go.mod'],
+    extensions: ['.go'],
+    install: 'install delve (Debian: apt install delve; or go install github.com/go-delve/delve/cmd/dlv@latest)',
+  },
+  {
+    id: 'dart',
+    debugType: 'live-dart',
+    markers: ['pubspec.yaml'],
+    extensions: ['.dart'],
+    install: 'install the Dart or Flutter SDK and put `dart` on PATH',
+  },
+  {
+    id: 'js',
+    debugType: 'pwa-node',
+    markers: ['package.json'],
+    extensions: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'],
+    install: "enable the editor's built-in JavaScript debugger (ms-vscode.js-debug)",
+  },
 ];
 
 export function adapterSpec(id: AdapterId): AdapterSpec {
@@ -68,12 +99,19 @@ export interface AdapterContext {
 }
 
 export async function resolveAdapter(spec: AdapterSpec, context: AdapterContext): Promise<AdapterResolution> {
-  const inputs = { root: context.root, workspaceFolder: context.workspaceFolder, settingDirs: [], pathVariable: context.pathVariable };
+  const inputs = {
+    root: context.root,
+    workspaceFolder: context.workspaceFolder,
+    settingDirs: [],
+    pathVariable: context.pathVariable,
+  };
   switch (spec.id) {
     case 'debugpy':
       return resolveDebugpy(spec, context);
     case 'js':
-      return context.hasJsDebug ? { ok: true, spec, detail: "the editor's built-in JavaScript debugger" } : { ok: false, spec, reason: `the editor has no JavaScript debugger: ${spec.install}` };
+      return context.hasJsDebug
+        ? { ok: true, spec, detail: "the editor's built-in JavaScript debugger" }
+        : { ok: false, spec, reason: `the editor has no JavaScript debugger: ${spec.install}` };
     case 'lldb': {
       for (const command of ['lldb-dap', ...lldbVscodeNames(context.pathVariable), 'lldb-vscode']) {
         const found = resolveBinary(command, inputs);
@@ -119,36 +157,74 @@ function lldbVscodeNames(pathVariable: string): string[] {
 async function resolveDebugpy(spec: AdapterSpec, context: AdapterContext): Promise<AdapterResolution> {
   const candidates: Array<{ python: string; via: string }> = [];
   for (const base of new Set([context.root, context.workspaceFolder])) {
-    for (const venv of ['.venv', 'venv']) candidates.push({ python: path.join(base, venv, 'bin', 'python'), via: `the project's ${venv}` });
+    for (const venv of ['.venv', 'venv'])
+      candidates.push({ python: path.join(base, venv, 'bin', 'python'), via: `the project's ${venv}` });
   }
-  if (context.pythonSetting) candidates.push({ python: path.resolve(context.workspaceFolder, context.pythonSetting), via: Setting.debugPython });
+  if (context.pythonSetting)
+    candidates.push({ python: path.resolve(context.workspaceFolder, context.pythonSetting), via: Setting.debugPython });
   let chosen = candidates.find((candidate) => isExecutableFile(candidate.python));
   if (!chosen) {
-    const onPath = resolveBinary('python3', { root: context.root, workspaceFolder: context.workspaceFolder, settingDirs: [], pathVariable: context.pathVariable });
-    if (!onPath.found) return { ok: false, spec, reason: `no Python: no .venv/bin/python or venv/bin/python in the project, ${Setting.debugPython} is not set, and python3 is not on PATH` };
+    const onPath = resolveBinary('python3', {
+      root: context.root,
+      workspaceFolder: context.workspaceFolder,
+      settingDirs: [],
+      pathVariable: context.pathVariable,
+    });
+    if (!onPath.found)
+      return {
+        ok: false,
+        spec,
+        reason: `no Python: no .venv/bin/python or venv/bin/python in the project, ${Setting.debugPython} is not set, and python3 is not on PATH`,
+      };
     chosen = { python: onPath.path, via: `PATH (no project venv; set ${Setting.debugPython} to choose another)` };
   }
   const version = interpreterVersion(chosen.python);
   if (version !== undefined && probedInterpreters.get(chosen.python) === version) {
-    return { ok: true, spec, command: chosen.python, args: ['-m', 'debugpy.adapter'], python: chosen.python, detail: `${chosen.python} (${chosen.via})` };
+    return {
+      ok: true,
+      spec,
+      command: chosen.python,
+      args: ['-m', 'debugpy.adapter'],
+      python: chosen.python,
+      detail: `${chosen.python} (${chosen.via})`,
+    };
   }
   const probe = await runToCompletion(
     chosen.python,
-    ['-c', 'import json, importlib.util as u; d = u.find_spec("debugpy"); print(json.dumps({"debugpy": d.origin if d else None, "bytecode": u.find_spec("bytecode") is not None}))'],
+    [
+      '-c',
+      'import json, importlib.util as u; d = u.find_spec("debugpy"); print(json.dumps({"debugpy": d.origin if d else None, "bytecode": u.find_spec("bytecode") is not None}))',
+    ],
     { cwd: context.root, timeoutSeconds: 20 },
   ).catch((error: Error) => ({ exitCode: -1, stdout: '', stderr: error.message }));
   let found: { debugpy: string | null; bytecode: boolean } | undefined;
   try {
     found = JSON.parse(probe.stdout.trim().split('\n').pop() ?? '') as { debugpy: string | null; bytecode: boolean };
   } catch {
-    return { ok: false, spec, reason: `${chosen.python} (${chosen.via}) could not be asked what it imports: ${(probe.stderr || probe.stdout).trim().slice(-300)}` };
+    return {
+      ok: false,
+      spec,
+      reason: `${chosen.python} (${chosen.via}) could not be asked what it imports: ${(probe.stderr || probe.stdout).trim().slice(-300)}`,
+    };
   }
-  if (!found.debugpy) return { ok: false, spec, reason: `${chosen.python} (${chosen.via}) cannot import debugpy: ${spec.install}` };
+  if (!found.debugpy)
+    return { ok: false, spec, reason: `${chosen.python} (${chosen.via}) cannot import debugpy: ${spec.install}` };
   if (found.debugpy.startsWith('/usr/lib/python3/dist-packages/') && !found.bytecode) {
-    return { ok: false, spec, reason: `${chosen.python} (${chosen.via}) has Debian's debugpy but cannot import \`bytecode\`, which it needs (the program would only time out): apt install python3-bytecode` };
+    return {
+      ok: false,
+      spec,
+      reason: `${chosen.python} (${chosen.via}) has Debian's debugpy but cannot import \`bytecode\`, which it needs (the program would only time out): apt install python3-bytecode`,
+    };
   }
   if (version !== undefined) probedInterpreters.set(chosen.python, version);
-  return { ok: true, spec, command: chosen.python, args: ['-m', 'debugpy.adapter'], python: chosen.python, detail: `${chosen.python} (${chosen.via})` };
+  return {
+    ok: true,
+    spec,
+    command: chosen.python,
+    args: ['-m', 'debugpy.adapter'],
+    python: chosen.python,
+    detail: `${chosen.python} (${chosen.via})`,
+  };
 }
 
 /**

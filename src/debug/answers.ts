@@ -15,7 +15,8 @@ const LAST_OUTPUT_CHARS = 4000;
 
 export type DisplayPath = (absolutePath: string) => string;
 
-const NEXT_AT_STOP = 'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
+const NEXT_AT_STOP =
+  'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
 
 // ---------------------------------------------------------------------------------------
 // The session and the program.
@@ -33,7 +34,12 @@ export function formatMinutes(ms: number): string {
 }
 
 export interface StatusFacts {
-  readonly session?: { readonly name: string; readonly adapter: string; readonly state: ProgramState; readonly remainingMs: number };
+  readonly session?: {
+    readonly name: string;
+    readonly adapter: string;
+    readonly state: ProgramState;
+    readonly remainingMs: number;
+  };
   /** The note that the time to live ended the last session, when not yet said. */
   readonly expiredNote?: string;
   /** Files (as displayed) with the lines of their breakpoints; files without any are left out. */
@@ -44,20 +50,34 @@ export interface StatusFacts {
 export function statusAnswer(facts: StatusFacts): string {
   const lines: string[] = [];
   const session = facts.session;
-  if (!session) lines.push(facts.expiredNote ?? 'No debug session in this conversation. Start one with op "launch" (or "attach").');
-  else lines.push(`Session "${session.name}" (${session.adapter}), ${describeState(session.state)}; ends by itself in ${formatMinutes(Math.max(0, session.remainingMs))}.`);
+  if (!session)
+    lines.push(facts.expiredNote ?? 'No debug session in this conversation. Start one with op "launch" (or "attach").');
+  else
+    lines.push(
+      `Session "${session.name}" (${session.adapter}), ${describeState(session.state)}; ends by itself in ${formatMinutes(Math.max(0, session.remainingMs))}.`,
+    );
   const files = facts.breakpoints.filter(([, specs]) => specs.length > 0);
-  lines.push(files.length === 0 ? 'Breakpoints: none.' : `Breakpoints: ${files.map(([file, specs]) => `${file}: ${specs.map((spec) => spec.line).join(', ')}`).join('; ')}.`);
+  lines.push(
+    files.length === 0
+      ? 'Breakpoints: none.'
+      : `Breakpoints: ${files.map(([file, specs]) => `${file}: ${specs.map((spec) => spec.line).join(', ')}`).join('; ')}.`,
+  );
   if (facts.exceptions.length > 0) lines.push(`Exception breakpoints: ${facts.exceptions.join(', ')}.`);
   return lines.join('\n');
 }
 
 /** One adapter's line of `adapters`: whether it can start, per project root (`where` names the root, or is empty). */
-export function adapterAnswer(resolution: { ok: true; detail: string } | { ok: false; reason: string }, where: string): string {
+export function adapterAnswer(
+  resolution: { ok: true; detail: string } | { ok: false; reason: string },
+  where: string,
+): string {
   return resolution.ok ? `can start${where} — ${resolution.detail}` : `cannot start${where} — ${resolution.reason}`;
 }
 
-export function adaptersAnswer(ids: readonly string[], lines: ReadonlyArray<readonly [string, readonly string[]]>): string {
+export function adaptersAnswer(
+  ids: readonly string[],
+  lines: ReadonlyArray<readonly [string, readonly string[]]>,
+): string {
   return `Debug adapters (${ids.join(', ')}; the program's extension picks one, or pass \`adapter\`):\n${lines.map(([id, answers]) => `- ${id}: ${answers.join('; ')}`).join('\n')}`;
 }
 
@@ -75,9 +95,16 @@ export function exceptionBreakpointsAnswer(filters: readonly string[], live: boo
 }
 
 /** The file's breakpoints with each line's text; `sessionRuns` says whether they apply now or at launch. */
-export function breakpointsAnswer(file: string, specs: ReadonlyArray<BreakpointSpec & { readonly text: string }>, sessionRuns: boolean): string {
+export function breakpointsAnswer(
+  file: string,
+  specs: ReadonlyArray<BreakpointSpec & { readonly text: string }>,
+  sessionRuns: boolean,
+): string {
   if (specs.length === 0) return `Breakpoints in ${file} cleared.`;
-  const lines = specs.map((spec) => `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.logMessage ? ` logs ${JSON.stringify(spec.logMessage)}` : ''}`);
+  const lines = specs.map(
+    (spec) =>
+      `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.logMessage ? ` logs ${JSON.stringify(spec.logMessage)}` : ''}`,
+  );
   return `Breakpoints in ${file}:\n${lines.join('\n')}` + (sessionRuns ? '' : '\nThey apply when you launch.');
 }
 
@@ -108,7 +135,11 @@ export interface LaunchFacts {
 }
 
 export function launchedAnswer(facts: LaunchFacts): string {
-  const processId = facts.attach ? '' : facts.processId !== undefined ? `, process id ${facts.processId}` : '; the adapter reported no process id';
+  const processId = facts.attach
+    ? ''
+    : facts.processId !== undefined
+      ? `, process id ${facts.processId}`
+      : '; the adapter reported no process id';
   const started = `${facts.attach ? 'Attached to' : 'Launched'} ${facts.what} with ${facts.adapter} (${facts.detail}); session "${facts.session}"${processId}.`;
   return `${started}${facts.unknownNote}\n${facts.outcome}`;
 }
@@ -134,7 +165,11 @@ export function programEndedAnswer(state: Extract<ProgramState, { kind: 'ended' 
 }
 
 /** `where` is ` at file:line — \`text\` in function`, or empty when the top frame is not known. */
-export function stopAnswer(state: Extract<ProgramState, { kind: 'stopped' }>, where: string, hasOutput: boolean): string {
+export function stopAnswer(
+  state: Extract<ProgramState, { kind: 'stopped' }>,
+  where: string,
+  hasOutput: boolean,
+): string {
   const { reason, threadId, description } = state;
   const output = hasOutput ? ' It printed output: op "output".' : '';
   return `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}\n${NEXT_AT_STOP}`;
@@ -149,7 +184,11 @@ export function alreadyStoppedAnswer(stop: string): string {
 }
 
 /** A frame's place: `app.py:12 — \`x = f(y)\``, or the source's name when it has no file. */
-export function frameLocation(frame: { line: number; source?: { name?: string } }, file: string | undefined, text: string): string {
+export function frameLocation(
+  frame: { line: number; source?: { name?: string } },
+  file: string | undefined,
+  text: string,
+): string {
   if (!file) return `${frame.source?.name ?? '(no source)'}:${frame.line}`;
   return `${file}:${frame.line}${text ? ` — \`${text}\`` : ''}`;
 }
@@ -170,26 +209,42 @@ export function threadsAnswer(threads: ReadonlyArray<{ id: number; name: string 
 }
 
 /** `frames` with their place already worded (`frameLocation`), at most STACK_CAP of them. */
-export function stackAnswer(threadId: number, frames: ReadonlyArray<{ id: number; name: string; where: string }>, total: number): string {
+export function stackAnswer(
+  threadId: number,
+  frames: ReadonlyArray<{ id: number; name: string; where: string }>,
+  total: number,
+): string {
   const lines = frames.map((frame) => `- #${frame.id} ${frame.name} at ${frame.where}`);
-  const more = total > frames.length ? `\n(${total - frames.length} more frames not shown: the cap is ${STACK_CAP}.)` : '';
+  const more =
+    total > frames.length ? `\n(${total - frames.length} more frames not shown: the cap is ${STACK_CAP}.)` : '';
   return `Stack of thread ${threadId} (${frames.length}${total > frames.length ? ` of ${total}` : ''} frames, innermost first; #N is the frame_id):\n${lines.join('\n')}${more}`;
 }
 
-export function scopesAnswer(frameId: number, scopes: ReadonlyArray<{ name: string; variablesReference: number; expensive?: boolean }>): string {
+export function scopesAnswer(
+  frameId: number,
+  scopes: ReadonlyArray<{ name: string; variablesReference: number; expensive?: boolean }>,
+): string {
   return `Scopes of frame ${frameId}:\n${scopes.map((scope) => `- ${scope.name}: reference ${scope.variablesReference}${scope.expensive ? ' (expensive)' : ''}`).join('\n')}\nNext: op "variables" with a reference.`;
 }
 
-export function variablesAnswer(variables: ReadonlyArray<{ name: string; value: string; type?: string; variablesReference: number }>): string {
+export function variablesAnswer(
+  variables: ReadonlyArray<{ name: string; value: string; type?: string; variablesReference: number }>,
+): string {
   const shown = variables.slice(0, VARIABLES_CAP).map((variable) => {
     const value = capValue(variable.value);
     return `- ${variable.name}${variable.type ? ` (${variable.type})` : ''} = ${value}${variable.variablesReference > 0 ? ` [reference ${variable.variablesReference}]` : ''}`;
   });
-  const more = variables.length > VARIABLES_CAP ? `\n(${variables.length - VARIABLES_CAP} more not shown: the cap is ${VARIABLES_CAP}; evaluate an expression for a specific one.)` : '';
+  const more =
+    variables.length > VARIABLES_CAP
+      ? `\n(${variables.length - VARIABLES_CAP} more not shown: the cap is ${VARIABLES_CAP}; evaluate an expression for a specific one.)`
+      : '';
   return `${variables.length} variable${variables.length === 1 ? '' : 's'}:\n${shown.join('\n')}${more}`;
 }
 
-export function evaluateAnswer(expression: string, result: { result: string; type?: string; variablesReference?: number }): string {
+export function evaluateAnswer(
+  expression: string,
+  result: { result: string; type?: string; variablesReference?: number },
+): string {
   return `${expression} = ${capValue(result.result)}${result.type ? ` (${result.type})` : ''}${result.variablesReference ? ` [reference ${result.variablesReference}]` : ''}`;
 }
 
@@ -205,7 +260,9 @@ export function terminatedAnswer(session: string, output: string): string {
 export const NO_SESSION_TO_TERMINATE = 'No debug session to terminate.';
 
 function capValue(value: string): string {
-  return value.length > VALUE_CAP ? `${value.slice(0, VALUE_CAP)}… (${value.length} characters, cut at ${VALUE_CAP})` : value;
+  return value.length > VALUE_CAP
+    ? `${value.slice(0, VALUE_CAP)}… (${value.length} characters, cut at ${VALUE_CAP})`
+    : value;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -213,22 +270,29 @@ function capValue(value: string): string {
 
 export const refusal = {
   noSession: (op: string) => `No debug session for op "${op}". Start one with op "launch".`,
-  sessionEnded: (session: string, state: ProgramState) => `The session "${session}" has ended (${describeState(state)}). Launch again; "output" still returns what it printed.`,
+  sessionEnded: (session: string, state: ProgramState) =>
+    `The session "${session}" has ended (${describeState(state)}). Launch again; "output" still returns what it printed.`,
   alreadyRunning: (session: string, adapter: string, state: ProgramState) =>
     `A session is already running in this conversation: "${session}" (${adapter}, ${describeState(state)}). Call op "terminate" first, or keep using it.`,
-  notStopped: (state: ProgramState) => `The program is ${describeState(state)}, not stopped. Use op "pause" first, or wait with "continue".`,
+  notStopped: (state: ProgramState) =>
+    `The program is ${describeState(state)}, not stopped. Use op "pause" first, or wait with "continue".`,
   noFrames: (threadId: number) => `Thread ${threadId} has no frames.`,
   variablesNeedReference: 'op "variables" needs `reference` (from "scopes", or a variable with children).',
   evaluateNeedsExpression: 'op "evaluate" needs `expression`.',
   breakpointsNeedFile: 'op "breakpoints" needs `file` with `lines` (an empty list clears the file), or `exceptions`.',
-  noSuchSourceFile: (given: string) => `${given} does not exist. Give the path of a source file relative to the workspace folder.`,
-  linesOutside: (file: string, lineCount: number, outside: readonly number[]) => `${file} has ${lineCount} lines; line ${outside.join(', ')} is outside it. Nothing was changed.`,
+  noSuchSourceFile: (given: string) =>
+    `${given} does not exist. Give the path of a source file relative to the workspace folder.`,
+  linesOutside: (file: string, lineCount: number, outside: readonly number[]) =>
+    `${file} has ${lineCount} lines; line ${outside.join(', ')} is outside it. Nothing was changed.`,
   unknownOp: (op: string) => `Unknown op "${op}".`,
-  launchNeedsProgram: 'op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).',
+  launchNeedsProgram:
+    'op "launch" needs `program` (a source file or executable, relative to the workspace folder) or `configuration` (a launch.json name).',
   attachNeedsTarget: 'op "attach" needs `port` (or `pid` where the adapter supports it) and `adapter`.',
   noSuchProgram: (given: string) => `${given} does not exist. Give the path relative to the workspace folder.`,
   /** `program` is the program as displayed, when one was given. */
-  whichAdapter: (ids: readonly string[], program: string | undefined) => `Which adapter? Pass \`adapter\` (${ids.join(', ')}); ${program ? `${program} has no extension one is known for` : 'attach needs it'}.`,
-  adapterCannotStart: (id: string, reason: string, withoutProgram: boolean) => `The ${id} adapter cannot start: ${reason}${withoutProgram ? ' (for attach, `cwd` says which project it is: its .venv is used)' : ''}`,
+  whichAdapter: (ids: readonly string[], program: string | undefined) =>
+    `Which adapter? Pass \`adapter\` (${ids.join(', ')}); ${program ? `${program} has no extension one is known for` : 'attach needs it'}.`,
+  adapterCannotStart: (id: string, reason: string, withoutProgram: boolean) =>
+    `The ${id} adapter cannot start: ${reason}${withoutProgram ? ' (for attach, `cwd` says which project it is: its .venv is used)' : ''}`,
   noConfiguration: (name: string) => `No configuration named "${name}" in .vscode/launch.json.`,
 } as const;

@@ -71,7 +71,12 @@ export interface BreakpointsRequest {
 /** How the program is resumed: the model's words for DAP's continue, next, stepIn, stepOut. */
 export type Resume = 'continue' | 'step_over' | 'step_in' | 'step_out';
 
-const RESUME_COMMANDS: Readonly<Record<Resume, string>> = { continue: 'continue', step_over: 'next', step_in: 'stepIn', step_out: 'stepOut' };
+const RESUME_COMMANDS: Readonly<Record<Resume, string>> = {
+  continue: 'continue',
+  step_over: 'next',
+  step_in: 'stepIn',
+  step_out: 'stepOut',
+};
 
 export interface WaitRequest {
   /** The thread to resume or pause (default: the one that stopped; pause: the first). */
@@ -127,16 +132,22 @@ export class DebugController {
   }
 
   setBreakpoints(conversationId: string, request: BreakpointsRequest, signal?: AbortSignal): Promise<string> {
-    return this.queued(conversationId, 'breakpoints', signal, (conversation) => this.placeBreakpoints(conversation, request));
+    return this.queued(conversationId, 'breakpoints', signal, (conversation) =>
+      this.placeBreakpoints(conversation, request),
+    );
   }
 
   /** Starts the program (or a launch.json configuration) and waits for its first stop. */
   launch(conversationId: string, request: LaunchRequest, signal?: AbortSignal): Promise<string> {
-    return this.queued(conversationId, 'launch', signal, (conversation) => this.start(conversation, { kind: 'launch', ...request }, signal));
+    return this.queued(conversationId, 'launch', signal, (conversation) =>
+      this.start(conversation, { kind: 'launch', ...request }, signal),
+    );
   }
 
   attach(conversationId: string, request: AttachRequest, signal?: AbortSignal): Promise<string> {
-    return this.queued(conversationId, 'attach', signal, (conversation) => this.start(conversation, { kind: 'attach', ...request }, signal));
+    return this.queued(conversationId, 'attach', signal, (conversation) =>
+      this.start(conversation, { kind: 'attach', ...request }, signal),
+    );
   }
 
   /** Continues or steps the stopped thread, and waits for the next stop or the end. */
@@ -147,7 +158,8 @@ export class DebugController {
       session.state = { kind: 'running' };
       await session.connection.request(RESUME_COMMANDS[how], { threadId }).catch(async (error: unknown) => {
         // An adapter that dies on the resume never answers it: its end is the answer.
-        if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' && session.state.kind === 'ended') return;
+        if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' && session.state.kind === 'ended')
+          return;
         throw error;
       });
       return this.afterWait(conversation, session, mark, request.timeoutSeconds ?? DEFAULT_STOP_TIMEOUT_S, signal, how);
@@ -160,7 +172,14 @@ export class DebugController {
       const mark = session.changeCount;
       const threads = await session.connection.request<{ threads: Array<{ id: number }> }>('threads');
       await session.connection.request('pause', { threadId: request.threadId ?? threads.threads[0]?.id ?? 1 });
-      return this.afterWait(conversation, session, mark, request.timeoutSeconds ?? DEFAULT_STOP_TIMEOUT_S, signal, 'pause');
+      return this.afterWait(
+        conversation,
+        session,
+        mark,
+        request.timeoutSeconds ?? DEFAULT_STOP_TIMEOUT_S,
+        signal,
+        'pause',
+      );
     });
   }
 
@@ -174,18 +193,26 @@ export class DebugController {
   stack(conversationId: string, request: { readonly threadId?: number }, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'stack', signal, async (_conversation, session) => {
       const threadId = this.stoppedThread(session, request.threadId);
-      const { stackFrames, totalFrames } = await session.connection.request<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
+      const { stackFrames, totalFrames } = await session.connection.request<{
+        stackFrames: Frame[];
+        totalFrames?: number;
+      }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
       const frames = stackFrames.slice(0, STACK_CAP);
       const sources = new Map<string, Promise<string | undefined>>();
-      const placed = await Promise.all(frames.map(async (frame) => ({ id: frame.id, name: frame.name, where: await this.where(frame, sources) })));
+      const placed = await Promise.all(
+        frames.map(async (frame) => ({ id: frame.id, name: frame.name, where: await this.where(frame, sources) })),
+      );
       return stackAnswer(threadId, placed, totalFrames ?? stackFrames.length);
     });
   }
 
   scopes(conversationId: string, request: FrameRequest, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'scopes', signal, async (_conversation, session) => {
-      const frameId = request.frameId ?? (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
-      const { scopes } = await session.connection.request<{ scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }> }>('scopes', { frameId });
+      const frameId =
+        request.frameId ?? (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
+      const { scopes } = await session.connection.request<{
+        scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }>;
+      }>('scopes', { frameId });
       return scopesAnswer(frameId, scopes);
     });
   }
@@ -194,7 +221,9 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'variables', signal, async (_conversation, session) => {
       if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
       this.stoppedThread(session, request.threadId);
-      const { variables } = await session.connection.request<{ variables: Array<{ name: string; value: string; type?: string; variablesReference: number }> }>('variables', { variablesReference: request.reference });
+      const { variables } = await session.connection.request<{
+        variables: Array<{ name: string; value: string; type?: string; variablesReference: number }>;
+      }>('variables', { variablesReference: request.reference });
       return variablesAnswer(variables);
     });
   }
@@ -204,8 +233,12 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'evaluate', signal, async (_conversation, session) => {
       if (!request.expression) throw new DebugRefusal(refusal.evaluateNeedsExpression);
       let frameId = request.frameId;
-      if (frameId === undefined && session.state.kind === 'stopped') frameId = (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
-      const result = await session.connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', { expression: request.expression, frameId, context: 'repl' });
+      if (frameId === undefined && session.state.kind === 'stopped')
+        frameId = (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
+      const result = await session.connection.request<{ result: string; type?: string; variablesReference?: number }>(
+        'evaluate',
+        { expression: request.expression, frameId, context: 'repl' },
+      );
       return evaluateAnswer(request.expression, result);
     });
   }
@@ -244,7 +277,12 @@ export class DebugController {
    * call answers at once (DebugCancelled): a wait in it ends, and work already under way (a
    * session starting) finishes behind it, so the session stays as usable as it was.
    */
-  private queued(conversationId: string, op: string, signal: AbortSignal | undefined, work: (conversation: Conversation) => Promise<string> | string): Promise<string> {
+  private queued(
+    conversationId: string,
+    op: string,
+    signal: AbortSignal | undefined,
+    work: (conversation: Conversation) => Promise<string> | string,
+  ): Promise<string> {
     const conversation = this.conversation(conversationId);
     const result = conversation.queue.then(() => {
       if (signal?.aborted) throw new DebugCancelled(op);
@@ -275,7 +313,13 @@ export class DebugController {
   private conversation(id: string): Conversation {
     let conversation = this.conversations.get(id);
     if (!conversation) {
-      conversation = { session: undefined, queue: Promise.resolve(), ttl: undefined, expiredNote: undefined, exceptions: [] };
+      conversation = {
+        session: undefined,
+        queue: Promise.resolve(),
+        ttl: undefined,
+        expiredNote: undefined,
+        exceptions: [],
+      };
       this.conversations.set(id, conversation);
     }
     return conversation;
@@ -287,23 +331,39 @@ export class DebugController {
     const lines = await Promise.all(
       ADAPTERS.map(async (spec) => {
         // Where the project roots of this adapter's language are (debugpy's Python depends on the root's venv).
-        const roots = rootsFor(dirs, spec.markers).slice(0, ROOTS_SHOWN).map((root) => root.dir);
+        const roots = rootsFor(dirs, spec.markers)
+          .slice(0, ROOTS_SHOWN)
+          .map((root) => root.dir);
         const answers = await Promise.all(
           (roots.length > 0 ? roots : [folder]).map(async (root) => {
             const resolution = await resolveAdapter(spec, { ...adapter, root });
-            return withinFolder(adapterAnswer(resolution, forRoot(root, folder, (file) => this.host.display(file))), folder);
+            return withinFolder(
+              adapterAnswer(
+                resolution,
+                forRoot(root, folder, (file) => this.host.display(file)),
+              ),
+              folder,
+            );
           }),
         );
         return [spec.id, answers] as const;
       }),
     );
-    return adaptersAnswer(ADAPTERS.map((spec) => spec.id), lines);
+    return adaptersAnswer(
+      ADAPTERS.map((spec) => spec.id),
+      lines,
+    );
   }
 
   private describeStatus(conversation: Conversation): string {
     const session = conversation.session;
     return statusAnswer({
-      session: session && { name: session.connection.name, adapter: session.adapter, state: session.state, remainingMs: session.endsAt - Date.now() },
+      session: session && {
+        name: session.connection.name,
+        adapter: session.adapter,
+        state: session.state,
+        remainingMs: session.endsAt - Date.now(),
+      },
       expiredNote: session ? undefined : takeExpiredNote(conversation),
       breakpoints: [...this.breakpoints].map(([file, specs]) => [this.host.display(file), specs] as const),
       exceptions: conversation.exceptions,
@@ -317,7 +377,13 @@ export class DebugController {
       const session = conversation.session;
       const live = session && session.state.kind !== 'ended' ? session : undefined;
       if (live) await live.connection.setExceptionFilters(request.exceptions);
-      answers.push(exceptionBreakpointsAnswer(request.exceptions, live !== undefined, live ? unknownFilters(request.exceptions, live.connection) : ''));
+      answers.push(
+        exceptionBreakpointsAnswer(
+          request.exceptions,
+          live !== undefined,
+          live ? unknownFilters(request.exceptions, live.connection) : '',
+        ),
+      );
     }
     if (request.file !== undefined) {
       const file = this.host.resolvePath(request.file);
@@ -327,16 +393,33 @@ export class DebugController {
       const lines = text.split('\n');
       const lineCount = lines.length;
       const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
-      if (outside.length > 0) throw new DebugRefusal(refusal.linesOutside(this.host.display(file), lineCount, outside.map((spec) => spec.line)));
+      if (outside.length > 0)
+        throw new DebugRefusal(
+          refusal.linesOutside(
+            this.host.display(file),
+            lineCount,
+            outside.map((spec) => spec.line),
+          ),
+        );
       await this.host.setBreakpoints(file, specs);
       this.breakpoints.set(file, specs);
-      answers.push(breakpointsAnswer(this.host.display(file), specs.map((spec) => ({ ...spec, text: lineAt(lines, spec.line) })), conversation.session !== undefined));
+      answers.push(
+        breakpointsAnswer(
+          this.host.display(file),
+          specs.map((spec) => ({ ...spec, text: lineAt(lines, spec.line) })),
+          conversation.session !== undefined,
+        ),
+      );
     }
     if (answers.length === 0) throw new DebugRefusal(refusal.breakpointsNeedFile);
     return answers.join('\n');
   }
 
-  private async start(conversation: Conversation, request: SessionStart, signal: AbortSignal | undefined): Promise<string> {
+  private async start(
+    conversation: Conversation,
+    request: SessionStart,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
     const running = conversation.session;
     if (running && running.state.kind !== 'ended') {
       throw new DebugRefusal(refusal.alreadyRunning(running.connection.name, running.adapter, running.state));
@@ -347,7 +430,12 @@ export class DebugController {
     const planned = performance.now();
     const connection = await this.host.launch(plan);
     const launched = performance.now();
-    const session = new DebugSessionState(connection, plan.adapter, String(plan.configuration.program ?? plan.configuration.name ?? ''), Date.now());
+    const session = new DebugSessionState(
+      connection,
+      plan.adapter,
+      String(plan.configuration.program ?? plan.configuration.name ?? ''),
+      Date.now(),
+    );
     conversation.session = session;
     conversation.expiredNote = undefined;
     const ttl = this.ttlMs();
@@ -357,9 +445,15 @@ export class DebugController {
     conversation.ttl.unref?.();
     const timeout = request.timeoutSeconds ?? DEFAULT_LAUNCH_TIMEOUT_S;
     const outcome = await this.afterWait(conversation, session, 0, timeout, signal, request.kind, (stopped) => {
-      this.log.info('debug.launch', `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`);
+      this.log.info(
+        'debug.launch',
+        `${plan.adapter}: adapter resolved in ${ms(planned - began)}, session started in ${ms(launched - planned)}, ${session.state.kind} after ${ms(stopped - launched)}`,
+      );
     });
-    this.log.info('debug.launch', `${plan.adapter}: answered ${ms(performance.now() - began)} after the call; process id ${session.processId ?? 'not reported'}`);
+    this.log.info(
+      'debug.launch',
+      `${plan.adapter}: answered ${ms(performance.now() - began)} after the call; process id ${session.processId ?? 'not reported'}`,
+    );
     return launchedAnswer({
       attach: request.kind === 'attach',
       what: this.launched(plan, request),
@@ -375,9 +469,17 @@ export class DebugController {
   /** What a launch or attach started, in a few words: the program, the configuration, the port or pid. */
   private launched(plan: LaunchPlan, request: SessionStart): string {
     const configuration = plan.configuration;
-    const attachTo = request.kind !== 'attach' ? undefined : request.port !== undefined ? `port ${request.port}` : `pid ${request.pid}`;
-    const runs = ['program', 'module', 'runtimeExecutable', 'command'].map((key) => configuration[key]).find((value): value is string => typeof value === 'string' && value !== '');
-    const program = runs === undefined ? undefined : this.host.display(runs.split('${workspaceFolder}').join(plan.folder));
+    const attachTo =
+      request.kind !== 'attach'
+        ? undefined
+        : request.port !== undefined
+          ? `port ${request.port}`
+          : `pid ${request.pid}`;
+    const runs = ['program', 'module', 'runtimeExecutable', 'command']
+      .map((key) => configuration[key])
+      .find((value): value is string => typeof value === 'string' && value !== '');
+    const program =
+      runs === undefined ? undefined : this.host.display(runs.split('${workspaceFolder}').join(plan.folder));
     return launchedWhat({ configuration: request.configuration, attachTo, program });
   }
 
@@ -415,7 +517,8 @@ export class DebugController {
   private live(conversation: Conversation, op: string): DebugSessionState {
     const session = conversation.session;
     if (!session) throw new DebugRefusal(takeExpiredNote(conversation) ?? refusal.noSession(op));
-    if (session.state.kind === 'ended' && op !== 'output') throw new DebugRefusal(refusal.sessionEnded(session.connection.name, session.state));
+    if (session.state.kind === 'ended' && op !== 'output')
+      throw new DebugRefusal(refusal.sessionEnded(session.connection.name, session.state));
     return session;
   }
 
@@ -428,10 +531,12 @@ export class DebugController {
 
   /** Asked of the adapter, and taken from the editor's own question on the stop when that answer comes first. */
   private async topFrame(session: DebugSessionState, threadId: number): Promise<Frame> {
-    const own = session.connection.request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 }).then(({ stackFrames }) => {
-      if (stackFrames.length === 0) throw new DebugRefusal(refusal.noFrames(threadId));
-      return stackFrames[0];
-    });
+    const own = session.connection
+      .request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 })
+      .then(({ stackFrames }) => {
+        if (stackFrames.length === 0) throw new DebugRefusal(refusal.noFrames(threadId));
+        return stackFrames[0];
+      });
     const seen = session.connection.observedTopFrame?.(threadId, OBSERVED_FRAME_WAIT_MS);
     if (!seen) return own;
     return new Promise<Frame>((resolve, reject) => {
@@ -493,9 +598,17 @@ export class DebugController {
   private async where(frame: Frame, sources = new Map<string, Promise<string | undefined>>()): Promise<string> {
     const file = fileOf(frame.source?.path);
     if (!file) return frameLocation(frame, undefined, '');
-    if (!sources.has(file)) sources.set(file, this.host.readText(file).catch(() => undefined));
+    if (!sources.has(file))
+      sources.set(
+        file,
+        this.host.readText(file).catch(() => undefined),
+      );
     const text = await sources.get(file);
-    return frameLocation(frame, this.host.display(file), text === undefined ? '' : lineAt(text.split('\n'), frame.line));
+    return frameLocation(
+      frame,
+      this.host.display(file),
+      text === undefined ? '' : lineAt(text.split('\n'), frame.line),
+    );
   }
 }
 

@@ -40,7 +40,12 @@ export type WaitOutcome = 'changed' | 'timeout' | 'cancelled';
 
 export type ProgramState =
   | { readonly kind: 'running' }
-  | { readonly kind: 'stopped'; readonly reason: string; readonly threadId: number | undefined; readonly description?: string }
+  | {
+      readonly kind: 'stopped';
+      readonly reason: string;
+      readonly threadId: number | undefined;
+      readonly description?: string;
+    }
   | { readonly kind: 'ended'; readonly exitCode?: number; readonly reason?: string };
 
 /** Output kept between two `output` calls; the oldest is dropped past this. */
@@ -142,7 +147,12 @@ export class DebugSessionState {
           kind: 'stopped',
           reason: String(body.reason ?? 'unknown'),
           threadId: typeof body.threadId === 'number' ? body.threadId : undefined,
-          description: typeof body.text === 'string' ? body.text : typeof body.description === 'string' ? body.description : undefined,
+          description:
+            typeof body.text === 'string'
+              ? body.text
+              : typeof body.description === 'string'
+                ? body.description
+                : undefined,
         };
         this.changed();
         break;

@@ -34,7 +34,8 @@ export interface AttachRequest extends StartRequest {
   readonly pid?: number;
 }
 
-export type SessionStart = ({ readonly kind: 'launch' } & LaunchRequest) | ({ readonly kind: 'attach' } & AttachRequest);
+export type SessionStart =
+  ({ readonly kind: 'launch' } & LaunchRequest) | ({ readonly kind: 'attach' } & AttachRequest);
 
 /** What every configuration we write holds: the adapter's debug type, the session's name, launch or attach. */
 interface BaseConfiguration {
@@ -60,22 +61,53 @@ interface ConfigurationShape {
 /** How each adapter is told to launch a program or attach to one. */
 export const LAUNCH_CONFIGURATIONS: Readonly<Record<AdapterId, ConfigurationShape>> = {
   debugpy: {
-    launch: (base, { program, args, cwd, env, python }) => ({ ...base, program, args, cwd, env, python, console: 'internalConsole', justMyCode: true }),
+    launch: (base, { program, args, cwd, env, python }) => ({
+      ...base,
+      program,
+      args,
+      cwd,
+      env,
+      python,
+      console: 'internalConsole',
+      justMyCode: true,
+    }),
     // `python -m debugpy --listen` runs debugpy's own adapter on that port (see registerDebug).
     attach: (base, { port }) => ({ ...base, connect: { host: '127.0.0.1', port } }),
   },
   js: {
-    launch: (base, { program, args, cwd, env }) => ({ ...base, type: 'node', program, args, cwd, env, console: 'internalConsole', outputCapture: 'std' }),
+    launch: (base, { program, args, cwd, env }) => ({
+      ...base,
+      type: 'node',
+      program,
+      args,
+      cwd,
+      env,
+      console: 'internalConsole',
+      outputCapture: 'std',
+    }),
     attach: (base, { port }) => ({ ...base, type: 'node', port }),
   },
   delve: {
     // A Go source file is built first ("debug"); anything else is a binary ("exec").
-    launch: (base, { program, args, cwd, env }) => ({ ...base, mode: program?.endsWith('.go') ? 'debug' : 'exec', program, args, cwd, env }),
+    launch: (base, { program, args, cwd, env }) => ({
+      ...base,
+      mode: program?.endsWith('.go') ? 'debug' : 'exec',
+      program,
+      args,
+      cwd,
+      env,
+    }),
     attach: (base, { pid }) => ({ ...base, mode: 'local', processId: pid }),
   },
   lldb: {
     // lldb-dap takes the environment as `K=V` strings.
-    launch: (base, { program, args, cwd, env }) => ({ ...base, program, args, cwd, env: Object.entries(env).map(([key, value]) => `${key}=${value}`) }),
+    launch: (base, { program, args, cwd, env }) => ({
+      ...base,
+      program,
+      args,
+      cwd,
+      env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
+    }),
     attach: (base, { pid }) => ({ ...base, pid }),
   },
   dart: {
@@ -86,25 +118,47 @@ export const LAUNCH_CONFIGURATIONS: Readonly<Record<AdapterId, ConfigurationShap
 
 type PlanHost = Pick<DebugHost, 'namedConfiguration' | 'contextFor' | 'resolvePath' | 'display'>;
 
-export async function planSession(start: SessionStart, host: PlanHost, exceptions: readonly string[]): Promise<LaunchPlan> {
+export async function planSession(
+  start: SessionStart,
+  host: PlanHost,
+  exceptions: readonly string[],
+): Promise<LaunchPlan> {
   if (start.configuration) return planConfiguration(start.configuration, host, exceptions);
   if (start.kind === 'launch' && !start.program) throw new DebugRefusal(refusal.launchNeedsProgram);
-  if (start.kind === 'attach' && start.port === undefined && start.pid === undefined) throw new DebugRefusal(refusal.attachNeedsTarget);
+  if (start.kind === 'attach' && start.port === undefined && start.pid === undefined)
+    throw new DebugRefusal(refusal.attachNeedsTarget);
   const program = start.program ? host.resolvePath(start.program) : undefined;
   if (program && !fs.existsSync(program)) throw new DebugRefusal(refusal.noSuchProgram(start.program as string));
   const spec = start.adapter ? adapterSpec(start.adapter) : program ? adapterForProgram(program) : undefined;
-  if (!spec) throw new DebugRefusal(refusal.whichAdapter(ADAPTERS.map((candidate) => candidate.id), program && host.display(program)));
+  if (!spec)
+    throw new DebugRefusal(
+      refusal.whichAdapter(
+        ADAPTERS.map((candidate) => candidate.id),
+        program && host.display(program),
+      ),
+    );
   // The project the adapter is chosen for: the program's, else (attach) the one `cwd` names.
   const given = start.cwd ? host.resolvePath(start.cwd) : undefined;
   const { folder, adapter } = host.contextFor(program ?? (given ? path.join(given, 'attach') : undefined));
   const resolution = await resolveAdapter(spec, adapter);
-  if (!resolution.ok) throw new DebugRefusal(refusal.adapterCannotStart(spec.id, resolution.reason, program === undefined));
-  const base: BaseConfiguration = { type: spec.debugType, name: `Agent: ${program ? path.basename(program) : `${spec.id} attach`}`, request: start.kind };
+  if (!resolution.ok)
+    throw new DebugRefusal(refusal.adapterCannotStart(spec.id, resolution.reason, program === undefined));
+  const base: BaseConfiguration = {
+    type: spec.debugType,
+    name: `Agent: ${program ? path.basename(program) : `${spec.id} attach`}`,
+    request: start.kind,
+  };
   const shape = LAUNCH_CONFIGURATIONS[spec.id];
   const configuration =
     start.kind === 'attach'
       ? shape.attach(base, { port: start.port, pid: start.pid })
-      : shape.launch(base, { program, args: start.args ?? [], cwd: given ?? (program ? path.dirname(program) : folder), env: start.env ?? {}, python: resolution.python });
+      : shape.launch(base, {
+          program,
+          args: start.args ?? [],
+          cwd: given ?? (program ? path.dirname(program) : folder),
+          env: start.env ?? {},
+          python: resolution.python,
+        });
   return { adapter: spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
 }
 
@@ -112,10 +166,21 @@ export async function planSession(start: SessionStart, host: PlanHost, exception
 async function planConfiguration(name: string, host: PlanHost, exceptions: readonly string[]): Promise<LaunchPlan> {
   const configuration = host.namedConfiguration(name);
   if (!configuration) throw new DebugRefusal(refusal.noConfiguration(name));
-  const spec = ADAPTERS.find((candidate) => candidate.debugType === configuration.type || (candidate.id === 'js' && ['node', 'pwa-node'].includes(String(configuration.type))));
+  const spec = ADAPTERS.find(
+    (candidate) =>
+      candidate.debugType === configuration.type ||
+      (candidate.id === 'js' && ['node', 'pwa-node'].includes(String(configuration.type))),
+  );
   const program = typeof configuration.program === 'string' ? configuration.program : undefined;
   const { folder, adapter } = host.contextFor(program);
-  if (!spec) return { adapter: String(configuration.type), detail: 'an adapter of its own extension', configuration, folder, exceptions };
+  if (!spec)
+    return {
+      adapter: String(configuration.type),
+      detail: 'an adapter of its own extension',
+      configuration,
+      folder,
+      exceptions,
+    };
   const resolution = await resolveAdapter(spec, adapter);
   if (!resolution.ok) throw new DebugRefusal(refusal.adapterCannotStart(spec.id, resolution.reason, false));
   return { adapter: resolution.spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };

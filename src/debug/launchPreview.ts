@@ -33,7 +33,20 @@ export function envRisk(name: string): string | undefined {
 }
 
 /** Keys of a launch.json configuration that say what runs, in the order shown. */
-const RUNS_KEYS = ['program', 'module', 'runtimeExecutable', 'runtimeArgs', 'python', 'pythonPath', 'command', 'args', 'processId', 'pid', 'port', 'debugServer'] as const;
+const RUNS_KEYS = [
+  'program',
+  'module',
+  'runtimeExecutable',
+  'runtimeArgs',
+  'python',
+  'pythonPath',
+  'command',
+  'args',
+  'processId',
+  'pid',
+  'port',
+  'debugServer',
+] as const;
 
 /** What a launch will run: the program with its arguments, directory and environment, or the launch.json configuration. */
 export function describeLaunch(request: LaunchRequest, host: PreviewHost): string {
@@ -74,27 +87,36 @@ function describeProgram(request: LaunchRequest, host: PreviewHost): string {
   const lines = [`Start ${code(given)} under the ${adapter} debugger.`];
   lines.push(...warning(env));
   lines.push(`- arguments: ${request.args?.length ? request.args.map(code).join(' ') : 'none'}`);
-  lines.push(`- working directory: ${request.cwd ? code(request.cwd) : program ? `${code(host.display(path.dirname(program)))} (the program's folder)` : "the program's folder"}`);
-  lines.push(...environment(env, 'the editor\'s'));
+  lines.push(
+    `- working directory: ${request.cwd ? code(request.cwd) : program ? `${code(host.display(path.dirname(program)))} (the program's folder)` : "the program's folder"}`,
+  );
+  lines.push(...environment(env, "the editor's"));
   return lines.join('\n');
 }
 
 function describeConfiguration(name: string, host: PreviewHost): string {
   const configuration = host.namedConfiguration(name);
-  if (!configuration) return `Start the debug configuration **${escapeMarkdown(name)}** from launch.json. No configuration of that name was found: the call will be refused.`;
+  if (!configuration)
+    return `Start the debug configuration **${escapeMarkdown(name)}** from launch.json. No configuration of that name was found: the call will be refused.`;
   const env = configurationEnv(configuration.env);
   const lines = [
     `Start the debug configuration **${escapeMarkdown(name)}** from launch.json (type ${code(String(configuration.type ?? '?'))}, request ${code(String(configuration.request ?? '?'))}). As the file has it:`,
   ];
   lines.push(...warning(env));
   const runs = RUNS_KEYS.filter((key) => configuration[key] !== undefined);
-  if (!runs.some((key) => key !== 'args')) lines.push('- program: none named (the adapter decides what runs; see the whole configuration below)');
+  if (!runs.some((key) => key !== 'args'))
+    lines.push('- program: none named (the adapter decides what runs; see the whole configuration below)');
   for (const key of runs) lines.push(`- ${key}: ${shown(configuration[key])}`);
-  lines.push(`- working directory: ${configuration.cwd !== undefined ? shown(configuration.cwd) : "not set (the adapter's default)"}`);
+  lines.push(
+    `- working directory: ${configuration.cwd !== undefined ? shown(configuration.cwd) : "not set (the adapter's default)"}`,
+  );
   lines.push(...environment(env, "the editor's"));
-  if (configuration.envFile !== undefined) lines.push(`- environment file: ${shown(configuration.envFile)} (its variables are added too)`);
-  if (configuration.preLaunchTask !== undefined) lines.push(`- first runs the task ${shown(configuration.preLaunchTask)} (preLaunchTask)`);
-  if (configuration.postDebugTask !== undefined) lines.push(`- afterwards runs the task ${shown(configuration.postDebugTask)} (postDebugTask)`);
+  if (configuration.envFile !== undefined)
+    lines.push(`- environment file: ${shown(configuration.envFile)} (its variables are added too)`);
+  if (configuration.preLaunchTask !== undefined)
+    lines.push(`- first runs the task ${shown(configuration.preLaunchTask)} (preLaunchTask)`);
+  if (configuration.postDebugTask !== undefined)
+    lines.push(`- afterwards runs the task ${shown(configuration.postDebugTask)} (postDebugTask)`);
   lines.push('', 'The whole configuration:', fenced(JSON.stringify(configuration, null, 2), 'json'));
   return lines.join('\n');
 }
@@ -108,7 +130,8 @@ function configurationEnv(env: unknown): Array<[string, string]> {
       return equals === -1 ? [text, ''] : [text.slice(0, equals), text.slice(equals + 1)];
     });
   }
-  if (env && typeof env === 'object') return Object.entries(env).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  if (env && typeof env === 'object')
+    return Object.entries(env).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
   return [];
 }
 
@@ -131,13 +154,16 @@ function environment(env: ReadonlyArray<readonly [string, string]>, base: string
 
 function shown(value: unknown): string {
   if (typeof value === 'string') return code(value);
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.length ? value.map(code).join(' ') : 'none';
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    return value.length ? value.map(code).join(' ') : 'none';
   return code(JSON.stringify(value));
 }
 
 /** Inline code that no text can break out of: control characters spelled out, a fence longer than any backtick run. */
 export function code(text: string): string {
-  const visible = text.replace(/[\u0000-\u001f\u007f]/g, (char) => (char === '\n' ? '\\n' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const visible = text.replace(/[\u0000-\u001f\u007f]/g, (char) =>
+    char === '\n' ? '\\n' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   const fence = '`'.repeat(longestBacktickRun(visible) + 1);
   const pad = visible.startsWith('`') || visible.endsWith('`') || visible.trim() === '' ? ' ' : '';
   return `${fence}${pad}${visible}${pad}${fence}`;

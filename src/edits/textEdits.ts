@@ -79,10 +79,12 @@ function splitsUnit(text: string, offset: number): string | undefined {
  */
 export function checkedEdits(text: string, edits: readonly TextEdit[]): TextEdit[] {
   for (const edit of edits) {
-    if (!Number.isInteger(edit.start) || !Number.isInteger(edit.end)) throw new InvalidEdit(edit, 'offsets must be whole numbers');
+    if (!Number.isInteger(edit.start) || !Number.isInteger(edit.end))
+      throw new InvalidEdit(edit, 'offsets must be whole numbers');
     if (edit.start < 0) throw new InvalidEdit(edit, 'it starts before the text');
     if (edit.end < edit.start) throw new InvalidEdit(edit, 'it ends before it starts');
-    if (edit.end > text.length) throw new InvalidEdit(edit, `it ends past the end of the text (${text.length} UTF-16 units)`);
+    if (edit.end > text.length)
+      throw new InvalidEdit(edit, `it ends past the end of the text (${text.length} UTF-16 units)`);
     if (typeof edit.text !== 'string') throw new InvalidEdit(edit, 'its replacement is not a string');
     const split = splitsUnit(text, edit.start) ?? splitsUnit(text, edit.end);
     if (split) throw new InvalidEdit(edit, split);
@@ -91,7 +93,8 @@ export function checkedEdits(text: string, edits: readonly TextEdit[]): TextEdit
   for (let index = 1; index < sorted.length; index++) {
     const previous = sorted[index - 1];
     const current = sorted[index];
-    const bothInsertAtSamePoint = previous.start === previous.end && current.start === current.end && previous.start === current.start;
+    const bothInsertAtSamePoint =
+      previous.start === previous.end && current.start === current.end && previous.start === current.start;
     if (current.start < previous.end || bothInsertAtSamePoint) throw new OverlappingEdits(previous, current);
   }
   return sorted;

@@ -17,7 +17,11 @@ export interface CancellationLike {
   onCancellationRequested(listener: () => void): { dispose(): void };
 }
 
-export type CallTool = (name: string, input: unknown, token: CancellationLike) => Promise<{ ok: boolean; text: string }>;
+export type CallTool = (
+  name: string,
+  input: unknown,
+  token: CancellationLike,
+) => Promise<{ ok: boolean; text: string }>;
 
 /** How a language's kernel process starts (the protocol on fd 3/4 is the same for all). */
 export interface KernelLaunch {
@@ -108,7 +112,13 @@ export class Kernel {
     this.starting = (async () => {
       const { launch } = this.options;
       const { kernel, version } = await KernelProcess.start(
-        { command: launch.command, args: [...launch.args], cwd: this.options.cwd, env: { ...(this.options.env ?? process.env), ...launch.env }, language: launch.language },
+        {
+          command: launch.command,
+          args: [...launch.args],
+          cwd: this.options.cwd,
+          env: { ...(this.options.env ?? process.env), ...launch.env },
+          language: launch.language,
+        },
         this.logger,
       );
       this.version = version;
@@ -133,7 +143,14 @@ export class Kernel {
     const started = Date.now();
     const cancellation = toCancellation(options.cancellation);
     if (cancellation.token.isCancellationRequested) {
-      return { parts: [{ kind: 'error', text: 'the cell was cancelled before it ran' }], status: 'interrupted', stoppedBecause: 'cancelled', notes: [], cutChars: 0, seconds: 0 };
+      return {
+        parts: [{ kind: 'error', text: 'the cell was cancelled before it ran' }],
+        status: 'interrupted',
+        stoppedBecause: 'cancelled',
+        notes: [],
+        cutChars: 0,
+        seconds: 0,
+      };
     }
     const notes: string[] = [];
     if (this.process && !this.process.alive && !this.lostState) await this.process.exited;
@@ -143,7 +160,8 @@ export class Kernel {
     this.lostState = undefined;
 
     const output = new OutputCollector();
-    const budgetMs = (options.idleBudgetSeconds ?? this.options.idleBudgetSeconds ?? DEFAULT_IDLE_BUDGET_SECONDS) * 1000;
+    const budgetMs =
+      (options.idleBudgetSeconds ?? this.options.idleBudgetSeconds ?? DEFAULT_IDLE_BUDGET_SECONDS) * 1000;
     const graceMs = this.options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS;
     let stoppedBecause: KernelResult['stoppedBecause'];
     let sawError = false;
@@ -206,13 +224,29 @@ export class Kernel {
       output.addDropped(outcome.dropped);
     } else {
       status = outcome.exit.killedByUs ? 'killed' : 'crashed';
-      output.add({ kind: 'error', text: lostKernelText(this.language, outcome.exit, stoppedBecause, graceMs, budgetMs) });
+      output.add({
+        kind: 'error',
+        text: lostKernelText(this.language, outcome.exit, stoppedBecause, graceMs, budgetMs),
+      });
       this.lostState = this.lostStateNote(outcome.exit);
     }
     if (stoppedBecause && status === 'interrupted') {
-      output.add({ kind: 'error', text: stoppedBecause === 'cancelled' ? 'the cell was cancelled (interrupted; the kernel and its state are kept)' : `the cell was interrupted after ${budgetMs / 1000} s not waiting on a tool call (the idle budget); the kernel and its state are kept` });
+      output.add({
+        kind: 'error',
+        text:
+          stoppedBecause === 'cancelled'
+            ? 'the cell was cancelled (interrupted; the kernel and its state are kept)'
+            : `the cell was interrupted after ${budgetMs / 1000} s not waiting on a tool call (the idle budget); the kernel and its state are kept`,
+      });
     }
-    return { parts: output.parts(), status, stoppedBecause, notes, cutChars: output.cutChars, seconds: (Date.now() - started) / 1000 };
+    return {
+      parts: output.parts(),
+      status,
+      stoppedBecause,
+      notes,
+      cutChars: output.cutChars,
+      seconds: (Date.now() - started) / 1000,
+    };
   }
 
   get language(): string {
@@ -223,11 +257,19 @@ export class Kernel {
     return `the previous ${this.language} kernel ${describeExit(exit)}; its state was lost and a fresh kernel was started`;
   }
 
-  private async relayTool(kernel: KernelProcess, message: Extract<CellMessage, { type: 'tool' }>, budget: IdleBudget, token: CancellationLike, callTool: CallTool | undefined): Promise<void> {
+  private async relayTool(
+    kernel: KernelProcess,
+    message: Extract<CellMessage, { type: 'tool' }>,
+    budget: IdleBudget,
+    token: CancellationLike,
+    callTool: CallTool | undefined,
+  ): Promise<void> {
     budget.callStarted(message.call, message.awaited === true);
     let answer: { ok: boolean; text: string };
     try {
-      answer = callTool ? await callTool(message.name, message.input, token) : { ok: false, text: 'no tools are available to this kernel' };
+      answer = callTool
+        ? await callTool(message.name, message.input, token)
+        : { ok: false, text: 'no tools are available to this kernel' };
     } catch (error) {
       answer = { ok: false, text: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -237,17 +279,29 @@ export class Kernel {
   }
 }
 
-function lostKernelText(language: string, exit: KernelExit, why: KernelResult['stoppedBecause'], graceMs: number, budgetMs: number): string {
+function lostKernelText(
+  language: string,
+  exit: KernelExit,
+  why: KernelResult['stoppedBecause'],
+  graceMs: number,
+  budgetMs: number,
+): string {
   if (exit.killedByUs && why) {
-    const reason = why === 'cancelled' ? 'the cell was cancelled' : `the cell ran ${budgetMs / 1000} s not waiting on a tool call (the idle budget)`;
+    const reason =
+      why === 'cancelled'
+        ? 'the cell was cancelled'
+        : `the cell ran ${budgetMs / 1000} s not waiting on a tool call (the idle budget)`;
     return `the ${language} kernel was killed: ${reason} and it did not stop within ${graceMs / 1000} s of the interrupt; its state is lost (the next cell starts a fresh kernel)`;
   }
   return `the ${language} kernel ${describeExit(exit)}; its state is lost (the next cell starts a fresh kernel)`;
 }
 
 function richPart(kind: 'display' | 'result', mime: string, data: string): KernelPart {
-  if (mime === 'image/png') return { kind: 'image', mime: 'image/png', data: new Uint8Array(Buffer.from(data, 'base64')) };
-  return kind === 'result' ? { kind: 'result', text: data } : { kind: 'text', stream: 'stdout', text: data.endsWith('\n') ? data : `${data}\n` };
+  if (mime === 'image/png')
+    return { kind: 'image', mime: 'image/png', data: new Uint8Array(Buffer.from(data, 'base64')) };
+  return kind === 'result'
+    ? { kind: 'result', text: data }
+    : { kind: 'text', stream: 'stdout', text: data.endsWith('\n') ? data : `${data}\n` };
 }
 
 /**
@@ -321,9 +375,15 @@ class IdleBudget {
 }
 
 /** An AbortSignal or a cancellation token as one thing; `token` is what the tool callback receives. */
-function toCancellation(source: AbortSignal | CancellationLike | undefined): { onCancel(listener: () => void): { dispose(): void }; token: CancellationLike } {
+function toCancellation(source: AbortSignal | CancellationLike | undefined): {
+  onCancel(listener: () => void): { dispose(): void };
+  token: CancellationLike;
+} {
   if (source === undefined) {
-    const token: CancellationLike = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+    const token: CancellationLike = {
+      isCancellationRequested: false,
+      onCancellationRequested: () => ({ dispose: () => undefined }),
+    };
     return { onCancel: () => ({ dispose: () => undefined }), token };
   }
   if ('aborted' in source) {

@@ -12,7 +12,9 @@ export const EVAL_LANGUAGES = ['python', 'javascript'] as const;
 
 export type EvalLanguage = (typeof EVAL_LANGUAGES)[number];
 
-export type LaunchChoice = { readonly ok: true; readonly launch: KernelLaunch; readonly origin: string } | { readonly ok: false; readonly reason: string };
+export type LaunchChoice =
+  | { readonly ok: true; readonly launch: KernelLaunch; readonly origin: string }
+  | { readonly ok: false; readonly reason: string };
 
 export interface KernelPoolHost {
   /** How the language's kernel starts in this workspace and where its interpreter comes from, or why none can. */
@@ -102,7 +104,8 @@ export class KernelPool {
     }
     notes.push(...result.notes);
     const pidAfter = entry.kernel.pid;
-    if (pidAfter !== undefined && pidAfter !== pidBefore) notes.push(`started ${entry.kernel.language} ${entry.kernel.version ?? '(version unknown)'}, ${entry.origin}`);
+    if (pidAfter !== undefined && pidAfter !== pidBefore)
+      notes.push(`started ${entry.kernel.language} ${entry.kernel.version ?? '(version unknown)'}, ${entry.origin}`);
     return { result, text: formatText({ ...result, notes }) };
   }
 

@@ -19,13 +19,31 @@ import { MAX_MESSAGE_BYTES } from './kernelLimits';
 export type CellMessage =
   | { readonly type: 'stream'; readonly id: number; readonly name: 'stdout' | 'stderr'; readonly text: string }
   | { readonly type: 'display' | 'result'; readonly id: number; readonly mime: string; readonly data: string }
-  | { readonly type: 'error'; readonly id: number; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
+  | {
+      readonly type: 'error';
+      readonly id: number;
+      readonly ename: string;
+      readonly evalue: string;
+      readonly traceback: readonly string[];
+    }
   /** `awaited`: the cell is blocked on this call from the start (Python: called on the cell's own thread). */
-  | { readonly type: 'tool'; readonly id: number; readonly call: number; readonly name: string; readonly input: unknown; readonly awaited?: boolean }
+  | {
+      readonly type: 'tool';
+      readonly id: number;
+      readonly call: number;
+      readonly name: string;
+      readonly input: unknown;
+      readonly awaited?: boolean;
+    }
   /** The cell now waits on an earlier call (JavaScript: it awaited the promise `tool()` returned). */
   | { readonly type: 'tool_awaited'; readonly id: number; readonly call: number }
   /** Made here, not sent: bytes on fd 4 that were dropped, as one line over the bound or as lines that were no message. */
-  | { readonly type: 'dropped'; readonly id: number; readonly bytes: number; readonly reason: 'too-long' | 'not-a-message' };
+  | {
+      readonly type: 'dropped';
+      readonly id: number;
+      readonly bytes: number;
+      readonly reason: 'too-long' | 'not-a-message';
+    };
 
 type KernelMessage =
   | CellMessage
@@ -40,7 +58,8 @@ export interface KernelExit {
   readonly killedByUs: boolean;
 }
 
-export type ExecutionOutcome = { readonly kind: 'done'; readonly dropped: number } | { readonly kind: 'exited'; readonly exit: KernelExit };
+export type ExecutionOutcome =
+  { readonly kind: 'done'; readonly dropped: number } | { readonly kind: 'exited'; readonly exit: KernelExit };
 
 export interface KernelCommand {
   readonly command: string;
@@ -134,7 +153,10 @@ export class KernelProcess {
   }
 
   /** Spawns the kernel in its own process group and waits for its `ready` message. */
-  static async start(command: KernelCommand, logger: Logger = nullLogger): Promise<{ kernel: KernelProcess; version: string }> {
+  static async start(
+    command: KernelCommand,
+    logger: Logger = nullLogger,
+  ): Promise<{ kernel: KernelProcess; version: string }> {
     let child: ChildProcess;
     try {
       child = spawn(command.command, [...command.args], {
@@ -146,7 +168,9 @@ export class KernelProcess {
     } catch (error) {
       throw new KernelStartError(command.command, describeError(error), command.language);
     }
-    const failedToSpawn = new Promise<never>((_, reject) => child.once('error', (error) => reject(new KernelStartError(command.command, error.message, command.language))));
+    const failedToSpawn = new Promise<never>((_, reject) =>
+      child.once('error', (error) => reject(new KernelStartError(command.command, error.message, command.language))),
+    );
     failedToSpawn.catch(() => undefined);
     if (child.pid === undefined) await failedToSpawn;
     const pid = child.pid as number;
@@ -170,10 +194,24 @@ export class KernelProcess {
         ready,
         failedToSpawn,
         kernel.exited.then((exit) => {
-          throw new KernelStartError(command.command, `it ${describeExit(exit)} before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`, command.language);
+          throw new KernelStartError(
+            command.command,
+            `it ${describeExit(exit)} before it was ready${early.trim() ? `:\n${early.trim().slice(-2000)}` : ''}`,
+            command.language,
+          );
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new KernelStartError(command.command, `it did not say ready within ${timeoutMs / 1000} s`, command.language)), timeoutMs);
+          timer = setTimeout(
+            () =>
+              reject(
+                new KernelStartError(
+                  command.command,
+                  `it did not say ready within ${timeoutMs / 1000} s`,
+                  command.language,
+                ),
+              ),
+            timeoutMs,
+          );
         }),
       ]);
       return { kernel, version };
@@ -237,7 +275,11 @@ export class KernelProcess {
   private drop(bytes: number, reason: 'too-long' | 'not-a-message'): void {
     const running = this.running();
     if (running) running.execution.onMessage({ type: 'dropped', id: running.id, bytes, reason });
-    else this.logBetweenCells('kernel.protocol', `${bytes} bytes on fd 4 dropped between cells (${reason === 'too-long' ? `one line over ${MAX_MESSAGE_BYTES} bytes` : 'not a message'})`);
+    else
+      this.logBetweenCells(
+        'kernel.protocol',
+        `${bytes} bytes on fd 4 dropped between cells (${reason === 'too-long' ? `one line over ${MAX_MESSAGE_BYTES} bytes` : 'not a message'})`,
+      );
   }
 
   /** fd 1/2 bytes belong to the cell that runs (kernels run one at a time), else to the log. */
@@ -258,7 +300,12 @@ export class KernelProcess {
   private logBetweenCells(tag: string, text: string): void {
     if (this.loggedBetweenCells >= BETWEEN_CELLS_LOG_CHARS) return;
     this.loggedBetweenCells += text.length;
-    this.logger.info(tag, this.loggedBetweenCells < BETWEEN_CELLS_LOG_CHARS ? text : `${text.slice(0, 1000)}\n[… more output of the kernel between cells is not logged until the next cell]`);
+    this.logger.info(
+      tag,
+      this.loggedBetweenCells < BETWEEN_CELLS_LOG_CHARS
+        ? text
+        : `${text.slice(0, 1000)}\n[… more output of the kernel between cells is not logged until the next cell]`,
+    );
   }
 
   get alive(): boolean {
@@ -318,7 +365,9 @@ function parseMessage(line: string): KernelMessage | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
     const message: unknown = JSON.parse(line);
-    return typeof message === 'object' && message !== null && typeof (message as { type?: unknown }).type === 'string' ? (message as KernelMessage) : undefined;
+    return typeof message === 'object' && message !== null && typeof (message as { type?: unknown }).type === 'string'
+      ? (message as KernelMessage)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -45,7 +45,12 @@ export interface OutputBounds {
   readonly imageBytes: number;
 }
 
-const DEFAULT_BOUNDS: OutputBounds = { headChars: OUTPUT_HEAD_CHARS, tailChars: OUTPUT_TAIL_CHARS, images: MAX_IMAGES_PER_CELL, imageBytes: MAX_IMAGE_BYTES_PER_CELL };
+const DEFAULT_BOUNDS: OutputBounds = {
+  headChars: OUTPUT_HEAD_CHARS,
+  tailChars: OUTPUT_TAIL_CHARS,
+  images: MAX_IMAGES_PER_CELL,
+  imageBytes: MAX_IMAGE_BYTES_PER_CELL,
+};
 
 /**
  * Collects a cell's parts as they arrive. Text beyond the head budget goes to a tail window that
@@ -128,8 +133,12 @@ export class OutputCollector {
     }
     if (channel.bytes > 0) {
       const what = [
-        channel.tooLong ? `${plural(channel.tooLong, 'line')} over the ${megabytes(MAX_MESSAGE_BYTES)} one message may hold` : '',
-        channel.notMessages ? `${plural(channel.notMessages, 'line')} that ${channel.notMessages === 1 ? 'was' : 'were'} no kernel message` : '',
+        channel.tooLong
+          ? `${plural(channel.tooLong, 'line')} over the ${megabytes(MAX_MESSAGE_BYTES)} one message may hold`
+          : '',
+        channel.notMessages
+          ? `${plural(channel.notMessages, 'line')} that ${channel.notMessages === 1 ? 'was' : 'were'} no kernel message`
+          : '',
       ];
       notes.push({
         kind: 'text',
@@ -183,7 +192,8 @@ function megabytes(bytes: number): string {
 function appendText(parts: KernelPart[], text: string, stream?: 'stdout' | 'stderr'): void {
   if (!text) return;
   const last = parts[parts.length - 1];
-  if (last?.kind === 'text' && last.stream === stream) parts[parts.length - 1] = { kind: 'text', stream, text: last.text + text };
+  if (last?.kind === 'text' && last.stream === stream)
+    parts[parts.length - 1] = { kind: 'text', stream, text: last.text + text };
   else parts.push(stream ? { kind: 'text', stream, text } : { kind: 'text', text });
 }
 

@@ -56,7 +56,11 @@ export function choosePythonInterpreter(inputs: {
   for (const dir of inputs.pathVariable.split(path.delimiter)) {
     if (!dir) continue;
     const python = path.join(dir, 'python3');
-    if (executable(python)) return { python, why: `python3 on PATH (no project venv${unusable || `; set ${settingName} to choose another`})` };
+    if (executable(python))
+      return {
+        python,
+        why: `python3 on PATH (no project venv${unusable || `; set ${settingName} to choose another`})`,
+      };
   }
   return undefined;
 }

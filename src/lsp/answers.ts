@@ -2,12 +2,7 @@
  * Composes the text of each lsp answer from plain values the editor glue collected. Kept
  * apart from the glue so every wording, cap and freshness line is tested on plain Node.
  */
-import {
-  LSP_CALLS_CAP,
-  LSP_DOCUMENT_SYMBOLS_CAP,
-  LSP_REFERENCES_CAP,
-  LSP_WORKSPACE_SYMBOLS_CAP,
-} from './lspCaps';
+import { LSP_CALLS_CAP, LSP_DOCUMENT_SYMBOLS_CAP, LSP_REFERENCES_CAP, LSP_WORKSPACE_SYMBOLS_CAP } from './lspCaps';
 import {
   capNote,
   clipLineText,
@@ -81,7 +76,9 @@ export interface OutlineEntry {
 export function documentSymbolsAnswer(path: string, entries: readonly OutlineEntry[], query?: string): string {
   const wanted = query ? entries.filter((entry) => entry.name.toLowerCase().includes(query.toLowerCase())) : entries;
   if (wanted.length === 0) {
-    return query ? `No symbol in ${path} matches "${query}".` : `${path} has no symbols (or the language server gave none).`;
+    return query
+      ? `No symbol in ${path} matches "${query}".`
+      : `${path} has no symbols (or the language server gave none).`;
   }
   const shown = wanted.slice(0, LSP_DOCUMENT_SYMBOLS_CAP);
   const lines = shown.map((entry) => {
@@ -134,7 +131,9 @@ export function codeActionsAnswer(
     diagnosticsCurrent
       ? ''
       : '\nNot verified: the diagnostics of this file were not known to be current, so quick fixes for its problems may be missing.',
-    shownInTab ? '\n(The file was opened in a preview tab: the language server reports problems only for files shown in the editor.)' : '',
+    shownInTab
+      ? '\n(The file was opened in a preview tab: the language server reports problems only for files shown in the editor.)'
+      : '',
   ];
   const caveat = notes.join('');
   if (entries.length === 0) return `No code actions are offered at ${where}.${caveat}`;

@@ -90,5 +90,7 @@ export const DIAGNOSTICS_CAP = 100;
 export function formatDiagnosticList(items: readonly DiagnosticItem[], cap = DIAGNOSTICS_CAP): string {
   const sorted = sortDiagnostics(items);
   const shown = sorted.slice(0, cap);
-  return [...shown.map(diagnosticLabel), capNote(shown.length, sorted.length, cap)].filter((line) => line !== '').join('\n');
+  return [...shown.map(diagnosticLabel), capNote(shown.length, sorted.length, cap)]
+    .filter((line) => line !== '')
+    .join('\n');
 }

@@ -178,7 +178,8 @@ export function locateSymbol(source: LineSource, line: number, symbol: string, o
     throw new SymbolNotOnLine(spec.text, line, lineText, linesContaining(source, line, spec.text));
   }
   if (spec.occurrence !== undefined) {
-    if (spec.occurrence > offsets.length) throw new OccurrenceOutOfRange(spec.text, line, spec.occurrence, offsets.length);
+    if (spec.occurrence > offsets.length)
+      throw new OccurrenceOutOfRange(spec.text, line, spec.occurrence, offsets.length);
     return { line, character: offsets[spec.occurrence - 1], length: spec.text.length, symbol: spec.text, lineText };
   }
   if (offsets.length > 1) throw new AmbiguousSymbol(spec.text, line, lineText, offsets);

@@ -50,7 +50,10 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
 
 /** `/options/0/label` → `options[0].label`; the top level is "the input". */
 function placeOf(instancePath: string): string {
-  const parts = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   let place = '';
   for (const part of parts) place += /^\d+$/.test(part) ? `[${part}]` : place ? `.${part}` : part;
   return place;
@@ -70,11 +73,17 @@ function schemaAt(root: JsonSchema, schemaPath: string): JsonSchema | undefined 
 function kindOf(schema: JsonSchema, withBounds = false): string {
   switch (schema.type) {
     case 'integer':
-      return withBounds && schema.minimum !== undefined ? `a whole number (at least ${schema.minimum})` : 'a whole number';
+      return withBounds && schema.minimum !== undefined
+        ? `a whole number (at least ${schema.minimum})`
+        : 'a whole number';
     case 'array':
       return 'a list';
     case 'object':
-      return schema.properties ? `an object {${Object.keys(schema.properties).map((key) => (schema.required?.includes(key) ? key : `${key}?`)).join(', ')}}` : 'an object';
+      return schema.properties
+        ? `an object {${Object.keys(schema.properties)
+            .map((key) => (schema.required?.includes(key) ? key : `${key}?`))
+            .join(', ')}}`
+        : 'an object';
     case undefined:
       return 'a value';
     default:
@@ -84,7 +93,9 @@ function kindOf(schema: JsonSchema, withBounds = false): string {
 
 function wordedErrors(root: ObjectSchema, errors: readonly ErrorObject[]): string[] {
   // A failed alternative is said once, as the alternatives it accepts, not as each branch's complaint.
-  const alternatives = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf').map((error) => `${error.schemaPath}/`);
+  const alternatives = errors
+    .filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+    .map((error) => `${error.schemaPath}/`);
   const problems: string[] = [];
   for (const error of errors) {
     if (alternatives.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
@@ -98,9 +109,15 @@ function wordedErrors(root: ObjectSchema, errors: readonly ErrorObject[]): strin
         break;
       }
       case 'additionalProperties': {
-        const accepted = Object.keys(schemaAt(root, error.schemaPath.replace(/\/additionalProperties$/, ''))?.properties ?? {});
+        const accepted = Object.keys(
+          schemaAt(root, error.schemaPath.replace(/\/additionalProperties$/, ''))?.properties ?? {},
+        );
         const key = String(params.additionalProperty);
-        problems.push(place ? `Unknown key "${key}" in ${quoted} (accepted: ${accepted.join(', ')}).` : `Unknown argument "${key}" (accepted: ${accepted.join(', ')}).`);
+        problems.push(
+          place
+            ? `Unknown key "${key}" in ${quoted} (accepted: ${accepted.join(', ')}).`
+            : `Unknown argument "${key}" (accepted: ${accepted.join(', ')}).`,
+        );
         break;
       }
       case 'type': {
@@ -109,7 +126,9 @@ function wordedErrors(root: ObjectSchema, errors: readonly ErrorObject[]): strin
         break;
       }
       case 'enum':
-        problems.push(`${quoted} must be one of ${(params.allowedValues as unknown[]).join(', ')}; got ${JSON.stringify(error.data)}.`);
+        problems.push(
+          `${quoted} must be one of ${(params.allowedValues as unknown[]).join(', ')}; got ${JSON.stringify(error.data)}.`,
+        );
         break;
       case 'minimum':
         problems.push(`${quoted} must be at least ${String(params.limit)}.`);
@@ -118,7 +137,11 @@ function wordedErrors(root: ObjectSchema, errors: readonly ErrorObject[]): strin
         problems.push(`${quoted} must be at most ${String(params.limit)}.`);
         break;
       case 'minLength':
-        problems.push(Number(params.limit) === 1 ? `${quoted} must not be empty.` : `${quoted} must be at least ${String(params.limit)} characters long.`);
+        problems.push(
+          Number(params.limit) === 1
+            ? `${quoted} must not be empty.`
+            : `${quoted} must be at least ${String(params.limit)} characters long.`,
+        );
         break;
       case 'maxLength':
         problems.push(`${quoted} must be at most ${String(params.limit)} characters long.`);

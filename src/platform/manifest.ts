@@ -91,7 +91,10 @@ export function extensionIdOf(packageJson: Pick<PackageJson, 'name' | 'publisher
 }
 
 /** package.json with the catalog-derived contributions put in place (the rest untouched, key order kept). */
-export function withCatalogContributions<T extends PackageJson>(packageJson: T, catalog: readonly ToolDeclaration[]): T {
+export function withCatalogContributions<T extends PackageJson>(
+  packageJson: T,
+  catalog: readonly ToolDeclaration[],
+): T {
   return {
     ...packageJson,
     contributes: {

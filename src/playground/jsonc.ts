@@ -58,6 +58,10 @@ export function parseJsonc(text: string): unknown {
     const message = error instanceof Error ? error.message : String(error);
     const offset = /position (\d+)/.exec(message);
     const { line, column } = offset ? positionOf(stripped, Number(offset[1])) : { line: 1, column: 1 };
-    throw new JsoncSyntaxError(message.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, ''), line, column);
+    throw new JsoncSyntaxError(
+      message.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, ''),
+      line,
+      column,
+    );
   }
 }

@@ -53,7 +53,8 @@ export class BoundedLineReader {
       this.onOversized(bytes);
       return;
     }
-    const line = this.parts.length === 1 ? this.parts[0].toString('utf8') : Buffer.concat(this.parts, this.held).toString('utf8');
+    const line =
+      this.parts.length === 1 ? this.parts[0].toString('utf8') : Buffer.concat(this.parts, this.held).toString('utf8');
     const bytes = this.held;
     this.parts = [];
     this.held = 0;

@@ -102,7 +102,12 @@ function killLiveGroups(): void {
   liveGroups.clear();
 }
 
-function spawnInGroup(command: string, args: readonly string[], options: ProcessOptions, ownGroup = true): ChildProcess {
+function spawnInGroup(
+  command: string,
+  args: readonly string[],
+  options: ProcessOptions,
+  ownGroup = true,
+): ChildProcess {
   const child = spawn(command, [...args], {
     cwd: options.cwd,
     env: options.env ?? process.env,

@@ -13,7 +13,11 @@ export type ResolvedVia = 'project' | 'settings' | 'PATH' | 'path';
 
 export type BinaryResolution =
   | { readonly found: true; readonly path: string; readonly via: ResolvedVia }
-  | { readonly found: false; readonly command: string; readonly looked: readonly { readonly via: ResolvedVia; readonly dir: string }[] };
+  | {
+      readonly found: false;
+      readonly command: string;
+      readonly looked: readonly { readonly via: ResolvedVia; readonly dir: string }[];
+    };
 
 export interface ResolutionInputs {
   /** The project root (holds the marker). */
@@ -41,12 +45,16 @@ export function resolveBinary(command: string, inputs: ResolutionInputs): Binary
   const executable = inputs.isExecutable ?? isExecutableFile;
   if (command.includes('/')) {
     const file = path.resolve(inputs.root, command);
-    return executable(file) ? { found: true, path: file, via: 'path' } : { found: false, command, looked: [{ via: 'path', dir: path.dirname(file) }] };
+    return executable(file)
+      ? { found: true, path: file, via: 'path' }
+      : { found: false, command, looked: [{ via: 'path', dir: path.dirname(file) }] };
   }
   const places: { via: ResolvedVia; dir: string }[] = [];
   const projectRoots = inputs.root === inputs.workspaceFolder ? [inputs.root] : [inputs.root, inputs.workspaceFolder];
-  for (const base of projectRoots) for (const dir of PROJECT_BIN_DIRS) places.push({ via: 'project', dir: path.join(base, dir) });
-  for (const dir of inputs.settingDirs) places.push({ via: 'settings', dir: path.resolve(inputs.workspaceFolder, dir) });
+  for (const base of projectRoots)
+    for (const dir of PROJECT_BIN_DIRS) places.push({ via: 'project', dir: path.join(base, dir) });
+  for (const dir of inputs.settingDirs)
+    places.push({ via: 'settings', dir: path.resolve(inputs.workspaceFolder, dir) });
   for (const dir of inputs.pathVariable.split(path.delimiter)) if (dir) places.push({ via: 'PATH', dir });
   for (const place of places) {
     const file = path.join(place.dir, command);
@@ -56,9 +64,17 @@ export function resolveBinary(command: string, inputs: ResolutionInputs): Binary
 }
 
 /** "found at X (project-local)" / "not found (looked in …)" for status lines. */
-export function describeResolution(resolution: BinaryResolution, shortPath: (file: string) => string = (file) => file): string {
+export function describeResolution(
+  resolution: BinaryResolution,
+  shortPath: (file: string) => string = (file) => file,
+): string {
   if (resolution.found) {
-    const via = { project: 'project-local', settings: 'from liveTools.lsp.binDirs', PATH: 'on PATH', path: 'as configured' }[resolution.via];
+    const via = {
+      project: 'project-local',
+      settings: 'from liveTools.lsp.binDirs',
+      PATH: 'on PATH',
+      path: 'as configured',
+    }[resolution.via];
     return `${resolution.path} (${via})`;
   }
   const groups: string[] = [];

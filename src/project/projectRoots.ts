@@ -7,7 +7,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export const ROOT_SEARCH_DEPTH = 4;
-const SKIPPED = new Set(['node_modules', '.git', '.venv', 'venv', 'out', 'dist', 'build', 'target', '.dart_tool', '__pycache__', '.vscode-test']);
+const SKIPPED = new Set([
+  'node_modules',
+  '.git',
+  '.venv',
+  'venv',
+  'out',
+  'dist',
+  'build',
+  'target',
+  '.dart_tool',
+  '__pycache__',
+  '.vscode-test',
+]);
 
 export interface ProjectRoot {
   readonly dir: string;
@@ -30,13 +42,17 @@ export function candidateDirs(folder: string, depth = ROOT_SEARCH_DEPTH): { dir:
     found.push({ dir, files: new Set(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name)) });
     if (level >= depth) continue;
     for (const entry of entries) {
-      if (entry.isDirectory() && !SKIPPED.has(entry.name)) queue.push({ dir: path.join(dir, entry.name), level: level + 1 });
+      if (entry.isDirectory() && !SKIPPED.has(entry.name))
+        queue.push({ dir: path.join(dir, entry.name), level: level + 1 });
     }
   }
   return found;
 }
 
-export function rootsFor(dirs: readonly { dir: string; files: Set<string> }[], markers: readonly string[]): ProjectRoot[] {
+export function rootsFor(
+  dirs: readonly { dir: string; files: Set<string> }[],
+  markers: readonly string[],
+): ProjectRoot[] {
   const roots: ProjectRoot[] = [];
   for (const { dir, files } of dirs) {
     const present = markers.filter((marker) => files.has(marker));

@@ -65,7 +65,13 @@ export class QuestionBoard {
 
   /** Puts a card up; the promise settles once, with whatever happens to it first. */
   ask(spec: QuestionSpec, timeoutMs: number, now = Date.now()): { card: Card; outcome: Promise<CardOutcome> } {
-    const card: Card = { ...spec, allowFreeText: spec.allowFreeText || spec.options.length === 0, number: this.nextNumber++, askedAt: now, expiresAt: now + timeoutMs };
+    const card: Card = {
+      ...spec,
+      allowFreeText: spec.allowFreeText || spec.options.length === 0,
+      number: this.nextNumber++,
+      askedAt: now,
+      expiresAt: now + timeoutMs,
+    };
     const outcome = new Promise<CardOutcome>((resolve) => this.settlers.set(card.number, resolve));
     this.pendingCards.push(card);
     this.timers.set(
@@ -81,11 +87,16 @@ export class QuestionBoard {
     const card = this.pendingCards.find((pending) => pending.number === number);
     if (!card) return `card #${number} is no longer waiting`;
     const picked = [...new Set(reply.picked)];
-    if (picked.some((index) => !Number.isInteger(index) || index < 0 || index >= card.options.length)) return 'an option that is not on the card was picked';
+    if (picked.some((index) => !Number.isInteger(index) || index < 0 || index >= card.options.length))
+      return 'an option that is not on the card was picked';
     if (picked.length > 1 && !card.multiSelect) return 'only one option can be picked';
     const text = card.allowFreeText ? reply.text?.trim() || undefined : undefined;
     if (picked.length === 0 && !text) return card.options.length > 0 ? 'pick an option first' : 'type an answer first';
-    this.settle(number, { kind: 'answered', labels: picked.sort((a, b) => a - b).map((index) => card.options[index].label), text });
+    this.settle(number, {
+      kind: 'answered',
+      labels: picked.sort((a, b) => a - b).map((index) => card.options[index].label),
+      text,
+    });
     return undefined;
   }
 
@@ -128,7 +139,12 @@ const PROCEED = 'Proceed on an assumption you state in your reply, and do not as
 export function outcomeText(card: Card, outcome: CardOutcome): string {
   switch (outcome.kind) {
     case 'answered': {
-      const picked = outcome.labels.length === 0 ? '' : outcome.labels.length === 1 ? `chose "${outcome.labels[0]}"` : `chose ${outcome.labels.map((label) => `"${label}"`).join(', ')}`;
+      const picked =
+        outcome.labels.length === 0
+          ? ''
+          : outcome.labels.length === 1
+            ? `chose "${outcome.labels[0]}"`
+            : `chose ${outcome.labels.map((label) => `"${label}"`).join(', ')}`;
       const typed = outcome.text === undefined ? '' : `${picked ? ' and ' : ''}wrote: ${JSON.stringify(outcome.text)}`;
       return `The user answered question #${card.number}: ${picked}${typed}.`;
     }

@@ -20,12 +20,17 @@ export function sizeOf(edit: Pick<StagedEdit, 'files'>): string {
 }
 
 /** `src/a.ts: 2 replacements` per file, sorted by path, capped. */
-export function fileLines(edit: Pick<StagedEdit, 'files'>, display: DisplayPath, format = (path: string, count: number) => `${path}: ${plural(count, 'replacement')}`): string[] {
+export function fileLines(
+  edit: Pick<StagedEdit, 'files'>,
+  display: DisplayPath,
+  format = (path: string, count: number) => `${path}: ${plural(count, 'replacement')}`,
+): string[] {
   const files = edit.files
     .map((file) => ({ path: display(file.path), count: file.edits.length }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const lines = files.slice(0, STAGED_FILES_CAP).map((file) => format(file.path, file.count));
-  if (files.length > STAGED_FILES_CAP) lines.push(`… ${files.length - STAGED_FILES_CAP} more files not shown (cap ${STAGED_FILES_CAP}).`);
+  if (files.length > STAGED_FILES_CAP)
+    lines.push(`… ${files.length - STAGED_FILES_CAP} more files not shown (cap ${STAGED_FILES_CAP}).`);
   return lines;
 }
 
@@ -43,8 +48,13 @@ export function proposedAnswer(edit: StagedEdit, display: DisplayPath): string {
 }
 
 export function acceptedAnswer(edit: StagedEdit, display: DisplayPath, unsaved: readonly string[] = []): string {
-  const saved = unsaved.length === 0 ? 'all saved' : `saved except ${unsaved.map(display).join(', ')}, left modified and unsaved in the editor`;
-  return [`Accepted ${edit.id} (${edit.summary}): wrote ${sizeOf(edit)}; ${saved}.`, ...fileLines(edit, display)].join('\n');
+  const saved =
+    unsaved.length === 0
+      ? 'all saved'
+      : `saved except ${unsaved.map(display).join(', ')}, left modified and unsaved in the editor`;
+  return [`Accepted ${edit.id} (${edit.summary}): wrote ${sizeOf(edit)}; ${saved}.`, ...fileLines(edit, display)].join(
+    '\n',
+  );
 }
 
 export function discardedAnswer(edit: StagedEdit): string {
@@ -52,11 +62,18 @@ export function discardedAnswer(edit: StagedEdit): string {
 }
 
 export function driftList(drifted: readonly DriftedFile[], display: DisplayPath): string {
-  return drifted.map((file) => `${display(file.path)} (${file.kind === 'missing' ? 'no longer exists' : 'changed'})`).join(', ');
+  return drifted
+    .map((file) => `${display(file.path)} (${file.kind === 'missing' ? 'no longer exists' : 'changed'})`)
+    .join(', ');
 }
 
 /** The confirmation of `resolve`: exactly what the call will do, in Markdown. */
-export function resolveConfirmation(edit: StagedEdit, action: ResolveAction, drifted: readonly DriftedFile[], display: DisplayPath): string {
+export function resolveConfirmation(
+  edit: StagedEdit,
+  action: ResolveAction,
+  drifted: readonly DriftedFile[],
+  display: DisplayPath,
+): string {
   const what = `${edit.id} — ${edit.summary}, staged by ${edit.origin}`;
   if (action === 'discard') return `Discard ${what} (${sizeOf(edit)})? Nothing is written.`;
   const list = fileLines(edit, display, (path, count) => `- \`${path}\` (${count})`).join('\n');

@@ -53,7 +53,8 @@ export class StagingStore {
     const seen = new Set<string>();
     const files: StagedFile[] = [];
     for (const file of request.files) {
-      if (seen.has(file.path)) throw new InvalidStagedChange(`${file.path} is listed twice; give each file once with all its edits.`);
+      if (seen.has(file.path))
+        throw new InvalidStagedChange(`${file.path} is listed twice; give each file once with all its edits.`);
       seen.add(file.path);
       if (file.edits.length === 0) continue;
       const edits = checkedEdits(file.original, withLineBreaksOf(file.original, file.edits));
@@ -91,8 +92,13 @@ export class StagingStore {
    */
   requirePending(id: string, conversation?: string): StagedEdit {
     const edit = this.get(id);
-    if (!edit) throw new UnknownStagedEdit(id, this.pending(conversation).map(({ id: pendingId, summary }) => ({ id: pendingId, summary })));
-    if (conversation !== undefined && edit.conversation !== conversation) throw new StagedInOtherConversation(edit.id, edit.conversation);
+    if (!edit)
+      throw new UnknownStagedEdit(
+        id,
+        this.pending(conversation).map(({ id: pendingId, summary }) => ({ id: pendingId, summary })),
+      );
+    if (conversation !== undefined && edit.conversation !== conversation)
+      throw new StagedInOtherConversation(edit.id, edit.conversation);
     if (edit.resolution) throw new AlreadyResolved(edit.id, edit.resolution);
     return edit;
   }
@@ -102,7 +108,12 @@ export class StagingStore {
    * nothing written, still pending) if any differs from its captured text or is gone, else
    * writes them all through `io.write` and marks the change accepted by `by`.
    */
-  async accept<Written>(id: string, by: Resolver, io: AcceptIo<Written>, conversation?: string): Promise<{ edit: StagedEdit; written: Written }> {
+  async accept<Written>(
+    id: string,
+    by: Resolver,
+    io: AcceptIo<Written>,
+    conversation?: string,
+  ): Promise<{ edit: StagedEdit; written: Written }> {
     const edit = this.requirePending(id, conversation);
     return this.exclusively(edit.id, async () => {
       const texts = new Map<string, string | undefined>();

@@ -22,7 +22,8 @@ export function searchAnswer(pattern: string, result: SearchResult, context: Ans
   const fileCount = result.files.length;
   if (result.matchCount === 0) {
     const scanned = result.searched.reduce((sum, searched) => sum + searched.files, 0);
-    if (scanned === 0) return `No files to search: no file here is written in a language with a shipped grammar${languages ? ` (${languages})` : ''}.`;
+    if (scanned === 0)
+      return `No files to search: no file here is written in a language with a shipped grammar${languages ? ` (${languages})` : ''}.`;
     return [
       `No matches of \`${pattern}\` in ${plural(scanned, 'file')} (${languages}).`,
       'Matching is structural: the pattern must be a whole node (call, statement, declaration) and literal names must be exact. ' +
@@ -36,7 +37,8 @@ export function searchAnswer(pattern: string, result: SearchResult, context: Ans
   const lines = [heading];
   for (const file of result.files) {
     const shown = display(file.file);
-    for (const match of file.matches) lines.push(`${shown}:${match.startRow + 1}: ${matchText(match)}${capturesText(match.captures)}`);
+    for (const match of file.matches)
+      lines.push(`${shown}:${match.startRow + 1}: ${matchText(match)}${capturesText(match.captures)}`);
   }
   lines.push(...skippedLines(result, context));
   return lines.join('\n');
@@ -46,9 +48,13 @@ function languagesLine(result: Pick<SearchResult, 'searched'>): string {
   return result.searched.map((searched) => `${searched.language}, pattern parsed as ${searched.context}`).join('; ');
 }
 
-function skippedLines(result: Pick<SearchResult, 'skippedLanguages' | 'skippedLarge' | 'maxFileLength'>, context: AnswerContext): string[] {
+function skippedLines(
+  result: Pick<SearchResult, 'skippedLanguages' | 'skippedLarge' | 'maxFileLength'>,
+  context: AnswerContext,
+): string[] {
   const lines = result.skippedLanguages.map(
-    (skipped) => `Not searched: ${plural(skipped.files, `${skipped.language} file`)} — the pattern does not parse as ${skipped.language}.`,
+    (skipped) =>
+      `Not searched: ${plural(skipped.files, `${skipped.language} file`)} — the pattern does not parse as ${skipped.language}.`,
   );
   if (result.skippedLarge.length > 0) {
     const names = result.skippedLarge.slice(0, 5).map(context.display);
@@ -69,12 +75,16 @@ export function matchText(match: Match): string {
 
 function capturesText(captures: ReadonlyMap<string, Capture>): string {
   if (captures.size === 0) return '';
-  const parts = [...captures].map(([name, capture]) => `$${name} = ${oneLine(capture.text, CAPTURE_TEXT_CAP) || '(empty)'}`);
+  const parts = [...captures].map(
+    ([name, capture]) => `$${name} = ${oneLine(capture.text, CAPTURE_TEXT_CAP) || '(empty)'}`,
+  );
   return `  · ${parts.join(', ')}`;
 }
 
 function characters(count: number): string {
-  return count % (1024 * 1024) === 0 ? `${count / (1024 * 1024)} M characters` : `${count.toLocaleString('en-US')} characters`;
+  return count % (1024 * 1024) === 0
+    ? `${count / (1024 * 1024)} M characters`
+    : `${count.toLocaleString('en-US')} characters`;
 }
 
 export function oneLine(text: string, cap: number): string {
@@ -91,12 +101,16 @@ export const REWRITE_LIST_CAP = 50;
 /** Each replacement of a staged rewrite (old → new on its line), capped; the staging answer gives the counts and the edit id. */
 export function replacementsList(result: RewriteResult, context: AnswerContext): string {
   const { display } = context;
-  const lines = [`Replacements${result.replacementCount > REWRITE_LIST_CAP ? ` (first ${REWRITE_LIST_CAP} of ${result.replacementCount})` : ''}:`];
+  const lines = [
+    `Replacements${result.replacementCount > REWRITE_LIST_CAP ? ` (first ${REWRITE_LIST_CAP} of ${result.replacementCount})` : ''}:`,
+  ];
   let listed = 0;
   for (const file of result.files) {
     for (const { match, edit } of file.replacements) {
       if (listed++ >= REWRITE_LIST_CAP) break;
-      lines.push(`${display(file.file)}:${match.startRow + 1}: ${oneLine(match.text, 100)} → ${oneLine(edit.text, 100)}`);
+      lines.push(
+        `${display(file.file)}:${match.startRow + 1}: ${oneLine(match.text, 100)} → ${oneLine(edit.text, 100)}`,
+      );
     }
   }
   lines.push(...skippedLines(result, context));

@@ -41,7 +41,10 @@ export interface FileOutcome {
 }
 
 /** What the caller needs of a compiled pattern: its scaffold context, prefilter texts and names. */
-export type PatternSummary = Pick<CompiledPattern, 'language' | 'context' | 'requiredTexts' | 'requiredRuns' | 'gapWords' | 'metavariables'>;
+export type PatternSummary = Pick<
+  CompiledPattern,
+  'language' | 'context' | 'requiredTexts' | 'requiredRuns' | 'gapWords' | 'metavariables'
+>;
 
 /** `signal` takes a job back: a thread busy with it is terminated (this thread cannot stop itself, and ignores it). */
 export interface FileMatcher {
@@ -85,7 +88,8 @@ export class InlineMatcher implements FileMatcher {
   async matchFile(job: DiskJob): Promise<FileOutcome> {
     const text = readTextFile(job.file);
     if (text === undefined) return { parsed: false, matches: [], skipped: 'unreadable' };
-    if (!mayMatch(text, await this.describe(job.language, job.pattern))) return { parsed: false, matches: [], skipped: 'no candidate' };
+    if (!mayMatch(text, await this.describe(job.language, job.pattern)))
+      return { parsed: false, matches: [], skipped: 'no candidate' };
     if (text.length > job.maxLength) return { parsed: false, matches: [], skipped: 'too large' };
     let matches: Match[];
     try {

@@ -34,7 +34,6 @@ export interface Match {
   readonly captures: ReadonlyMap<string, Capture>;
 }
 
-
 /**
  * What one file's matching may cost, in steps (a candidate node, a node compared, a position of a
  * sequence tried, a token of a repeated metavariable compared): a fixed part and a part per
@@ -153,7 +152,8 @@ function containsAnchor(node: Node, anchor: Anchor): boolean {
  */
 function candidatesOf(tree: Tree, root: PatternNode, anchor: Anchor | undefined): Iterable<Node> {
   if (root.kind === 'meta') return namedNodes(tree);
-  if (anchor && anchor.offsets.length * DESCENT_COST < tree.rootNode.endIndex) return nodesAround(tree, root.type, anchor);
+  if (anchor && anchor.offsets.length * DESCENT_COST < tree.rootNode.endIndex)
+    return nodesAround(tree, root.type, anchor);
   return tree.rootNode.descendantsOfType(root.type);
 }
 
@@ -235,7 +235,6 @@ function captureOf(bound: Bound, source: string): Capture {
   return { text: source.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex };
 }
 
-
 /** One node's children against a pattern's: what a failure at a position is remembered by. */
 interface Sequence {
   readonly patterns: readonly PatternNode[];
@@ -301,7 +300,12 @@ class MatchRun {
         if (node.type !== pattern.type) return false;
         const nodes = significantChildren(node);
         this.step(nodes.length);
-        const sequence: Sequence = { patterns: pattern.children, nodes, at: node.startIndex, shape: shapeOf(pattern.children) };
+        const sequence: Sequence = {
+          patterns: pattern.children,
+          nodes,
+          at: node.startIndex,
+          shape: shapeOf(pattern.children),
+        };
         return this.matchSequence(sequence, 0, 0, env);
       }
     }
@@ -342,7 +346,8 @@ class MatchRun {
       for (let end = n; end <= nodes.length; end++) {
         if (
           this.bind(pattern.name, { run: nodes.slice(n, end), at: runStart }, env) &&
-          (this.matchSequence(sequence, p + 1, end, env) || (tokensOptional && this.matchSequence(sequence, afterTokens, end, env)))
+          (this.matchSequence(sequence, p + 1, end, env) ||
+            (tokensOptional && this.matchSequence(sequence, afterTokens, end, env)))
         ) {
           return true;
         }

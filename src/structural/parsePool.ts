@@ -164,7 +164,9 @@ export class ParsePool implements FileMatcher {
    */
   async describe(language: string, pattern: string, signal?: AbortSignal): Promise<PatternSummary> {
     while (this.workers.length < this.options.size) this.start();
-    const reply = await firstAnswer(this.workers.map((worker) => this.send({ kind: 'describe', language, pattern }, 0, worker, signal)));
+    const reply = await firstAnswer(
+      this.workers.map((worker) => this.send({ kind: 'describe', language, pattern }, 0, worker, signal)),
+    );
     if (!('summary' in reply)) throw new ParsingThreadFailed('it answered a pattern with something else');
     return reply.summary;
   }
@@ -176,7 +178,12 @@ export class ParsePool implements FileMatcher {
     for (const pooled of this.workers.splice(0)) this.stop(pooled, failure);
   }
 
-  private send(request: WorkerRequest, length: number, worker?: PooledWorker, signal?: AbortSignal): Promise<WorkerReply> {
+  private send(
+    request: WorkerRequest,
+    length: number,
+    worker?: PooledWorker,
+    signal?: AbortSignal,
+  ): Promise<WorkerReply> {
     if (signal?.aborted) return Promise.reject(new JobCancelled());
     this.clearIdleTimer();
     return new Promise<WorkerReply>((resolve, reject) => {
@@ -313,7 +320,9 @@ export class ParsePool implements FileMatcher {
   }
 
   private start(): PooledWorker {
-    const worker = new Worker(this.options.script, { resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 } });
+    const worker = new Worker(this.options.script, {
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 },
+    });
     // The pool never keeps a process alive by itself (the command line exits when its search is done).
     worker.unref();
     const pooled: PooledWorker = { worker, inFlight: [], takesLarge: !this.workers.some((other) => other.takesLarge) };
@@ -347,7 +356,8 @@ export class ParsePool implements FileMatcher {
     const failure = new ParsingThreadFailed(reason);
     this.stop(pooled, failure);
     // What waits for this worker alone waits in vain.
-    for (let i = this.waiting.length - 1; i >= 0; i--) if (this.waiting[i].worker === pooled) this.waiting.splice(i, 1)[0].reject(failure);
+    for (let i = this.waiting.length - 1; i >= 0; i--)
+      if (this.waiting[i].worker === pooled) this.waiting.splice(i, 1)[0].reject(failure);
     // Jobs still waiting get a fresh worker.
     this.dispatch();
   }

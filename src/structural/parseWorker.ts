@@ -26,9 +26,17 @@ if (parentPort) {
         return { matches: (await matcher.match(request.job)).map(toWire) };
       case 'file':
         // The text comes back along when asked for, or when it is less to copy than the matches' own texts.
-        return { file: fileOutcomeToWire(await matcher.matchFile({ ...request.job, withSource: true }), request.job.withSource) };
+        return {
+          file: fileOutcomeToWire(
+            await matcher.matchFile({ ...request.job, withSource: true }),
+            request.job.withSource,
+          ),
+        };
       case 'describe': {
-        const { language, context, requiredTexts, requiredRuns, gapWords, metavariables } = await matcher.describe(request.language, request.pattern);
+        const { language, context, requiredTexts, requiredRuns, gapWords, metavariables } = await matcher.describe(
+          request.language,
+          request.pattern,
+        );
         return { summary: { language, context, requiredTexts, requiredRuns, gapWords, metavariables } };
       }
     }

@@ -140,7 +140,10 @@ function parseInScaffold(
     tree.delete();
     throw error;
   }
-  if ((tree.rootNode.hasError && !onlyMetavariableErrors(tree.rootNode, placeholders)) || !everyCharacterParsed(tree.rootNode, source)) {
+  if (
+    (tree.rootNode.hasError && !onlyMetavariableErrors(tree.rootNode, placeholders)) ||
+    !everyCharacterParsed(tree.rootNode, source)
+  ) {
     tree.delete();
     return 'error';
   }
@@ -170,10 +173,14 @@ function checkSize(root: Node): void {
     for (;;) {
       nodes++;
       if (depth > MAX_PATTERN_DEPTH) {
-        throw new PatternError(`The pattern nests more than ${MAX_PATTERN_DEPTH} levels deep; search for a smaller fragment (an inner part, or the outer call with $$$ for its arguments).`);
+        throw new PatternError(
+          `The pattern nests more than ${MAX_PATTERN_DEPTH} levels deep; search for a smaller fragment (an inner part, or the outer call with $$$ for its arguments).`,
+        );
       }
       if (nodes > MAX_PATTERN_NODES) {
-        throw new PatternError(`The pattern has more than ${MAX_PATTERN_NODES} syntax nodes; search for a smaller fragment and use $X / $$$X for the parts that vary.`);
+        throw new PatternError(
+          `The pattern has more than ${MAX_PATTERN_NODES} syntax nodes; search for a smaller fragment and use $X / $$$X for the parts that vary.`,
+        );
       }
       if (cursor.gotoFirstChild()) {
         depth++;
@@ -234,7 +241,8 @@ function nodeSpanning(root: Node, start: number, end: number, source: string): N
   let endsInWhitespace: Node | undefined;
   while (node) {
     if (node.startIndex === start && node.endIndex === end) return node;
-    if (node.startIndex === start && node.endIndex > end && /^\s*$/.test(source.slice(end, node.endIndex))) endsInWhitespace = node;
+    if (node.startIndex === start && node.endIndex > end && /^\s*$/.test(source.slice(end, node.endIndex)))
+      endsInWhitespace = node;
     let next: Node | null = null;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);

@@ -28,7 +28,9 @@ export function requiredTextsOf(root: PatternNode): string[] {
 }
 
 /** A node's children, each with whether a match may leave it out (a token written right after a `$$$` run). */
-export function childrenOf(node: Extract<PatternNode, { kind: 'node' }>): Array<{ child: PatternNode; optional: boolean }> {
+export function childrenOf(
+  node: Extract<PatternNode, { kind: 'node' }>,
+): Array<{ child: PatternNode; optional: boolean }> {
   let afterRun = false;
   return node.children.map((child) => {
     const optional = afterRun && child.kind === 'leaf' && !child.named;

@@ -26,7 +26,11 @@ interface RunGrammar {
   readonly closedNodes: ReadonlySet<string>;
 }
 
-const JAVASCRIPT: RunGrammar = { lineComments: ['//', '<!--', '-->'], blockComments: [['/*', '*/']], closedNodes: new Set(['member_expression']) };
+const JAVASCRIPT: RunGrammar = {
+  lineComments: ['//', '<!--', '-->'],
+  blockComments: [['/*', '*/']],
+  closedNodes: new Set(['member_expression']),
+};
 
 /**
  * Where the runs are checked: the languages whose extras (what may lie anywhere) are only
@@ -156,7 +160,13 @@ function runFollows(text: string, from: number, run: readonly string[], index: n
 }
 
 function isWordCharacter(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 36
+  );
 }
 
 /**
@@ -167,7 +177,8 @@ function lineEnds(text: string, at: number): number[] {
   const lineFeed = text.indexOf('\n', at);
   for (let i = at; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029) return lineFeed === -1 || lineFeed === i ? [i] : [i, lineFeed];
+    if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029)
+      return lineFeed === -1 || lineFeed === i ? [i] : [i, lineFeed];
   }
   return [text.length];
 }

@@ -14,7 +14,8 @@ const TEMPLATE_METAVARIABLE = /\$\$\$([A-Z_][A-Z0-9_]*)|\$([A-Z_][A-Z0-9_]*)/g;
 export function checkRewrite(pattern: Pick<CompiledPattern, 'metavariables'>, template: string): void {
   for (const found of template.matchAll(TEMPLATE_METAVARIABLE)) {
     const name = found[1] ?? found[2];
-    if (name === '_') throw new PatternError('The rewrite uses $_ (or $$$_), which never binds anything; name it in the pattern.');
+    if (name === '_')
+      throw new PatternError('The rewrite uses $_ (or $$$_), which never binds anything; name it in the pattern.');
     if (!pattern.metavariables.has(name)) {
       const bound = [...pattern.metavariables.keys()].map((known) => `$${known}`);
       throw new PatternError(
@@ -32,7 +33,11 @@ export function editsFor(source: string, matches: readonly Match[], template: st
     if (previous && match.start < previous.end) continue;
     outermost.push(match);
   }
-  return outermost.map((match) => ({ start: match.start, end: match.end, text: replacementFor(source, match, template) }));
+  return outermost.map((match) => ({
+    start: match.start,
+    end: match.end,
+    text: replacementFor(source, match, template),
+  }));
 }
 
 export function replacementFor(source: string, match: Match, template: string): string {
@@ -41,11 +46,14 @@ export function replacementFor(source: string, match: Match, template: string): 
   return lines
     .map((line, index) => {
       const lineIndent = index === 0 ? siteIndent : siteIndent + (/^[ \t]*/.exec(line)?.[0] ?? '');
-      const substituted = line.replace(TEMPLATE_METAVARIABLE, (_whole, runName: string | undefined, name: string | undefined) => {
-        const capture = match.captures.get((runName ?? name) as string);
-        if (!capture) return '';
-        return reindent(capture.text, indentAt(source, capture.start), lineIndent);
-      });
+      const substituted = line.replace(
+        TEMPLATE_METAVARIABLE,
+        (_whole, runName: string | undefined, name: string | undefined) => {
+          const capture = match.captures.get((runName ?? name) as string);
+          if (!capture) return '';
+          return reindent(capture.text, indentAt(source, capture.start), lineIndent);
+        },
+      );
       return index === 0 || substituted.length === 0 ? substituted : siteIndent + substituted;
     })
     .join('\n');

@@ -14,7 +14,17 @@ import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
-import { groupByLanguage, inFile, MatchTally, planSearch, ScanPace, SearchedLanguage, searchedLanguages, SkippedLanguage, yieldToEventLoop } from './searchPlan';
+import {
+  groupByLanguage,
+  inFile,
+  MatchTally,
+  planSearch,
+  ScanPace,
+  SearchedLanguage,
+  searchedLanguages,
+  SkippedLanguage,
+  yieldToEventLoop,
+} from './searchPlan';
 import { CancellationSource, withAbortSignal } from '../async/abortSignal';
 import { TextEdit } from '../edits/textEdits';
 import { checkRewrite, editsFor } from './rewrite';
@@ -92,7 +102,9 @@ export interface RewriteResult {
 
 export class TooManyReplacements extends ModelFacingError {
   constructor(readonly limit: number) {
-    super(`The rewrite would make more than ${limit} replacements; narrow \`path\` or the pattern and stage it in parts.`);
+    super(
+      `The rewrite would make more than ${limit} replacements; narrow \`path\` or the pattern and stage it in parts.`,
+    );
     this.name = 'TooManyReplacements';
   }
 }
@@ -162,7 +174,9 @@ export class StructuralSearch {
   }
 
   private async searchWith(request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
-    const plan = await planSearch(this.registry, request, (language, pattern) => this.compile(language, pattern, signal));
+    const plan = await planSearch(this.registry, request, (language, pattern) =>
+      this.compile(language, pattern, signal),
+    );
     const tally = new MatchTally(request.maxResults);
     const results: FileMatches[] = [];
     const maxLength = request.maxFileLength ?? MAX_SEARCHED_FILE_LENGTH;
@@ -181,7 +195,8 @@ export class StructuralSearch {
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
       const matches = tally.take(head.file, outcome);
       // A file with matches was matched from the text read here, which its outcome carries.
-      if (matches) results.push({ file: head.file, language: head.language, source: outcome.source as string, matches });
+      if (matches)
+        results.push({ file: head.file, language: head.language, source: outcome.source as string, matches });
       return tally.truncated;
     };
     const pace = new ScanPace();
@@ -201,10 +216,17 @@ export class StructuralSearch {
           const outcome: Promise<FileOutcome> =
             length > maxLength
               ? Promise.resolve({ parsed: false, skipped: 'too large', matches: [] })
-              : this.matchText(matcher, cache, { language, pattern: request.pattern, text: source, limit: tally.limit }, file, signal);
+              : this.matchText(
+                  matcher,
+                  cache,
+                  { language, pattern: request.pattern, text: source, limit: tally.limit },
+                  file,
+                  signal,
+                );
           queue.push({ file, language, length, outcome });
           queuedLength += length;
-          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH)) if (await takeOne()) break outer;
+          while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH))
+            if (await takeOne()) break outer;
         }
       }
       while (queue.length > 0 && !tally.truncated) await takeOne();
@@ -242,13 +264,24 @@ export class StructuralSearch {
     for (const file of found.files) {
       const source = file.source;
       const edits = editsFor(source, file.matches, request.rewrite);
-      const replacements = edits.map((edit) => ({ edit, match: file.matches.find((match) => match.start === edit.start && match.end === edit.end) as Match }));
+      const replacements = edits.map((edit) => ({
+        edit,
+        match: file.matches.find((match) => match.start === edit.start && match.end === edit.end) as Match,
+      }));
       const changed = replacements.filter(({ edit, match }) => edit.text !== match.text);
       replacementCount += changed.length;
       if (changed.length > 0) files.push({ file: file.file, source, replacements: changed });
     }
-    if (found.truncated || replacementCount > request.maxReplacements) throw new TooManyReplacements(request.maxReplacements);
-    return { files, replacementCount, searched: found.searched, skippedLanguages: found.skippedLanguages, skippedLarge: found.skippedLarge, maxFileLength: found.maxFileLength };
+    if (found.truncated || replacementCount > request.maxReplacements)
+      throw new TooManyReplacements(request.maxReplacements);
+    return {
+      files,
+      replacementCount,
+      searched: found.searched,
+      skippedLanguages: found.skippedLanguages,
+      skippedLarge: found.skippedLarge,
+      maxFileLength: found.maxFileLength,
+    };
   }
 
   /** Where files are matched: the pool when there is one, whatever the number of files. */
@@ -257,13 +290,23 @@ export class StructuralSearch {
   }
 
   /** One text's matches: from the match cache while the text is unchanged, else parsed (and then cached when complete). */
-  private matchText(matcher: FileMatcher, cache: Map<string, CachedMatches> | undefined, job: MatchJob, file: string, signal: AbortSignal): Promise<FileOutcome> {
+  private matchText(
+    matcher: FileMatcher,
+    cache: Map<string, CachedMatches> | undefined,
+    job: MatchJob,
+    file: string,
+    signal: AbortSignal,
+  ): Promise<FileOutcome> {
     const source = job.text;
     const cached = cache?.get(file);
     if (cached && cached.source === source) return Promise.resolve({ parsed: false, matches: cached.matches, source });
     const matches = matcher.match(job, signal);
     // Complete answers only: a file cut at the limit may have more matches.
-    if (cache) void matches.then((found) => found.length < job.limit && cache.set(file, { source, matches: found }), () => undefined);
+    if (cache)
+      void matches.then(
+        (found) => found.length < job.limit && cache.set(file, { source, matches: found }),
+        () => undefined,
+      );
     return matches.then((found) => ({ parsed: true, matches: found, source }));
   }
 

@@ -68,11 +68,18 @@ export async function planSearch(
 
 /** The languages a plan searched, with their scaffold context and how many files each had. */
 export function searchedLanguages(plan: SearchPlan): SearchedLanguage[] {
-  return [...plan.compiled].map(([language, pattern]) => ({ language, context: pattern.context, files: plan.groups.get(language)?.length ?? 0 }));
+  return [...plan.compiled].map(([language, pattern]) => ({
+    language,
+    context: pattern.context,
+    files: plan.groups.get(language)?.length ?? 0,
+  }));
 }
 
 /** The files by grammar id; files no grammar serves, or not of the requested language's family, are left out. */
-export function groupByLanguage(registry: LanguageRegistry, request: { readonly language?: string; readonly files: readonly string[] }): Map<string, string[]> {
+export function groupByLanguage(
+  registry: LanguageRegistry,
+  request: { readonly language?: string; readonly files: readonly string[] },
+): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   if (request.language) registry.entry(request.language);
   for (const file of request.files) {
@@ -126,7 +133,9 @@ export class MatchTally {
 
 /** A thread given the text does not know which file it was: its budget or deadline error is told here. */
 export function inFile(error: unknown, file: string): unknown {
-  return (error instanceof PatternTooExpensive || error instanceof ParsingTimedOut) && !error.file ? error.inFile(file) : error;
+  return (error instanceof PatternTooExpensive || error instanceof ParsingTimedOut) && !error.file
+    ? error.inFile(file)
+    : error;
 }
 
 /** This thread only prefilters (a linear scan of each text); it still lets other work in every few files or characters (a few ms of work). */

@@ -30,7 +30,8 @@ export interface WireError {
 }
 
 export function errorToWire(error: Error): WireError {
-  if (error instanceof PatternTooExpensive) return { name: error.name, message: error.message, budget: error.budget, file: error.file };
+  if (error instanceof PatternTooExpensive)
+    return { name: error.name, message: error.message, budget: error.budget, file: error.file };
   return { name: error.name, message: error.message };
 }
 
@@ -46,7 +47,14 @@ export interface WireMatch {
 
 export function toWire(match: Match): WireMatch {
   const { start, end, startRow, startColumn, endRow } = match;
-  return { start, end, startRow, startColumn, endRow, captures: [...match.captures].map(([name, capture]) => [name, capture.start, capture.end] as const) };
+  return {
+    start,
+    end,
+    startRow,
+    startColumn,
+    endRow,
+    captures: [...match.captures].map(([name, capture]) => [name, capture.start, capture.end] as const),
+  };
 }
 
 export function fromWire(wire: WireMatch, text: string): Match {
@@ -79,7 +87,9 @@ export function matchedLength(matches: readonly Match[]): number {
 export function fileOutcomeToWire(outcome: FileOutcome, withSource: boolean): WireFileOutcome {
   const { source, matches, ...rest } = outcome;
   if (source === undefined) return { ...rest, matches };
-  return withSource || matchedLength(matches) > source.length ? { ...rest, source, offsets: matches.map(toWire) } : { ...rest, matches };
+  return withSource || matchedLength(matches) > source.length
+    ? { ...rest, source, offsets: matches.map(toWire) }
+    : { ...rest, matches };
 }
 
 export function fileOutcomeFromWire(wire: WireFileOutcome, withSource: boolean): FileOutcome {
@@ -91,7 +101,8 @@ export function fileOutcomeFromWire(wire: WireFileOutcome, withSource: boolean):
 /** An error raised in a thread, rebuilt with its name (a PatternError or PatternTooExpensive stays one: callers tell them apart). */
 export function errorFromWire(wire: WireError): Error {
   if (wire.name === 'PatternError') return new PatternError(wire.message);
-  if (wire.name === 'PatternTooExpensive' && wire.budget !== undefined) return new PatternTooExpensive(wire.budget, wire.file);
+  if (wire.name === 'PatternTooExpensive' && wire.budget !== undefined)
+    return new PatternTooExpensive(wire.budget, wire.file);
   const error = new Error(wire.message);
   error.name = wire.name;
   return error;

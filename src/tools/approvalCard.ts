@@ -15,7 +15,10 @@ export function createApprovalCard(questions: QuestionService): Approver {
   return {
     async approve({ caller, tool, confirmation }, token: vscode.CancellationToken) {
       const message = confirmation.message;
-      const shown = message.length > CONFIRMATION_SHOWN ? `${message.slice(0, CONFIRMATION_SHOWN)}… (${message.length - CONFIRMATION_SHOWN} more characters)` : message;
+      const shown =
+        message.length > CONFIRMATION_SHOWN
+          ? `${message.slice(0, CONFIRMATION_SHOWN)}… (${message.length - CONFIRMATION_SHOWN} more characters)`
+          : message;
       const { outcome } = await questions.ask(
         {
           question: `${singleLine(caller.label, 100)} wants to run ${tool}: ${singleLine(confirmation.title, 160)}`,

@@ -9,4 +9,3 @@ export function errorText(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof ModelFacingError) return error.modelText(context);
   return firstLineText(error instanceof Error ? error.message : String(error));
 }
-

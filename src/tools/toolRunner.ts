@@ -24,7 +24,10 @@ import { workspaceFolderPaths } from '../workspace/vscode/workspaceFolders';
 
 /** Asks the human whether a caller may run one call (the question card); true when allowed. */
 export interface Approver {
-  approve(request: { readonly caller: Caller; readonly tool: string; readonly confirmation: Confirmation }, token: vscode.CancellationToken): Promise<boolean>;
+  approve(
+    request: { readonly caller: Caller; readonly tool: string; readonly confirmation: Confirmation },
+    token: vscode.CancellationToken,
+  ): Promise<boolean>;
 }
 
 /** What a relayed call answers a cell or a worker: the text, and whether it is a success. */
@@ -77,14 +80,21 @@ function inputPreview(input: unknown): string {
 /** Tools a caller of this kind may never call, whatever its cap: a cell runs no cell and starts no worker; a worker starts no worker. */
 function forbiddenFor(caller: Caller, name: string): string | undefined {
   const vibe = name.startsWith('vibe_');
-  if (caller.kind === 'cell' && name === ToolName.eval) return 'A cell cannot run eval: run the code in this cell instead.';
-  if (caller.kind === 'cell' && vibe) return `A cell cannot use ${name}: workers are started and steered by the agent itself, not from code.`;
-  if (caller.kind === 'worker' && vibe) return `A worker cannot use ${name}: only the agent that started it manages workers.`;
+  if (caller.kind === 'cell' && name === ToolName.eval)
+    return 'A cell cannot run eval: run the code in this cell instead.';
+  if (caller.kind === 'cell' && vibe)
+    return `A cell cannot use ${name}: workers are started and steered by the agent itself, not from code.`;
+  if (caller.kind === 'worker' && vibe)
+    return `A worker cannot use ${name}: only the agent that started it manages workers.`;
   return undefined;
 }
 
 /** A write or exec tool is never run unconfirmed: if its preview fails, the human sees the raw input. */
-export async function confirmationOf(tool: LiveTool<unknown>, input: unknown, token: vscode.CancellationToken): Promise<Confirmation> {
+export async function confirmationOf(
+  tool: LiveTool<unknown>,
+  input: unknown,
+  token: vscode.CancellationToken,
+): Promise<Confirmation> {
   try {
     if (tool.confirmation) return await tool.confirmation(input, token);
   } catch (error) {
@@ -122,15 +132,33 @@ export class ToolRunner {
           const invocationMessage = safeInvocationMessage(tool, options.input);
           if (!tierNeedsConfirmation(this.requiredTier(tool, options.input))) return { invocationMessage };
           const confirmation = await confirmationOf(tool, options.input, token);
-          return { invocationMessage, confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } };
+          return {
+            invocationMessage,
+            confirmationMessages: {
+              title: confirmation.title,
+              message: new vscode.MarkdownString(confirmation.message),
+            },
+          };
         },
         // Measured in 1.139: the editor asks with the confirmation above before `invoke`, inline in a chat and with a
         // dialog outside one (lm.invokeTool without a token), so these callers count as asked.
         invoke: (options, token) => {
           const chat = options.toolInvocationToken !== undefined;
           const caller: Caller = chat
-            ? { kind: 'chat', cap: 'exec', conversation: conversationIdOf(options.toolInvocationToken), label: 'the chat', humanAsked: true }
-            : { kind: 'extension', cap: 'exec', conversation: conversationIdOf(undefined), label: 'another extension', humanAsked: true };
+            ? {
+                kind: 'chat',
+                cap: 'exec',
+                conversation: conversationIdOf(options.toolInvocationToken),
+                label: 'the chat',
+                humanAsked: true,
+              }
+            : {
+                kind: 'extension',
+                cap: 'exec',
+                conversation: conversationIdOf(undefined),
+                label: 'another extension',
+                humanAsked: true,
+              };
           return this.run(name, options.input, caller, token, options.toolInvocationToken);
         },
       };
@@ -156,23 +184,40 @@ export class ToolRunner {
     const tool = this.tools.get(name);
     if (!tool && !vscode.lm.tools.some((candidate) => candidate.name === name)) return false;
     const tier = tool ? this.requiredTier(tool, input) : 'exec';
-    return tierNeedsConfirmation(tier) && tierWithinCap(tier, caller.cap) && !forbiddenFor(caller, name) && !caller.humanAsked;
+    return (
+      tierNeedsConfirmation(tier) &&
+      tierWithinCap(tier, caller.cap) &&
+      !forbiddenFor(caller, name) &&
+      !caller.humanAsked
+    );
   }
 
   /** The confirmation of a call, in the words the chat would show; a foreign tool's is its input. */
   async confirmation(name: string, input: unknown, token: vscode.CancellationToken): Promise<Confirmation> {
     const tool = this.tools.get(name);
     if (tool) return confirmationOf(tool, input, token);
-    return { title: `Run ${name} (a tool of another extension)?`, message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\`` };
+    return {
+      title: `Run ${name} (a tool of another extension)?`,
+      message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+    };
   }
 
   /** Runs one of our tools for a caller; everything a model reads comes back as the result, refusals included. */
-  async run(name: string, input: unknown, caller: Caller, token: vscode.CancellationToken, invocationToken?: vscode.ChatParticipantToolToken): Promise<vscode.LanguageModelToolResult> {
+  async run(
+    name: string,
+    input: unknown,
+    caller: Caller,
+    token: vscode.CancellationToken,
+    invocationToken?: vscode.ChatParticipantToolToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const { board, log } = this.runtime;
     const tool = this.tools.get(name);
     if (!tool) return textResult(`Error: no tool named "${name}".`);
     const { declaration } = tool;
-    log.info('tool.invoke', `${name} caller=${caller.kind} conversation=${caller.conversation} input=${inputPreview(input)}`);
+    log.info(
+      'tool.invoke',
+      `${name} caller=${caller.kind} conversation=${caller.conversation} input=${inputPreview(input)}`,
+    );
     const state = board.get(declaration.resource);
     if (!state.ready) return textResult(refusalText(tool as AnyLiveTool, state.reason));
     const forbidden = forbiddenFor(caller, name);
@@ -181,13 +226,21 @@ export class ToolRunner {
       validateInput(declaration.inputSchema, input);
       const tier = this.requiredTier(tool, input);
       if (!tierWithinCap(tier, caller.cap)) {
-        return textResult(`Refused: this call of ${name} needs the ${tier} tier, and ${caller.label} may use ${caller.cap} tools only. Nothing was done.`);
+        return textResult(
+          `Refused: this call of ${name} needs the ${tier} tier, and ${caller.label} may use ${caller.cap} tools only. Nothing was done.`,
+        );
       }
       if (tierNeedsConfirmation(tier) && !caller.humanAsked) {
         const refusal = await this.ask(caller, name, await confirmationOf(tool, input, token), token);
         if (refusal) return textResult(refusal);
       }
-      const answer = await tool.invoke(input, { token, conversation: caller.conversation, caller, log, invocationToken });
+      const answer = await tool.invoke(input, {
+        token,
+        conversation: caller.conversation,
+        caller,
+        log,
+        invocationToken,
+      });
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       return answerResult(answer);
     } catch (error) {
@@ -205,9 +258,17 @@ export class ToolRunner {
    * confirmation appears there); otherwise a write or exec call is asked on the question card. Tools
    * of other extensions (workers only) count as exec.
    */
-  async relay(name: string, input: unknown, caller: RelayCaller, token: vscode.CancellationToken): Promise<RelayedAnswer> {
+  async relay(
+    name: string,
+    input: unknown,
+    caller: RelayCaller,
+    token: vscode.CancellationToken,
+  ): Promise<RelayedAnswer> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return { ok: false, text: `Error: the input of ${name} must be an object (a dict in Python), e.g. tool("${name}", {...}).` };
+      return {
+        ok: false,
+        text: `Error: the input of ${name} must be an object (a dict in Python), e.g. tool("${name}", {...}).`,
+      };
     }
     try {
       if (this.tools.has(name)) {
@@ -215,7 +276,11 @@ export class ToolRunner {
         if (forbidden) return { ok: false, text: `Refused: ${forbidden}` };
         const tool = this.tools.get(name) as LiveTool<unknown>;
         const tier = this.requiredTier(tool, input);
-        if (!tierWithinCap(tier, caller.cap)) return { ok: false, text: `Refused: ${name} is a ${tier} tool, and ${caller.label} may use ${caller.cap} tools only.` };
+        if (!tierWithinCap(tier, caller.cap))
+          return {
+            ok: false,
+            text: `Refused: ${name} is a ${tier} tool, and ${caller.label} may use ${caller.cap} tools only.`,
+          };
         const result = caller.chatToken
           ? await vscode.lm.invokeTool(name, { input, toolInvocationToken: caller.chatToken }, token)
           : await this.run(name, input, caller, token);
@@ -223,16 +288,26 @@ export class ToolRunner {
       }
       const foreign = vscode.lm.tools.find((candidate) => candidate.name === name);
       if (!foreign || caller.kind === 'cell') {
-        return { ok: false, text: `Error: no tool named "${name}" here. Tools ${caller.label} can call: ${this.offered(caller).map((tool) => tool.name).join(', ')}.` };
+        return {
+          ok: false,
+          text: `Error: no tool named "${name}" here. Tools ${caller.label} can call: ${this.offered(caller)
+            .map((tool) => tool.name)
+            .join(', ')}.`,
+        };
       }
-      if (!tierWithinCap('exec', caller.cap)) return { ok: false, text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.` };
+      if (!tierWithinCap('exec', caller.cap))
+        return {
+          ok: false,
+          text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
+        };
       if (!caller.humanAsked) {
         const refusal = await this.ask(caller, name, await this.confirmation(name, input, token), token);
         if (refusal) return { ok: false, text: refusal };
       }
       return this.relayed(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
     } catch (error) {
-      if (error instanceof vscode.CancellationError || token.isCancellationRequested) return { ok: false, text: `${name} was cancelled.` };
+      if (error instanceof vscode.CancellationError || token.isCancellationRequested)
+        return { ok: false, text: `${name} was cancelled.` };
       return { ok: false, text: `Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
@@ -242,7 +317,11 @@ export class ToolRunner {
    * except those its kind may never call, and other extensions' tools when it may use exec.
    */
   offered(caller: Caller): vscode.LanguageModelToolInformation[] {
-    const ours = new Set<string>(offeredTools(TOOL_CATALOG, this.runtime.board, caller.cap).map((declaration: ToolDeclaration) => declaration.name));
+    const ours = new Set<string>(
+      offeredTools(TOOL_CATALOG, this.runtime.board, caller.cap).map(
+        (declaration: ToolDeclaration) => declaration.name,
+      ),
+    );
     return vscode.lm.tools.filter((tool) => {
       if (forbiddenFor(caller, tool.name)) return false;
       if (TOOL_CATALOG.some((declaration) => declaration.name === tool.name)) return ours.has(tool.name);
@@ -251,11 +330,22 @@ export class ToolRunner {
   }
 
   /** Puts the call to the human; the refusal text when denied or when nobody can be asked, else undefined. */
-  private async ask(caller: Caller, name: string, confirmation: Confirmation, token: vscode.CancellationToken): Promise<string | undefined> {
-    if (!this.approver) return `Refused: ${name} needs the human's approval, and the question card is not available in this window. Nothing was done.`;
+  private async ask(
+    caller: Caller,
+    name: string,
+    confirmation: Confirmation,
+    token: vscode.CancellationToken,
+  ): Promise<string | undefined> {
+    if (!this.approver)
+      return `Refused: ${name} needs the human's approval, and the question card is not available in this window. Nothing was done.`;
     const allowed = await this.approver.approve({ caller, tool: name, confirmation }, token);
-    this.runtime.log.info('tool.approval', `${name} for ${caller.kind} ${caller.conversation}: ${allowed ? 'allowed' : 'denied'}`);
-    return allowed ? undefined : `Refused: the human denied this ${name} call. Do not retry it; continue without it, or finish and say what is left.`;
+    this.runtime.log.info(
+      'tool.approval',
+      `${name} for ${caller.kind} ${caller.conversation}: ${allowed ? 'allowed' : 'denied'}`,
+    );
+    return allowed
+      ? undefined
+      : `Refused: the human denied this ${name} call. Do not retry it; continue without it, or finish and say what is left.`;
   }
 
   private relayed(result: vscode.LanguageModelToolResult): RelayedAnswer {

@@ -50,7 +50,10 @@ export interface WorkerModel {
 export interface WorkerHost {
   /** Whether this call changes things (write/exec tiers) and must be put to a human first. */
   needsApproval(worker: WorkerSummary, tool: string, input: unknown): boolean;
-  approve(request: { readonly worker: WorkerSummary; readonly tool: string; readonly input: unknown }, signal: AbortSignal): Promise<boolean>;
+  approve(
+    request: { readonly worker: WorkerSummary; readonly tool: string; readonly input: unknown },
+    signal: AbortSignal,
+  ): Promise<boolean>;
   invokeTool(worker: WorkerSummary, tool: string, input: unknown, signal: AbortSignal): Promise<string>;
   /** Something about a worker changed (status, transcript). */
   onChange(worker: WorkerSummary): void;
@@ -213,7 +216,11 @@ export class WorkerPool {
    * Adds to a worker's brief: delivered at its next tool boundary, or continues a finished worker.
    * With `conversation`, only a worker of that conversation (here and below; none: the human).
    */
-  send(id: string, message: string, conversation?: string): { delivered: 'queued' | 'relaunched'; worker: WorkerSummary } {
+  send(
+    id: string,
+    message: string,
+    conversation?: string,
+  ): { delivered: 'queued' | 'relaunched'; worker: WorkerSummary } {
     const worker = this.require(id, conversation);
     if (!worker.finished) {
       worker.inbox.push(message);
@@ -230,7 +237,12 @@ export class WorkerPool {
   }
 
   /** Waits until the worker finishes or the timeout passes; gives its summary either way. */
-  async wait(id: string, timeoutMs: number, signal?: AbortSignal, conversation?: string): Promise<{ finished: boolean; worker: WorkerSummary }> {
+  async wait(
+    id: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    conversation?: string,
+  ): Promise<{ finished: boolean; worker: WorkerSummary }> {
     const worker = this.require(id, conversation);
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
@@ -257,7 +269,9 @@ export class WorkerPool {
 
   /** Every worker, or those of one conversation. */
   list(conversation?: string): WorkerSummary[] {
-    return [...this.workers.values()].filter((worker) => conversation === undefined || worker.owner === conversation).map((worker) => worker.summary());
+    return [...this.workers.values()]
+      .filter((worker) => conversation === undefined || worker.owner === conversation)
+      .map((worker) => worker.summary());
   }
 
   transcript(id: string): readonly TranscriptEntry[] {
@@ -270,7 +284,11 @@ export class WorkerPool {
 
   private require(id: string, conversation?: string): Worker {
     const worker = this.workers.get(id);
-    if (!worker) throw new UnknownWorker(id, this.list(conversation).map((known) => known.id));
+    if (!worker)
+      throw new UnknownWorker(
+        id,
+        this.list(conversation).map((known) => known.id),
+      );
     if (conversation !== undefined && worker.owner !== conversation) throw new NotYourWorker(id, worker.owner);
     return worker;
   }
@@ -278,7 +296,8 @@ export class WorkerPool {
   private start(worker: Worker): void {
     this.host.onChange(worker.summary());
     worker.run = this.loop(worker).catch((error: unknown) => {
-      if (!worker.finished) worker.finish('failed', `the worker failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!worker.finished)
+        worker.finish('failed', `the worker failed: ${error instanceof Error ? error.message : String(error)}`);
       this.host.onChange(worker.summary());
     });
   }
@@ -287,7 +306,10 @@ export class WorkerPool {
     const { maxTurns, maxMinutes } = this.budget();
     const deadline = Date.now() + maxMinutes * 60_000;
     const signal = worker.controller.signal;
-    const overBudget = boundedTimeout(() => this.stopForBudget(worker, `its time budget of ${maxMinutes} min ran out`), deadline - Date.now());
+    const overBudget = boundedTimeout(
+      () => this.stopForBudget(worker, `its time budget of ${maxMinutes} min ran out`),
+      deadline - Date.now(),
+    );
     try {
       for (;;) {
         if (worker.finished) return;
@@ -307,13 +329,21 @@ export class WorkerPool {
         }
         for (const call of turn.toolCalls) {
           if (worker.finished) return;
-          worker.transcript.push({ role: 'tool', callId: call.callId, name: call.name, text: await this.runTool(worker, call, signal) });
+          worker.transcript.push({
+            role: 'tool',
+            callId: call.callId,
+            name: call.name,
+            text: await this.runTool(worker, call, signal),
+          });
           this.host.onChange(worker.summary());
         }
         // The tool boundary: messages sent meanwhile join the conversation here.
         for (const message of worker.inbox.splice(0)) {
           worker.transcript.push({ role: 'user', text: message });
-          worker.transcript.push({ role: 'note', text: `message received at the tool boundary after turn ${worker.turns}` });
+          worker.transcript.push({
+            role: 'note',
+            text: `message received at the tool boundary after turn ${worker.turns}`,
+          });
         }
       }
     } finally {
@@ -325,11 +355,15 @@ export class WorkerPool {
     if (this.host.needsApproval(worker.summary(), call.name, call.input)) {
       worker.status = 'awaiting approval';
       this.host.onChange(worker.summary());
-      const approved = await this.host.approve({ worker: worker.summary(), tool: call.name, input: call.input }, signal);
+      const approved = await this.host.approve(
+        { worker: worker.summary(), tool: call.name, input: call.input },
+        signal,
+      );
       if (worker.finished) return 'The worker was stopped.';
       worker.status = 'running';
       this.host.onChange(worker.summary());
-      if (!approved) return `The human denied this ${call.name} call. Do not retry it; continue without it or finish and say what is left.`;
+      if (!approved)
+        return `The human denied this ${call.name} call. Do not retry it; continue without it or finish and say what is left.`;
     }
     try {
       return await this.host.invokeTool(worker.summary(), call.name, call.input, signal);
@@ -341,7 +375,10 @@ export class WorkerPool {
   private stopForBudget(worker: Worker, why: string): void {
     if (worker.finished) return;
     const last = [...worker.transcript].reverse().find((entry) => entry.role === 'assistant');
-    worker.finish('failed', `stopped: ${why}${last && last.role === 'assistant' && last.text ? `. Its last message: ${last.text}` : ''}`);
+    worker.finish(
+      'failed',
+      `stopped: ${why}${last && last.role === 'assistant' && last.text ? `. Its last message: ${last.text}` : ''}`,
+    );
     worker.controller.abort();
     this.host.onChange(worker.summary());
   }

@@ -64,17 +64,27 @@ export function pathTextOf(input: string): string {
   let plain = text;
   if (/^file:/i.test(text)) {
     const match = /^file:\/\/([^/]*)(\/.*)?$/i.exec(text);
-    if (!match) throw new InvalidPath(input, 'it is a file URI without an absolute path; give a path relative to the workspace folder');
+    if (!match)
+      throw new InvalidPath(
+        input,
+        'it is a file URI without an absolute path; give a path relative to the workspace folder',
+      );
     const host = match[1];
     if (host !== '' && host.toLowerCase() !== 'localhost') {
-      throw new InvalidPath(input, `it is a file URI of the host "${host}", not a file of this workspace; give a path relative to the workspace folder`);
+      throw new InvalidPath(
+        input,
+        `it is a file URI of the host "${host}", not a file of this workspace; give a path relative to the workspace folder`,
+      );
     }
     plain = match[2] ?? '/';
-    if (/%[0-9a-f]{2}/i.test(plain)) throw new InvalidPath(input, 'it is a percent-encoded file URI; give the path itself, unencoded');
+    if (/%[0-9a-f]{2}/i.test(plain))
+      throw new InvalidPath(input, 'it is a percent-encoded file URI; give the path itself, unencoded');
   }
-  if (Buffer.byteLength(plain) > MAX_PATH_BYTES) throw new InvalidPath(input, `it is longer than ${MAX_PATH_BYTES} bytes`);
+  if (Buffer.byteLength(plain) > MAX_PATH_BYTES)
+    throw new InvalidPath(input, `it is longer than ${MAX_PATH_BYTES} bytes`);
   const long = plain.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
-  if (long !== undefined) throw new InvalidPath(input, `a name in it is longer than ${MAX_NAME_BYTES} bytes (${long.slice(0, 40)}…)`);
+  if (long !== undefined)
+    throw new InvalidPath(input, `a name in it is longer than ${MAX_NAME_BYTES} bytes (${long.slice(0, 40)}…)`);
   return plain;
 }
 
@@ -145,7 +155,10 @@ export function assertRealPathInside(folders: readonly WorkspaceFolderPath[], ab
  */
 function firstLinkOn(folders: readonly WorkspaceFolderPath[], absolutePath: string): string | undefined {
   const target = path.resolve(absolutePath);
-  const holder = folders.map((folder) => path.resolve(folder.path)).filter((folder) => isInside(folder, target)).sort((a, b) => b.length - a.length)[0];
+  const holder = folders
+    .map((folder) => path.resolve(folder.path))
+    .filter((folder) => isInside(folder, target))
+    .sort((a, b) => b.length - a.length)[0];
   let prefix = holder ?? path.parse(target).root;
   for (const part of path.relative(prefix, target).split(path.sep).filter(Boolean)) {
     prefix = path.join(prefix, part);

@@ -113,7 +113,8 @@ export function resolveFileArgument(
   for (const folder of folders) {
     const candidates = [path.join(folder.path, relative)];
     const [head, ...rest] = relative.split('/');
-    if (folders.length > 1 && head === folder.name && rest.length > 0) candidates.unshift(path.join(folder.path, ...rest));
+    if (folders.length > 1 && head === folder.name && rest.length > 0)
+      candidates.unshift(path.join(folder.path, ...rest));
     for (const candidate of candidates) {
       if (!isInside(folder.path, candidate)) continue;
       tried.push(candidate);
@@ -124,7 +125,14 @@ export function resolveFileArgument(
     assertRealPathInside(folders, found[0]);
     return found[0];
   }
-  if (found.length > 1) throw new AmbiguousFile(input, found.map((candidate) => displayPath(folders, candidate)));
+  if (found.length > 1)
+    throw new AmbiguousFile(
+      input,
+      found.map((candidate) => displayPath(folders, candidate)),
+    );
   if (tried.length === 0) throw new OutsideWorkspace(path.resolve(folders[0].path, relative));
-  throw new FileNotFound(input, tried.map((candidate) => displayPath(folders, candidate)));
+  throw new FileNotFound(
+    input,
+    tried.map((candidate) => displayPath(folders, candidate)),
+  );
 }

@@ -32,18 +32,24 @@ export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: nu
   }
   if (introduced.length === 0) {
     lines.push(
-      pending.length === checked.length
-        ? 'Diagnostics: pending.'
-        : `Diagnostics: no new problems${scope}.${fixedNote}`,
+      pending.length === checked.length ? 'Diagnostics: pending.' : `Diagnostics: no new problems${scope}.${fixedNote}`,
     );
   } else {
     const files = new Set(introduced.map((item) => item.path)).size;
-    lines.push(`Diagnostics: ${plural(introduced.length, 'new problem')}${files > 1 ? ` in ${files} files` : ''}${scope}.${fixedNote}`);
-    const brokenImporters = checks.filter((check) => !check.written && check.verdict.introduced.length > 0).map((check) => check.verdict.path);
-    if (brokenImporters.length > 0) lines.push(`This write broke ${plural(brokenImporters.length, 'file')} that import${brokenImporters.length === 1 ? 's' : ''} it: ${brokenImporters.join(', ')}.`);
+    lines.push(
+      `Diagnostics: ${plural(introduced.length, 'new problem')}${files > 1 ? ` in ${files} files` : ''}${scope}.${fixedNote}`,
+    );
+    const brokenImporters = checks
+      .filter((check) => !check.written && check.verdict.introduced.length > 0)
+      .map((check) => check.verdict.path);
+    if (brokenImporters.length > 0)
+      lines.push(
+        `This write broke ${plural(brokenImporters.length, 'file')} that import${brokenImporters.length === 1 ? 's' : ''} it: ${brokenImporters.join(', ')}.`,
+      );
     const shown = introduced.slice(0, WRITE_DIAGNOSTICS_CAP);
     lines.push(...shown.map(diagnosticLabel));
-    if (introduced.length > shown.length) lines.push(`… ${introduced.length - shown.length} more not shown (cap ${WRITE_DIAGNOSTICS_CAP}).`);
+    if (introduced.length > shown.length)
+      lines.push(`… ${introduced.length - shown.length} more not shown (cap ${WRITE_DIAGNOSTICS_CAP}).`);
   }
   if (pending.length > 0) {
     lines.push(
@@ -52,7 +58,8 @@ export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: nu
     );
   }
   const unchecked = checks.filter((check) => check.unchecked);
-  if (unchecked.length > 0) lines.push(`Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`);
+  if (unchecked.length > 0)
+    lines.push(`Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`);
   return lines.join('\n');
 }
 
@@ -67,7 +74,8 @@ export function changePreview(before: string | undefined, after: string | undefi
     tail < oldLines.length - head &&
     tail < newLines.length - head &&
     oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
-  ) tail++;
+  )
+    tail++;
   const removed = oldLines.slice(head, oldLines.length - tail).map((line) => `-${line}`);
   const added = newLines.slice(head, newLines.length - tail).map((line) => `+${line}`);
   const body = [`@@ line ${head + 1}`, ...removed, ...added];
@@ -80,9 +88,15 @@ export function changePreview(before: string | undefined, after: string | undefi
  * something else. Matched on the workspace-relative path, anywhere in it (nested projects too).
  */
 const EXECUTED_PLACES: ReadonlyArray<{ readonly segment: RegExp; readonly why: string }> = [
-  { segment: /(^|\/)\.vscode\//, why: 'the editor and the debug tool read it (launch configurations, tasks, settings)' },
+  {
+    segment: /(^|\/)\.vscode\//,
+    why: 'the editor and the debug tool read it (launch configurations, tasks, settings)',
+  },
   { segment: /(^|\/)node_modules\/\.bin\//, why: 'language servers, checkers and scripts are started from there' },
-  { segment: /(^|\/)\.?venv\/bin\//, why: 'the eval kernel, the debugger and language servers run the Python and tools found there' },
+  {
+    segment: /(^|\/)\.?venv\/bin\//,
+    why: 'the eval kernel, the debugger and language servers run the Python and tools found there',
+  },
   { segment: /(^|\/)\.git\/hooks\//, why: 'git runs these hooks' },
   { segment: /(^|\/)\.husky\//, why: 'git hooks run these' },
 ];
@@ -93,6 +107,7 @@ export function executableWarning(displayPaths: readonly string[]): string {
     const place = EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
     return place ? [`- \`${shown}\`: ${place.why}`] : [];
   });
-  return lines.length === 0 ? '' : `\n\n**Warning:** this writes files that later tool calls can execute:\n${lines.join('\n')}`;
+  return lines.length === 0
+    ? ''
+    : `\n\n**Warning:** this writes files that later tool calls can execute:\n${lines.join('\n')}`;
 }
-

@@ -25,8 +25,13 @@ export class HunkNotFound extends ModelFacingError {
   }
 
   override modelText(): string {
-    const what = this.missing === 'header' ? `its @@ line ${JSON.stringify(this.hunk.header)} is not in the file after the previous hunk` : 'its context and removed lines are not in the file (after the previous hunk)';
-    const near = this.closest ? ` Closest line ${this.closest.line}: ${JSON.stringify(clipLineText(this.closest.text))}.` : '';
+    const what =
+      this.missing === 'header'
+        ? `its @@ line ${JSON.stringify(this.hunk.header)} is not in the file after the previous hunk`
+        : 'its context and removed lines are not in the file (after the previous hunk)';
+    const near = this.closest
+      ? ` Closest line ${this.closest.line}: ${JSON.stringify(clipLineText(this.closest.text))}.`
+      : '';
     return `Error: hunk ${this.hunkIndex + 1} of ${this.path} does not apply: ${what}.${near} Nothing was written (no file of the patch). The hunk:\n${hunkText(this.hunk)}`;
   }
 }
@@ -52,7 +57,12 @@ function normalizePunctuation(line: string): string {
 }
 
 /** Index of the first run of `pattern` in `lines` at or after `from`, trying each normalizer in turn. */
-function seek(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean): { index: number; kind: MatchKind } | undefined {
+function seek(
+  lines: readonly string[],
+  pattern: readonly string[],
+  from: number,
+  atEnd: boolean,
+): { index: number; kind: MatchKind } | undefined {
   for (const [kind, normalize] of normalizers) {
     const wanted = pattern.map(normalize);
     const fits = (start: number) => wanted.every((line, offset) => normalize(lines[start + offset]) === line);
@@ -136,7 +146,13 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
       const found = seek(lines, [hunk.header], cursor, false);
       if (!found) {
         const near = closestLine(lines, hunk.header, cursor);
-        throw new HunkNotFound(path, hunkIndex, hunk, 'header', near === undefined ? undefined : { line: near + 1, text: lines[near] });
+        throw new HunkNotFound(
+          path,
+          hunkIndex,
+          hunk,
+          'header',
+          near === undefined ? undefined : { line: near + 1, text: lines[near] },
+        );
       }
       cursor = found.index + 1;
     }
@@ -168,7 +184,13 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
     if (!found) {
       const firstChanged = hunk.lines.find((line) => line.kind === 'remove')?.text ?? old[0];
       const near = closestLine(lines, firstChanged, 0);
-      throw new HunkNotFound(path, hunkIndex, hunk, 'lines', near === undefined ? undefined : { line: near + 1, text: lines[near] });
+      throw new HunkNotFound(
+        path,
+        hunkIndex,
+        hunk,
+        'lines',
+        near === undefined ? undefined : { line: near + 1, text: lines[near] },
+      );
     }
     replacements.push({ start: found.index, removed: old.length, added: keepFileContext(hunk, lines, found.index) });
     matches.push(found.kind);
@@ -221,5 +243,8 @@ function keepFileContext(hunk: Hunk, lines: readonly string[], start: number): N
 /** The hunk as the model wrote it, for an error message. */
 export function hunkText(hunk: Hunk): string {
   const marks = { context: ' ', remove: '-', add: '+' } as const;
-  return [`@@${hunk.header ? ` ${hunk.header}` : ''}`, ...hunk.lines.map((line) => `${marks[line.kind]}${line.text}`)].join('\n');
+  return [
+    `@@${hunk.header ? ` ${hunk.header}` : ''}`,
+    ...hunk.lines.map((line) => `${marks[line.kind]}${line.text}`),
+  ].join('\n');
 }

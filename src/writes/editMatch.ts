@@ -68,12 +68,14 @@ function lineAt(text: string, offset: number): number {
 function occurrences(text: string, needle: string): Array<{ start: number; end: number }> {
   const found: Array<{ start: number; end: number }> = [];
   if (!needle.includes('\n')) {
-    for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length)) found.push({ start: index, end: index + needle.length });
+    for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length))
+      found.push({ start: index, end: index + needle.length });
     return found;
   }
   const escaped = needle.split(/\r?\n/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const pattern = new RegExp(escaped.join('\\r?\\n'), 'g');
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) found.push({ start: match.index, end: match.index + match[0].length });
+  for (let match = pattern.exec(text); match; match = pattern.exec(text))
+    found.push({ start: match.index, end: match.index + match[0].length });
   return found;
 }
 
@@ -108,7 +110,11 @@ export function nearMatch(text: string, oldString: string): OldStringNotFound['c
     const at = haystack.text.indexOf(needle);
     if (at !== -1) {
       const line = lineAt(text, haystack.offsets[at]);
-      return { line, text: lines[line - 1], how: 'it matches there if whitespace (indentation or line breaks) is ignored' };
+      return {
+        line,
+        text: lines[line - 1],
+        how: 'it matches there if whitespace (indentation or line breaks) is ignored',
+      };
     }
   }
   const wantedLines = oldString.split('\n').filter((line) => line.trim() !== '');
@@ -125,7 +131,8 @@ export function nearMatch(text: string, oldString: string): OldStringNotFound['c
 /** The edits that replace `oldString` (every occurrence with `replaceAll`, else exactly one) by `newString`. */
 export function editsFor(text: string, oldString: string, newString: string, replaceAll: boolean): TextEdit[] {
   if (oldString === '') throw new NothingToEdit('old_string is empty; to create or overwrite a whole file use write');
-  if (oldString === newString) throw new NothingToEdit('old_string and new_string are identical, so nothing would change');
+  if (oldString === newString)
+    throw new NothingToEdit('old_string and new_string are identical, so nothing would change');
   const found = occurrences(text, oldString);
   if (found.length === 0) throw new OldStringNotFound(nearMatch(text, oldString));
   if (found.length > 1 && !replaceAll) throw new OldStringNotUnique(found.map(({ start }) => lineAt(text, start)));

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 /** Importers whose diagnostics a write also checks (files that import the written file). */
 export const WRITE_IMPORTERS_CAP = 20;
 
-const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\1/gm;
+const specifierPattern =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\1/gm;
 
 export function relativeSpecifiers(text: string): string[] {
   return [...text.matchAll(specifierPattern)].map((match) => match[2]);

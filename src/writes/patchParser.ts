@@ -60,14 +60,23 @@ export function parsePatch(patch: string): PatchOperation[] {
     skipped++;
   }
   while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
-  if (lines.length >= 2 && /^(?:\S*\s+)?<<\s*['"]?EOF['"]?\s*$/.test(lines[0]) && lines[lines.length - 1].trim() === 'EOF') {
+  if (
+    lines.length >= 2 &&
+    /^(?:\S*\s+)?<<\s*['"]?EOF['"]?\s*$/.test(lines[0]) &&
+    lines[lines.length - 1].trim() === 'EOF'
+  ) {
     lines = lines.slice(1, -1);
     skipped++;
   }
   const lineNumber = (index: number) => index + skipped + 1;
-  if (lines.length === 0 || lines[0].trim() !== BEGIN) throw new PatchSyntaxError(1, `the patch must start with "${BEGIN}"`, lines[0]);
+  if (lines.length === 0 || lines[0].trim() !== BEGIN)
+    throw new PatchSyntaxError(1, `the patch must start with "${BEGIN}"`, lines[0]);
   if (lines[lines.length - 1].trim() !== END) {
-    throw new PatchSyntaxError(lineNumber(lines.length - 1), `the patch must end with "${END}"`, lines[lines.length - 1]);
+    throw new PatchSyntaxError(
+      lineNumber(lines.length - 1),
+      `the patch must end with "${END}"`,
+      lines[lines.length - 1],
+    );
   }
   const operations: PatchOperation[] = [];
   let index = 1;
@@ -80,7 +89,11 @@ export function parsePatch(patch: string): PatchOperation[] {
       const content: string[] = [];
       while (index < last && !isFileHeader(lines[index])) {
         if (!lines[index].startsWith('+')) {
-          throw new PatchSyntaxError(lineNumber(index), 'every line of an added file must start with "+"', lines[index]);
+          throw new PatchSyntaxError(
+            lineNumber(index),
+            'every line of an added file must start with "+"',
+            lines[index],
+          );
         }
         content.push(lines[index].slice(1));
         index++;
@@ -120,7 +133,8 @@ export function parsePatch(patch: string): PatchOperation[] {
           if (mark === ' ') hunkLines.push({ kind: 'context', text: text.slice(1) });
           else if (mark === '-') hunkLines.push({ kind: 'remove', text: text.slice(1) });
           else if (mark === '+') hunkLines.push({ kind: 'add', text: text.slice(1) });
-          else if (text === '') hunkLines.push({ kind: 'context', text: '' }); // an empty context line whose space was trimmed
+          else if (text === '')
+            hunkLines.push({ kind: 'context', text: '' }); // an empty context line whose space was trimmed
           else throw new PatchSyntaxError(lineNumber(index), 'a hunk line must start with " ", "-" or "+"', text);
           index++;
         }

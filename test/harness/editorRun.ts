@@ -45,7 +45,10 @@ export function newRunDir(root: string, label = ''): string {
 export function writeTestEntry(root: string, runDir: string, params: RunParams): string {
   const entry = path.join(runDir, 'test-entry.js');
   const suites = path.join(root, 'out', 'test', 'integration', 'index.js');
-  fs.writeFileSync(entry, `exports.run = () => require(${JSON.stringify(suites)}).runSuites(${JSON.stringify(params)});\n`);
+  fs.writeFileSync(
+    entry,
+    `exports.run = () => require(${JSON.stringify(suites)}).runSuites(${JSON.stringify(params)});\n`,
+  );
   return entry;
 }
 
@@ -102,7 +105,9 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
     await server?.stop();
   };
   const onSignal = (): void => {
-    void cleanUp().then(stopAll).finally(() => process.exit(130));
+    void cleanUp()
+      .then(stopAll)
+      .finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -120,7 +125,10 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
       workspace,
       runDir,
     );
-    bridge = await startBridge(() => workbench?.page, (line) => fs.appendFileSync(bridgeLog, `${line}\n`));
+    bridge = await startBridge(
+      () => workbench?.page,
+      (line) => fs.appendFileSync(bridgeLog, `${line}\n`),
+    );
     const entry = writeTestEntry(root, runDir, { ...params, bridgeUrl: bridge.url });
     fs.writeFileSync(params.reportFile, '');
     stopFollowing = follow(params.reportFile, (text) => process.stdout.write(text));
@@ -156,7 +164,10 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
   }
 
   const summary = readJson<RunSummary>(params.summaryFile) ?? { passed: 0, failed: 0, failures: [] };
-  const benchReport = options.mode === 'bench' && fs.existsSync(params.benchReportFile!) ? fs.readFileSync(params.benchReportFile!, 'utf8') : undefined;
+  const benchReport =
+    options.mode === 'bench' && fs.existsSync(params.benchReportFile!)
+      ? fs.readFileSync(params.benchReportFile!, 'utf8')
+      : undefined;
   const failed = exitCode !== 0 || summary.failed > 0 || (summary.passed === 0 && options.mode === 'integration');
   if (failed || process.env.LIVE_TOOLS_KEEP_LOGS) {
     options.log(`Logs kept in ${runDir} (code-server.log, browser-console.log, bridge.log, user-data/logs).`);
@@ -170,7 +181,12 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
     failed: summary.failed + (failed && summary.failed === 0 ? 1 : 0),
     failures:
       failed && summary.failed === 0
-        ? [{ title: `the ${options.mode} run in the editor`, message: exitCode === 0 ? 'no test ran' : `it ended with exit code ${exitCode} (its log above says why)` }]
+        ? [
+            {
+              title: `the ${options.mode} run in the editor`,
+              message: exitCode === 0 ? 'no test ran' : `it ended with exit code ${exitCode} (its log above says why)`,
+            },
+          ]
         : summary.failures,
     exitCode,
     runDir,

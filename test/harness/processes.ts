@@ -16,7 +16,11 @@ export interface StartedProcess {
 
 const started = new Set<StartedProcess>();
 
-export function startProcess(command: string, args: string[], options: SpawnOptions & { logFile: string }): StartedProcess {
+export function startProcess(
+  command: string,
+  args: string[],
+  options: SpawnOptions & { logFile: string },
+): StartedProcess {
   const log = fs.openSync(options.logFile, 'a');
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', log, log] });
   fs.closeSync(log);
@@ -31,15 +35,16 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
   return process_;
 }
 
-
 /** SIGTERM to the group, SIGKILL after `graceMs`, then wait until no member is left. */
 export async function stopProcess(target: StartedProcess, graceMs = 5000): Promise<void> {
   signalProcessGroup(target.pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (processGroupExists(target.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (processGroupExists(target.pid) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   if (processGroupExists(target.pid)) signalProcessGroup(target.pid, 'SIGKILL');
   await Promise.race([target.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
-  for (let tries = 0; tries < 50 && processGroupExists(target.pid); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let tries = 0; tries < 50 && processGroupExists(target.pid); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 /** Stops whatever is still running (used on hard timeouts and signals). */

@@ -14,13 +14,19 @@ import { repoRoot } from '../support/repoRoot';
 function run(command: string, args: string[], cwd: string): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
   if (result.status !== 0) {
-    throw new Error(`${path.basename(command)} ${args.join(' ')} failed:\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n')}`);
+    throw new Error(
+      `${path.basename(command)} ${args.join(' ')} failed:\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n')}`,
+    );
   }
 }
 
 /** Packages the current build with vsce (the .vscodeignore allow-list decides what goes in). */
 export function packageVsix(root: string, outFile: string): string {
-  run(path.join(root, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], root);
+  run(
+    path.join(root, 'node_modules', '.bin', 'vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile],
+    root,
+  );
   return outFile;
 }
 
@@ -29,15 +35,33 @@ export interface RunningProduct {
   readonly server: RunningCodeServer;
 }
 
-export async function startProduct(home: string, port: number | undefined, log: (line: string) => void): Promise<RunningProduct> {
+export async function startProduct(
+  home: string,
+  port: number | undefined,
+  log: (line: string) => void,
+): Promise<RunningProduct> {
   const root = repoRoot();
   const install = ensureCodeServer(path.join(root, '.vscode-test'), log);
   const workspace = path.join(home, 'demo-workspace');
-  if (!fs.existsSync(workspace)) fs.cpSync(path.join(root, 'test', 'fixtures', 'ts-project'), workspace, { recursive: true });
+  if (!fs.existsSync(workspace))
+    fs.cpSync(path.join(root, 'test', 'fixtures', 'ts-project'), workspace, { recursive: true });
   const extensionsDir = path.join(home, 'extensions');
   const userDataDir = path.join(home, 'user-data');
   const vsix = packageVsix(root, path.join(home, 'agent-live-tools.vsix'));
-  run(install.nodeBinary, [install.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'], home);
+  run(
+    install.nodeBinary,
+    [
+      install.entry,
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
+    home,
+  );
   log(`Installed ${path.relative(root, vsix)} into ${path.relative(root, extensionsDir)}.`);
   const server = await startCodeServer(
     install,

@@ -13,7 +13,11 @@ import { chromiumPath } from './workbench';
 export async function productSmokeTest(runDir: string, log: (line: string) => void): Promise<boolean> {
   fs.mkdirSync(runDir, { recursive: true });
   const product = await startProduct(runDir, undefined, () => undefined);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(product.url);
@@ -38,7 +42,9 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
     const lsp = rows.find((row) => row.startsWith('lsp') && row.includes('read · Agent Live Tools'));
     const rename = rows.find((row) => row.startsWith('lsp_rename') && row.includes('write · Agent Live Tools'));
     if (!lsp || !rename) {
-      log(`✗ npm start: the Run Tool picker does not list lsp (read) and lsp_rename (write); it lists:\n${rows.slice(0, 5).join('\n')}`);
+      log(
+        `✗ npm start: the Run Tool picker does not list lsp (read) and lsp_rename (write); it lists:\n${rows.slice(0, 5).join('\n')}`,
+      );
       return false;
     }
     await page.keyboard.type('lsp');
@@ -49,11 +55,16 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
       () => false,
     );
     if (!opened) {
-      const shown = await page.locator('.part.editor').innerText().catch(() => '');
+      const shown = await page
+        .locator('.part.editor')
+        .innerText()
+        .catch(() => '');
       log(`✗ npm start: picking lsp did not open its input; the editor area shows:\n${shown.slice(0, 300)}`);
       return false;
     }
-    log('✓ npm start serves VS Code with the .vsix installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input');
+    log(
+      '✓ npm start serves VS Code with the .vsix installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input',
+    );
     return true;
   } finally {
     await browser.close().catch(() => undefined);

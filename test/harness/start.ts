@@ -11,10 +11,14 @@ import { startProduct } from './product';
 async function main(): Promise<void> {
   const home = path.join(repoRoot(), '.vscode-test', 'start');
   fs.mkdirSync(home, { recursive: true });
-  const { url, server } = await startProduct(home, Number(process.env.PORT ?? 0) || undefined, (line) => console.log(line));
+  const { url, server } = await startProduct(home, Number(process.env.PORT ?? 0) || undefined, (line) =>
+    console.log(line),
+  );
   console.log(`\nAgent Live Tools is running in VS Code (code-server ${CODE_SERVER_VERSION}) on a demo workspace:`);
   console.log(`  ${url}`);
-  console.log('Open it in a browser. "Agent Live Tools: Run Tool…" in the command palette runs any tool. Ctrl+C stops.');
+  console.log(
+    'Open it in a browser. "Agent Live Tools: Run Tool…" in the command palette runs any tool. Ctrl+C stops.',
+  );
   console.log(`Logs: ${server.logFile}`);
   const stop = () => void server.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);

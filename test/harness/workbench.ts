@@ -13,7 +13,9 @@ export function chromiumPath(): string {
   );
   const found = candidates.find((candidate) => fs.existsSync(candidate));
   if (!found) {
-    throw new Error(`Chromium not found (looked at ${candidates.join(', ')}). Install Debian's chromium: apt-get install -y chromium, or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found (looked at ${candidates.join(', ')}). Install Debian's chromium: apt-get install -y chromium, or set CHROMIUM_PATH.`,
+    );
   }
   return found;
 }
@@ -65,7 +67,9 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export function workbenchUrl(options: Pick<WorkbenchOptions, 'host' | 'folder' | 'extensionDevelopmentPath' | 'extensionTestsPath'>): string {
+export function workbenchUrl(
+  options: Pick<WorkbenchOptions, 'host' | 'folder' | 'extensionDevelopmentPath' | 'extensionTestsPath'>,
+): string {
   const remote = (file: string) => `vscode-remote://${options.host}${file}`;
   const payload: [string, string][] = [['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)]];
   if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
@@ -102,7 +106,9 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
     const exitCode = new Promise<number>((resolve) => (reportExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(code));
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) =>
-      consoleLog.write(`[${type}] ${args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ')}\n`),
+      consoleLog.write(
+        `[${type}] ${args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ')}\n`,
+      ),
     );
     await seedGlobalStorage(page, `http://${options.host}`);
     await page.goto(workbenchUrl(options));

@@ -47,7 +47,10 @@ describe('ask_user tool', function () {
       const started = Date.now();
       const answer = await ask({ question: 'Is anyone there?' });
       assert.ok(Date.now() - started < 15_000, `failed promptly, took ${Date.now() - started} ms`);
-      assert.match(answer, /^Error: no human is attached to answer question #\d+: no editor window showed the card within 8 s .*Proceed on an assumption you state in your reply, and do not ask this again\.$/);
+      assert.match(
+        answer,
+        /^Error: no human is attached to answer question #\d+: no editor window showed the card within 8 s .*Proceed on an assumption you state in your reply, and do not ask this again\.$/,
+      );
     } finally {
       await browser({ op: 'unblock', url: '**/webview/browser/pre/**' });
       // The broken page is dropped with the panel; the next card loads a fresh one.
@@ -59,7 +62,11 @@ describe('ask_user tool', function () {
     const pending = ask({
       question: 'Which database should the cache use?',
       context: 'The migration script depends on it.',
-      options: [{ label: 'SQLite', description: 'one file, no server' }, { label: 'Postgres', description: 'the existing server' }, { label: 'Redis' }],
+      options: [
+        { label: 'SQLite', description: 'one file, no server' },
+        { label: 'Postgres', description: 'the existing server' },
+        { label: 'Redis' },
+      ],
     });
     const text = await cardText('Which database should the cache use?');
     assert.match(text, /The migration script depends on it\./);
@@ -79,7 +86,11 @@ describe('ask_user tool', function () {
   });
 
   it('several options are picked with number keys and submitted with Enter', async () => {
-    const pending = ask({ question: 'Which checks should run before commit?', multi_select: true, options: [{ label: 'lint' }, { label: 'unit tests' }, { label: 'integration tests' }] });
+    const pending = ask({
+      question: 'Which checks should run before commit?',
+      multi_select: true,
+      options: [{ label: 'lint' }, { label: 'unit tests' }, { label: 'integration tests' }],
+    });
     await cardText('Which checks');
     await browser({ op: 'click', selector: '.card.active .question', ...inCard });
     await browser({ op: 'press', key: '1' });
@@ -93,13 +104,19 @@ describe('ask_user tool', function () {
     await cardText('Rename the package too?');
     await browser({ op: 'click', selector: '.card.active .question', ...inCard });
     await browser({ op: 'press', key: 'Escape' });
-    assert.match(await skipped, /^The user skipped question #\d+ without answering\. Proceed on an assumption you state in your reply, and do not ask this again\.$/);
+    assert.match(
+      await skipped,
+      /^The user skipped question #\d+ without answering\. Proceed on an assumption you state in your reply, and do not ask this again\.$/,
+    );
 
     await setSetting('liveTools.askUser.timeoutMinutes', 0.03);
     const started = Date.now();
     const expired = await ask({ question: 'Nobody will answer this one' });
     assert.ok(Date.now() - started >= 1_500, 'it waited for the timeout');
-    assert.match(expired, /^Error: question #\d+ expired: no answer within 2 s\. Proceed on an assumption you state in your reply, and do not ask this again\.$/);
+    assert.match(
+      expired,
+      /^Error: question #\d+ expired: no answer within 2 s\. Proceed on an assumption you state in your reply, and do not ask this again\.$/,
+    );
   });
 
   it('cards queue visibly and are numbered; answered ones stay in the history', async () => {
@@ -121,7 +138,12 @@ describe('ask_user tool', function () {
     const [firstNumber, secondNumber] = [firstAnswer, secondAnswer].map((answer) => Number(/#(\d+)/.exec(answer)?.[1]));
     assert.equal(secondNumber, firstNumber + 1);
     const history = await browser({ op: 'text', selector: '.history', ...inCard });
-    assert.match(history.text ?? '', new RegExp(`#${secondNumber}\\s*Second question in the queue\\s*two[\\s\\S]*#${firstNumber}\\s*First question in the queue\\s*one`));
+    assert.match(
+      history.text ?? '',
+      new RegExp(
+        `#${secondNumber}\\s*Second question in the queue\\s*two[\\s\\S]*#${firstNumber}\\s*First question in the queue\\s*one`,
+      ),
+    );
   });
 
   it('keys act on the card that has focus, never on a card that arrived meanwhile', async () => {
@@ -135,7 +157,10 @@ describe('ask_user tool', function () {
     await cardText('Arrived meanwhile');
     await browser({ op: 'press', key: '1' });
     await browser({ op: 'press', key: 'Enter' });
-    const raced = await Promise.race([second.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_500))]);
+    const raced = await Promise.race([
+      second.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_500)),
+    ]);
     assert.equal(raced, 'still waiting', 'keys pressed before the human focused the new card answered it');
     await browser({ op: 'click', selector: '.card.active .question', ...inCard });
     await browser({ op: 'press', key: '1' });
@@ -148,20 +173,35 @@ describe('ask_user tool', function () {
     const pending = ask({ question: 'This one is withdrawn' }, source.token);
     await cardText('This one is withdrawn');
     source.cancel();
-    await assert.rejects(pending, (error: Error) => error instanceof vscode.CancellationError || /cancel/i.test(error.message));
+    await assert.rejects(
+      pending,
+      (error: Error) => error instanceof vscode.CancellationError || /cancel/i.test(error.message),
+    );
     source.dispose();
     const deadline = Date.now() + 10_000;
-    while ((await browser({ op: 'count', selector: '.card', ...inCard })).count !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while ((await browser({ op: 'count', selector: '.card', ...inCard })).count !== 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await browser({ op: 'count', selector: '.card', ...inCard })).count, 0);
   });
 
   it('hostile text in question, context and options is shown as text; long text and many options stay usable', async () => {
     const payload = '<img src=x onerror="document.body.dataset.pwned=1"><script>document.body.dataset.pwned=1</script>';
-    const options = Array.from({ length: 40 }, (_, index) => ({ label: index === 0 ? `<b onmouseover=alert(1)>bold</b>` : `choice ${index + 1}`, description: index === 1 ? payload : undefined }));
-    const pending = ask({ question: `${payload} ${'very long question '.repeat(500)}`, context: `</div>${payload}`, options });
+    const options = Array.from({ length: 40 }, (_, index) => ({
+      label: index === 0 ? `<b onmouseover=alert(1)>bold</b>` : `choice ${index + 1}`,
+      description: index === 1 ? payload : undefined,
+    }));
+    const pending = ask({
+      question: `${payload} ${'very long question '.repeat(500)}`,
+      context: `</div>${payload}`,
+      options,
+    });
     await cardText('<img src=x onerror=');
     const html = (await browser({ op: 'html', selector: 'body', ...inCard })).text ?? '';
-    assert.equal((await browser({ op: 'count', selector: '.card img, .card script, .card b', ...inCard })).count, 0, 'no element was made from the text');
+    assert.equal(
+      (await browser({ op: 'count', selector: '.card img, .card script, .card b', ...inCard })).count,
+      0,
+      'no element was made from the text',
+    );
     assert.doesNotMatch(html, /data-pwned/);
     assert.match(html, /&lt;img src=x onerror=/);
     assert.match(html, /&lt;\/div&gt;&lt;img/);

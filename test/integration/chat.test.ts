@@ -11,9 +11,15 @@ import { activateExtension, lineOf, setLspEnabled, waitUntil, waitUntilAsync, wo
 // Vibe mode is off unless a test turns it on (test/integration/vibe.test.ts checks its tools come and go).
 const catalog = TOOL_CATALOG.filter((tool) => tool.resource !== 'vibe');
 const ours = new Set<string>(catalog.map((tool) => tool.name));
-const readTier = catalog.filter((tool) => tool.tier === 'read').map((tool) => tool.name).sort();
+const readTier = catalog
+  .filter((tool) => tool.tier === 'read')
+  .map((tool) => tool.name)
+  .sort();
 const lspTools = catalog.filter((tool) => tool.resource === 'lsp').map((tool) => tool.name);
-const notLsp = catalog.filter((tool) => tool.resource !== 'lsp').map((tool) => tool.name).sort();
+const notLsp = catalog
+  .filter((tool) => tool.resource !== 'lsp')
+  .map((tool) => tool.name)
+  .sort();
 
 function offeredOurs(toolNames: readonly string[]): string[] {
   return toolNames.filter((name) => ours.has(name)).sort();
@@ -28,7 +34,6 @@ function logLines(logDir: vscode.Uri, text: string): string[] {
     .flatMap((name) => fs.readFileSync(path.join(logDir.fsPath, name), 'utf8').split('\n'))
     .filter((line) => line.includes(text));
 }
-
 
 describe('end to end through the built-in chat', function () {
   this.timeout(180_000);
@@ -47,7 +52,12 @@ describe('end to end through the built-in chat', function () {
     const model = await scriptedModel();
     const line = lineOf('src/main.ts', 'const greeter =');
     await sendChat(model, 'Where is FriendlyGreeter defined?', [
-      () => ({ toolCall: { name: 'lsp', input: { action: 'definition', file: 'src/main.ts', line, symbol: 'FriendlyGreeter' } } }),
+      () => ({
+        toolCall: {
+          name: 'lsp',
+          input: { action: 'definition', file: 'src/main.ts', line, symbol: 'FriendlyGreeter' },
+        },
+      }),
       () => ({ text: 'It is defined in src/greeter.ts.' }),
     ]);
     const requests = await model.waitForRequests(2, 90_000);
@@ -60,11 +70,20 @@ describe('end to end through the built-in chat', function () {
     const { logUri } = await activateExtension();
     const root = workspaceRoot();
     fs.writeFileSync(path.join(root, 'src/chatStaged.ts'), 'export const stagedOld = 1;\n');
-    fs.writeFileSync(path.join(root, 'src/chatStagedUser.ts'), "import { stagedOld } from './chatStaged';\n\nexport const twice = stagedOld * 2;\n");
-    for (const file of ['src/chatStaged.ts', 'src/chatStagedUser.ts']) await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, file)));
+    fs.writeFileSync(
+      path.join(root, 'src/chatStagedUser.ts'),
+      "import { stagedOld } from './chatStaged';\n\nexport const twice = stagedOld * 2;\n",
+    );
+    for (const file of ['src/chatStaged.ts', 'src/chatStagedUser.ts'])
+      await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, file)));
     const model = await scriptedModel();
     await sendChat(model, 'Propose renaming stagedOld to stagedNew, then apply it.', [
-      () => ({ toolCall: { name: 'lsp_rename', input: { file: 'src/chatStaged.ts', line: 1, symbol: 'stagedOld', new_name: 'stagedNew', stage: true } } }),
+      () => ({
+        toolCall: {
+          name: 'lsp_rename',
+          input: { file: 'src/chatStaged.ts', line: 1, symbol: 'stagedOld', new_name: 'stagedNew', stage: true },
+        },
+      }),
       (request) => {
         const editId = /edit_id "(edit_\d+)"/.exec(toolResults(request).at(-1) ?? '')?.[1] ?? 'missing';
         return { toolCall: { name: 'resolve', input: { edit_id: editId, action: 'accept' } } };
@@ -78,16 +97,28 @@ describe('end to end through the built-in chat', function () {
     const dropdown = '.chat-confirmation-widget-container .monaco-dropdown-button';
     const allow = async () => {
       for (let attempt = 1; ; attempt++) {
-        const opened = await browser({ op: 'click', selector: dropdown, container: '.chat-confirmation-widget-container', timeoutMs: 60_000 });
+        const opened = await browser({
+          op: 'click',
+          selector: dropdown,
+          container: '.chat-confirmation-widget-container',
+          timeoutMs: 60_000,
+        });
         await browser({ op: 'click', selector: '.monaco-menu .action-label', text: '^Allow Once' });
-        const gone = await waitUntilAsync('the confirmation to go', async () => ((await browser({ op: 'count', selector: dropdown })).count === 0 ? true : undefined), 3_000).catch(() => false);
+        const gone = await waitUntilAsync(
+          'the confirmation to go',
+          async () => ((await browser({ op: 'count', selector: dropdown })).count === 0 ? true : undefined),
+          3_000,
+        ).catch(() => false);
         if (gone || attempt === 3) return opened;
       }
     };
 
     const staging = await allow();
     assert.match(staging.containerLabel ?? '', /^Chat Confirmation Dialog Stage a rename for review\? /);
-    assert.match(staging.containerText ?? '', /Stage the rename "stagedOld" → "stagedNew": 3 edits in 2 files, starting at src\/chatStaged\.ts:1, for review: nothing is written now/);
+    assert.match(
+      staging.containerText ?? '',
+      /Stage the rename "stagedOld" → "stagedNew": 3 edits in 2 files, starting at src\/chatStaged\.ts:1, for review: nothing is written now/,
+    );
     const [, afterStage] = await model.waitForRequests(2, 90_000);
     const proposed = toolResults(afterStage)[0];
     const editId = /staged as (edit_\d+):/.exec(proposed)?.[1];
@@ -100,7 +131,9 @@ describe('end to end through the built-in chat', function () {
     const confirmation = resolving.containerText ?? '';
     assert.match(
       confirmation,
-      new RegExp(`Accept ${editId} — rename "stagedOld" → "stagedNew", staged by lsp_rename: write 3 replacements in 2 files in one undoable edit, then save those files:`),
+      new RegExp(
+        `Accept ${editId} — rename "stagedOld" → "stagedNew", staged by lsp_rename: write 3 replacements in 2 files in one undoable edit, then save those files:`,
+      ),
     );
     assert.match(confirmation, /src\/chatStaged\.ts \(1\)/);
     assert.match(confirmation, /src\/chatStagedUser\.ts \(2\)/);
@@ -111,7 +144,10 @@ describe('end to end through the built-in chat', function () {
       `Accepted ${editId} (rename "stagedOld" → "stagedNew"): wrote 3 replacements in 2 files; all saved.\nsrc/chatStaged.ts: 1 replacement\nsrc/chatStagedUser.ts: 2 replacements`,
     );
     assert.equal(fs.readFileSync(path.join(root, 'src/chatStaged.ts'), 'utf8'), 'export const stagedNew = 1;\n');
-    assert.match(fs.readFileSync(path.join(root, 'src/chatStagedUser.ts'), 'utf8'), /export const twice = stagedNew \* 2;/);
+    assert.match(
+      fs.readFileSync(path.join(root, 'src/chatStagedUser.ts'), 'utf8'),
+      /export const twice = stagedNew \* 2;/,
+    );
     // The staged change belongs to the chat session that staged it.
     const staged = await waitUntil('the staging in the log', () => {
       const lines = logLines(logUri, `[staging.stage] ${editId} by lsp_rename`);
@@ -124,7 +160,12 @@ describe('end to end through the built-in chat', function () {
     const { logUri } = await activateExtension();
     const model = await scriptedModel();
     await sendChat(model, 'Rename chatOld to chatNew everywhere.', [
-      () => ({ toolCall: { name: 'lsp_rename', input: { file: 'src/chatRename.ts', line: 1, symbol: 'chatOld', new_name: 'chatNew' } } }),
+      () => ({
+        toolCall: {
+          name: 'lsp_rename',
+          input: { file: 'src/chatRename.ts', line: 1, symbol: 'chatOld', new_name: 'chatNew' },
+        },
+      }),
       () => ({ text: 'Renamed.' }),
     ]);
     await model.waitForRequests(1, 90_000);
@@ -139,7 +180,10 @@ describe('end to end through the built-in chat', function () {
     // The dialog's accessible label starts with its title; its text is our message.
     assert.match(clicked.containerLabel ?? '', /^Chat Confirmation Dialog Rename symbol across the workspace\? /);
     const confirmation = clicked.containerText ?? '';
-    assert.match(confirmation, /Rename "chatOld" → "chatNew": 3 edits in 2 files, starting at src\/chatRename\.ts:1, then save those files:/);
+    assert.match(
+      confirmation,
+      /Rename "chatOld" → "chatNew": 3 edits in 2 files, starting at src\/chatRename\.ts:1, then save those files:/,
+    );
     assert.match(confirmation, /src\/chatRename\.ts \(1\)/);
     assert.match(confirmation, /src\/chatRenameUser\.ts \(2\)/);
 
@@ -147,7 +191,10 @@ describe('end to end through the built-in chat', function () {
     assert.deepEqual(toolResults(requests[1]), [
       'Renamed "chatOld" → "chatNew": 3 edits in 2 files; all saved.\nsrc/chatRename.ts: 1 edit\nsrc/chatRenameUser.ts: 2 edits',
     ]);
-    assert.equal(fs.readFileSync(path.join(workspaceRoot(), 'src/chatRename.ts'), 'utf8'), 'export const chatNew = 1;\n');
+    assert.equal(
+      fs.readFileSync(path.join(workspaceRoot(), 'src/chatRename.ts'), 'utf8'),
+      'export const chatNew = 1;\n',
+    );
 
     // The conversation is the chat session, taken from the invocation token.
     const invocations = await waitUntil('the rename invocation in the log', () => {
@@ -169,7 +216,10 @@ describe('end to end through the built-in chat', function () {
     assert.deepEqual(toolResults(requests[1]), [
       "ERROR: Your input to the tool was invalid (must have required property 'new_name')\nPlease check your input and try again.",
     ]);
-    assert.equal((await browser({ op: 'count', selector: '.chat-confirmation-widget-container .monaco-button' })).count, 0);
+    assert.equal(
+      (await browser({ op: 'count', selector: '.chat-confirmation-widget-container .monaco-button' })).count,
+      0,
+    );
   });
 
   it('a tool is offered to the model only while its resource is wired', async () => {

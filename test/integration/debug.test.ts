@@ -19,7 +19,11 @@ const debug = (input: object, token?: vscode.CancellationToken) => invokeText('d
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A call cancelled through its token: how long it took to answer after the cancel, and what it rejected with. */
-async function cancelledAfter(call: Promise<string>, source: vscode.CancellationTokenSource, delayMs: number): Promise<{ ms: number; error: unknown }> {
+async function cancelledAfter(
+  call: Promise<string>,
+  source: vscode.CancellationTokenSource,
+  delayMs: number,
+): Promise<{ ms: number; error: unknown }> {
   await sleep(delayMs);
   const cancelledAt = Date.now();
   source.cancel();
@@ -33,7 +37,9 @@ async function cancelledAfter(call: Promise<string>, source: vscode.Cancellation
 
 /** Processes whose command line mentions one of the debug fixtures or adapters. */
 function debugProcesses(): string[] {
-  return processesMatching(/-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|debug\/python\/spin\.py|__debug_bin/);
+  return processesMatching(
+    /-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|debug\/python\/spin\.py|__debug_bin/,
+  );
 }
 
 async function noDebugProcesses(): Promise<void> {
@@ -57,7 +63,12 @@ function freePort(): Promise<number> {
 async function waitForPort(port: number): Promise<void> {
   const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   const deadline = Date.now() + 20_000;
-  while (!fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').some((row) => row.trim().split(/\s+/)[1] === local && row.trim().split(/\s+/)[3] === '0A')) {
+  while (
+    !fs
+      .readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .some((row) => row.trim().split(/\s+/)[1] === local && row.trim().split(/\s+/)[3] === '0A')
+  ) {
     if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after 20 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -81,13 +92,22 @@ describe('debug tool', function () {
   before(() => {
     root = workspaceRoot();
     const venv = path.join(root, 'debug', 'python', '.venv');
-    if (!fs.existsSync(path.join(venv, 'bin', 'python'))) execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+    if (!fs.existsSync(path.join(venv, 'bin', 'python')))
+      execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
   });
 
   afterEach(async () => {
     await debug({ op: 'terminate' });
     await debug({ op: 'breakpoints', exceptions: [] });
-    for (const file of ['debug/python/app.py', 'debug/python/spin.py', 'debug/js/app.js', 'debug/go/main.go', 'debug/c/main.c', 'debug/rust/main.rs']) await debug({ op: 'breakpoints', file, lines: [] });
+    for (const file of [
+      'debug/python/app.py',
+      'debug/python/spin.py',
+      'debug/js/app.js',
+      'debug/go/main.go',
+      'debug/c/main.c',
+      'debug/rust/main.rs',
+    ])
+      await debug({ op: 'breakpoints', file, lines: [] });
   });
 
   after(async () => {
@@ -99,15 +119,44 @@ describe('debug tool', function () {
     const text = await debug({ op: 'adapters' });
     for (const id of ['lldb', 'delve', 'js']) assert.match(text, new RegExp(`- ${id}: can start`), text);
     assert.match(text, /- lldb: .*can start for debug\/c\/ — \/usr\/bin\/lldb-vscode-16 \(on PATH\)/, text);
-    assert.match(text, /- dart: cannot start for [\w/]*dart\/ — `dart` not found \(looked in .*PATH: .*\): install the Dart or Flutter SDK/, text);
+    assert.match(
+      text,
+      /- dart: cannot start for [\w/]*dart\/ — `dart` not found \(looked in .*PATH: .*\): install the Dart or Flutter SDK/,
+      text,
+    );
     // debugpy is judged per project: this one's venv (made with --system-site-packages) sees Debian's debugpy.
-    assert.match(text, /- debugpy: .*can start for debug\/python\/ — debug\/python\/\.venv\/bin\/python \(the project's \.venv\)/, text);
+    assert.match(
+      text,
+      /- debugpy: .*can start for debug\/python\/ — debug\/python\/\.venv\/bin\/python \(the project's \.venv\)/,
+      text,
+    );
   });
 
   const cases: Case[] = [
-    { name: 'Python (debugpy, the project venv)', program: 'debug/python/app.py', source: 'debug/python/app.py', sum: 'sum_', local: 'prices', frame: 'total' },
-    { name: 'JavaScript (js-debug)', program: 'debug/js/app.js', source: 'debug/js/app.js', sum: 'sum', local: 'prices', frame: 'total' },
-    { name: 'Go (delve)', program: 'debug/go/main.go', source: 'debug/go/main.go', sum: 'sum', local: 'sum', frame: 'main.total' },
+    {
+      name: 'Python (debugpy, the project venv)',
+      program: 'debug/python/app.py',
+      source: 'debug/python/app.py',
+      sum: 'sum_',
+      local: 'prices',
+      frame: 'total',
+    },
+    {
+      name: 'JavaScript (js-debug)',
+      program: 'debug/js/app.js',
+      source: 'debug/js/app.js',
+      sum: 'sum',
+      local: 'prices',
+      frame: 'total',
+    },
+    {
+      name: 'Go (delve)',
+      program: 'debug/go/main.go',
+      source: 'debug/go/main.go',
+      sum: 'sum',
+      local: 'sum',
+      frame: 'main.total',
+    },
     {
       name: 'C (lldb)',
       program: 'debug/c/main',
@@ -115,7 +164,8 @@ describe('debug tool', function () {
       sum: 'sum',
       local: 'sum',
       frame: 'total',
-      build: () => execFileSync('gcc', ['-g', '-O0', '-o', path.join(root, 'debug/c/main'), path.join(root, 'debug/c/main.c')]),
+      build: () =>
+        execFileSync('gcc', ['-g', '-O0', '-o', path.join(root, 'debug/c/main'), path.join(root, 'debug/c/main.c')]),
     },
     {
       name: 'Rust (lldb)',
@@ -124,7 +174,15 @@ describe('debug tool', function () {
       sum: 'sum',
       local: 'sum',
       frame: 'main::total',
-      build: () => execFileSync('rustc', ['-g', '-C', 'opt-level=0', '-o', path.join(root, 'debug/rust/main'), path.join(root, 'debug/rust/main.rs')]),
+      build: () =>
+        execFileSync('rustc', [
+          '-g',
+          '-C',
+          'opt-level=0',
+          '-o',
+          path.join(root, 'debug/rust/main'),
+          path.join(root, 'debug/rust/main.rs'),
+        ]),
     },
   ];
 
@@ -136,9 +194,19 @@ describe('debug tool', function () {
       assert.match(set, new RegExp(`line ${line}: \`.*BREAK`), set);
 
       const launched = await debug({ op: 'launch', program: c.program, timeout_seconds: 90 });
-      assert.match(launched, new RegExp(`Stopped \\(breakpoint.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*BREAK.*\` in ${c.frame}`), launched);
+      assert.match(
+        launched,
+        new RegExp(`Stopped \\(breakpoint.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*BREAK.*\` in ${c.frame}`),
+        launched,
+      );
       // What was launched, and its process id as the adapter reported it (or that it reported none).
-      assert.match(launched, new RegExp(`^Launched ${c.program.replace(/\./g, '\\.')} with .*; session "Agent: [^"]+"(, process id \\d+|; the adapter reported no process id)\\.`), launched);
+      assert.match(
+        launched,
+        new RegExp(
+          `^Launched ${c.program.replace(/\./g, '\\.')} with .*; session "Agent: [^"]+"(, process id \\d+|; the adapter reported no process id)\\.`,
+        ),
+        launched,
+      );
       assert.doesNotMatch(launched, /undefined/, launched);
 
       const stack = await debug({ op: 'stack' });
@@ -148,7 +216,8 @@ describe('debug tool', function () {
       // The local is in one of the top frame's scopes (js-debug lists the loop's block scope first).
       const scopes = await debug({ op: 'scopes' });
       const variables: string[] = [];
-      for (const [, reference] of scopes.matchAll(/reference (\d+)/g)) variables.push(await debug({ op: 'variables', reference: Number(reference) }));
+      for (const [, reference] of scopes.matchAll(/reference (\d+)/g))
+        variables.push(await debug({ op: 'variables', reference: Number(reference) }));
       assert.match(variables.join('\n'), new RegExp(`- ${c.local}\\b`), variables.join('\n'));
 
       assert.match(await debug({ op: 'evaluate', expression: c.sum }), new RegExp(`^${c.sum} = 0\\b`));
@@ -179,12 +248,28 @@ describe('debug tool', function () {
     const line = lineOf(source, 'BREAK');
     const port = await freePort();
     const python = path.join(root, 'debug', 'python', '.venv', 'bin', 'python');
-    const program = spawn(python, ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, '--wait-for-client', path.join(root, source)], { stdio: 'ignore' });
+    const program = spawn(
+      python,
+      ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, '--wait-for-client', path.join(root, source)],
+      { stdio: 'ignore' },
+    );
     try {
       await waitForPort(port);
       await debug({ op: 'breakpoints', file: source, lines: [{ line }] });
-      const attached = await debug({ op: 'attach', adapter: 'debugpy', port, cwd: 'debug/python', timeout_seconds: 30 });
-      assert.match(attached, new RegExp(`Attached to port ${port} with debugpy[\\s\\S]*Stopped \\(breakpoint.*debug/python/app\\.py:${line} `), attached);
+      const attached = await debug({
+        op: 'attach',
+        adapter: 'debugpy',
+        port,
+        cwd: 'debug/python',
+        timeout_seconds: 30,
+      });
+      assert.match(
+        attached,
+        new RegExp(
+          `Attached to port ${port} with debugpy[\\s\\S]*Stopped \\(breakpoint.*debug/python/app\\.py:${line} `,
+        ),
+        attached,
+      );
       assert.match(await debug({ op: 'evaluate', expression: 'sum_' }), /^sum_ = 0\b/);
       assert.match(await debug({ op: 'terminate' }), /ended/);
     } finally {
@@ -207,7 +292,9 @@ describe('debug tool', function () {
       source: 'debug/go/wait/main.go',
       cwd: 'debug/go',
       build: () => {
-        execFileSync('go', ['build', '-gcflags=all=-N -l', '-o', 'wait/wait', './wait'], { cwd: path.join(root, 'debug/go') });
+        execFileSync('go', ['build', '-gcflags=all=-N -l', '-o', 'wait/wait', './wait'], {
+          cwd: path.join(root, 'debug/go'),
+        });
         return path.join(root, 'debug/go/wait/wait');
       },
     },
@@ -218,8 +305,20 @@ describe('debug tool', function () {
       try {
         const line = lineOf(c.source, 'BREAK');
         await debug({ op: 'breakpoints', file: c.source, lines: [{ line }] });
-        const attached = await debug({ op: 'attach', adapter: c.adapter, pid: program.pid, cwd: c.cwd, timeout_seconds: 60 });
-        assert.match(attached, new RegExp(`^Attached to pid ${program.pid} with ${c.adapter}[\\s\\S]*Stopped \\(breakpoint.*${c.source.replace(/\./g, '\\.')}:${line} `), attached);
+        const attached = await debug({
+          op: 'attach',
+          adapter: c.adapter,
+          pid: program.pid,
+          cwd: c.cwd,
+          timeout_seconds: 60,
+        });
+        assert.match(
+          attached,
+          new RegExp(
+            `^Attached to pid ${program.pid} with ${c.adapter}[\\s\\S]*Stopped \\(breakpoint.*${c.source.replace(/\./g, '\\.')}:${line} `,
+          ),
+          attached,
+        );
         assert.match(await debug({ op: 'evaluate', expression: 'ticks' }), /^ticks = [1-9]\d*\b/);
         assert.match(await debug({ op: 'terminate' }), /ended/);
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -242,7 +341,11 @@ describe('debug tool', function () {
       assert.match(set, new RegExp(`^Exception breakpoints: ${c.filter}, nonsense \\(applied at launch\\)\\.`), set);
 
       const launched = await debug({ op: 'launch', program: c.source, timeout_seconds: 90 });
-      assert.match(launched, new RegExp(`Stopped \\(exception.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*RAISE.*\` in parse`), launched);
+      assert.match(
+        launched,
+        new RegExp(`Stopped \\(exception.*at ${c.source.replace(/\./g, '\\.')}:${line} — \`.*RAISE.*\` in parse`),
+        launched,
+      );
       assert.match(launched, new RegExp(`no exception filter "nonsense"; it offers .*"${c.filter}"`), launched);
       // Cleared in the running session: debugpy would otherwise stop again in each frame the exception passes.
       assert.match(await debug({ op: 'breakpoints', exceptions: [] }), /^Exception breakpoints cleared\./);
@@ -271,7 +374,10 @@ describe('debug tool', function () {
     const line = lineOf(source, 'BREAK');
     const set = await debug({ op: 'breakpoints', file: source, lines: [line, line + 1] });
     assert.match(set, new RegExp(`- line ${line}: \`.*BREAK.*\`\n- line ${line + 1}: \``), set);
-    assert.match(await debug({ op: 'status' }), new RegExp(`Breakpoints: (.*; )?debug/python/app\\.py: ${line}, ${line + 1}[;.]`));
+    assert.match(
+      await debug({ op: 'status' }),
+      new RegExp(`Breakpoints: (.*; )?debug/python/app\\.py: ${line}, ${line + 1}[;.]`),
+    );
     const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
     assert.match(launched, new RegExp(`Stopped \\(breakpoint.*debug/python/app\\.py:${line} `), launched);
   });
@@ -285,7 +391,11 @@ describe('debug tool', function () {
       await debug({ op: 'breakpoints', file: source, lines: [] });
       const started = Date.now();
       const continued = await debug({ op: 'continue', timeout_seconds: 600 });
-      assert.match(continued, /^The session "Agent: spin\.py" reached its time to live \(15 s\) and was ended\. Launch again if you need it\./, continued);
+      assert.match(
+        continued,
+        /^The session "Agent: spin\.py" reached its time to live \(15 s\) and was ended\. Launch again if you need it\./,
+        continued,
+      );
       assert.ok(Date.now() - started < 60_000, `continue answered ${Date.now() - started} ms after the call`);
       assert.match(await debug({ op: 'status' }), /^No debug session in this conversation/);
       await noDebugProcesses();
@@ -300,7 +410,11 @@ describe('debug tool', function () {
     assert.match(await debug({ op: 'launch', program: source, timeout_seconds: 90 }), /Stopped \(breakpoint/);
     await debug({ op: 'breakpoints', file: source, lines: [] });
     const cancellation = new vscode.CancellationTokenSource();
-    const { ms, error } = await cancelledAfter(debug({ op: 'continue', timeout_seconds: 600 }, cancellation.token), cancellation, 1000);
+    const { ms, error } = await cancelledAfter(
+      debug({ op: 'continue', timeout_seconds: 600 }, cancellation.token),
+      cancellation,
+      1000,
+    );
     assert.ok(ms < 10_000, `the cancelled continue answered ${ms} ms after the cancel`);
     assert.match(String(error), /cancel/i, String(error));
     assert.match(await debug({ op: 'status' }), /^Session "Agent: spin\.py" \(debugpy\), running;/);
@@ -310,7 +424,10 @@ describe('debug tool', function () {
 
   it('a launch cancelled while it waits for a stop returns at once; the session is kept and usable (debugpy)', async () => {
     const cancellation = new vscode.CancellationTokenSource();
-    const launching = debug({ op: 'launch', program: 'debug/python/spin.py', timeout_seconds: 600 }, cancellation.token);
+    const launching = debug(
+      { op: 'launch', program: 'debug/python/spin.py', timeout_seconds: 600 },
+      cancellation.token,
+    );
     const { ms, error } = await cancelledAfter(launching, cancellation, 5000);
     assert.ok(ms < 10_000, `the cancelled launch answered ${ms} ms after the cancel`);
     assert.match(String(error), /cancel/i, String(error));
@@ -341,7 +458,10 @@ describe('debug tool', function () {
     assert.match(await debug({ op: 'stack' }), /No debug session for op "stack". Start one with op "launch"/);
     assert.match(await debug({ op: 'launch' }), /needs `program`/);
     assert.match(await debug({ op: 'launch', program: 'debug/nope.py' }), /does not exist/);
-    assert.match(await debug({ op: 'breakpoints', file: 'debug/python/app.py', lines: [{ line: 999 }] }), /has \d+ lines; line 999 is outside it/);
+    assert.match(
+      await debug({ op: 'breakpoints', file: 'debug/python/app.py', lines: [{ line: 999 }] }),
+      /has \d+ lines; line 999 is outside it/,
+    );
     assert.match(await debug({ op: 'launch', program: 'debug/README.md' }), /Which adapter\?/);
   });
 });
@@ -360,29 +480,45 @@ describe('debug tool against a misbehaving adapter', function () {
 
   after(async () => {
     const deadline = Date.now() + 10_000;
-    while (faultAdapters().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (faultAdapters().length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual(faultAdapters(), []);
   });
 
   it('a launch.json configuration of a type that is not ours is named by its type', async () => {
     const launched = await debug({ op: 'launch', configuration: 'Fault: huge' });
-    assert.match(launched, /^Launched the launch\.json configuration "Fault: huge" \(debug\/README\.md\) with live-fault-test \(an adapter of its own extension\)/, launched);
+    assert.match(
+      launched,
+      /^Launched the launch\.json configuration "Fault: huge" \(debug\/README\.md\) with live-fault-test \(an adapter of its own extension\)/,
+      launched,
+    );
     assert.doesNotMatch(launched, /debugpy/, launched);
   });
 
   it('a launch.json configuration without a program: the answer names it and says the adapter reported no process id, never "pid undefined"', async () => {
     const launched = await debug({ op: 'launch', configuration: 'Fault: no program' });
-    assert.match(launched, /^Launched the launch\.json configuration "Fault: no program" \(it names no program\) with live-fault-test \(an adapter of its own extension\); session "Fault: no program"; the adapter reported no process id\./, launched);
+    assert.match(
+      launched,
+      /^Launched the launch\.json configuration "Fault: no program" \(it names no program\) with live-fault-test \(an adapter of its own extension\); session "Fault: no program"; the adapter reported no process id\./,
+      launched,
+    );
     assert.doesNotMatch(launched, /undefined/, launched);
   });
 
   it('the time to live ends a session while continue waits on a program that never stops', async () => {
     await setSetting('liveTools.debug.sessionMinutes', 0.1);
     try {
-      assert.match(await debug({ op: 'launch', configuration: 'Fault: never_stop', timeout_seconds: 1 }), /Still running after 1 s/);
+      assert.match(
+        await debug({ op: 'launch', configuration: 'Fault: never_stop', timeout_seconds: 1 }),
+        /Still running after 1 s/,
+      );
       const started = Date.now();
       const continued = await debug({ op: 'continue', thread_id: 1, timeout_seconds: 600 });
-      assert.match(continued, /^The session "Fault: never_stop" reached its time to live \(6 s\) and was ended\./, continued);
+      assert.match(
+        continued,
+        /^The session "Fault: never_stop" reached its time to live \(6 s\) and was ended\./,
+        continued,
+      );
       assert.ok(Date.now() - started < 30_000, `continue answered ${Date.now() - started} ms after the call`);
     } finally {
       await setSetting('liveTools.debug.sessionMinutes', undefined);
@@ -462,7 +598,11 @@ describe('debug tool: the launch confirmation shows what runs', function () {
     const answer = cell({ op: 'launch', configuration: 'Fault: env' });
     const card = await denyCard();
     assert.match(card, /wants to run debug: Debug: launch\?/, card);
-    assert.match(card, /configuration \*\*Fault: env\*\* from launch\.json \(type `live-fault-test`, request `launch`\)/, card);
+    assert.match(
+      card,
+      /configuration \*\*Fault: env\*\* from launch\.json \(type `live-fault-test`, request `launch`\)/,
+      card,
+    );
     assert.match(card, /Warning:\*\* the environment sets `LD_PRELOAD` \(loads a library/, card);
     assert.match(card, /program: `\$\{workspaceFolder\}\/debug\/README\.md`/, card);
     assert.match(card, /working directory: `\$\{workspaceFolder\}\/debug`/, card);
@@ -473,7 +613,13 @@ describe('debug tool: the launch confirmation shows what runs', function () {
   });
 
   it('a program: its arguments, working directory and environment, PYTHONPATH called out', async () => {
-    const answer = cell({ op: 'launch', program: 'debug/python/app.py', args: ['--fast'], cwd: 'debug', env: { PYTHONPATH: '/tmp/agent-test', MODE: 'fast' } });
+    const answer = cell({
+      op: 'launch',
+      program: 'debug/python/app.py',
+      args: ['--fast'],
+      cwd: 'debug',
+      env: { PYTHONPATH: '/tmp/agent-test', MODE: 'fast' },
+    });
     const card = await denyCard();
     assert.match(card, /Start `debug\/python\/app\.py` under the debugpy debugger\./, card);
     assert.match(card, /arguments: `--fast`/, card);

@@ -20,7 +20,9 @@ function reporterFor(reportFile: string, failures: FailedTest[]) {
         depth++;
       });
       runner.on(Mocha.Runner.constants.EVENT_SUITE_END, () => depth--);
-      runner.on(EVENT_TEST_PASS, (test: Mocha.Test) => write(`${'  '.repeat(depth)}✓ ${test.title} (${test.duration ?? 0} ms)`));
+      runner.on(EVENT_TEST_PASS, (test: Mocha.Test) =>
+        write(`${'  '.repeat(depth)}✓ ${test.title} (${test.duration ?? 0} ms)`),
+      );
       runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => write(`${'  '.repeat(depth)}- ${test.title} (skipped)`));
       runner.on(EVENT_TEST_FAIL, (test: Mocha.Test, error: Error) => {
         write(`${'  '.repeat(depth)}✗ ${test.title}`);

@@ -11,7 +11,11 @@ async function openDocument(file: string): Promise<vscode.TextDocument> {
 }
 
 /** Runs `body` while `file` holds an unsaved edit, then puts the saved text back (and saves it, so nothing stays dirty). */
-async function withUnsavedEdit(file: string, change: (document: vscode.TextDocument, edit: vscode.WorkspaceEdit) => void, body: () => Promise<void>): Promise<void> {
+async function withUnsavedEdit(
+  file: string,
+  change: (document: vscode.TextDocument, edit: vscode.WorkspaceEdit) => void,
+  body: () => Promise<void>,
+): Promise<void> {
   const document = await openDocument(file);
   const original = document.getText();
   const edit = new vscode.WorkspaceEdit();
@@ -42,7 +46,12 @@ describe('lsp against the built-in TypeScript server', function () {
 
   describe('navigation', () => {
     it('definition: jumps from a call to the function, with path, line and line text', async () => {
-      const text = await lsp({ action: 'definition', file: 'src/main.ts', line: lineOf('src/main.ts', 'const both'), symbol: 'makeGreeting#1' });
+      const text = await lsp({
+        action: 'definition',
+        file: 'src/main.ts',
+        line: lineOf('src/main.ts', 'const both'),
+        symbol: 'makeGreeting#1',
+      });
       const line = lineOf('src/greeter.ts', 'export function makeGreeting');
       assert.equal(
         text,
@@ -58,19 +67,47 @@ describe('lsp against the built-in TypeScript server', function () {
         symbol: 'greeter',
         occurrence: 2,
       });
-      assert.match(text, new RegExp(`src/main\\.ts:${lineOf('src/main.ts', 'const greeter =')}: const greeter = new FriendlyGreeter\\(\\);`));
+      assert.match(
+        text,
+        new RegExp(
+          `src/main\\.ts:${lineOf('src/main.ts', 'const greeter =')}: const greeter = new FriendlyGreeter\\(\\);`,
+        ),
+      );
     });
 
     it('type_definition: from a variable to its class', async () => {
-      const text = await lsp({ action: 'type_definition', file: 'src/main.ts', line: lineOf('src/main.ts', 'const greeter ='), symbol: 'greeter' });
-      assert.match(text, new RegExp(`^1 type definition of "greeter" in 1 file:\nsrc/greeter\\.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter implements Greeter \\{$`));
+      const text = await lsp({
+        action: 'type_definition',
+        file: 'src/main.ts',
+        line: lineOf('src/main.ts', 'const greeter ='),
+        symbol: 'greeter',
+      });
+      assert.match(
+        text,
+        new RegExp(
+          `^1 type definition of "greeter" in 1 file:\nsrc/greeter\\.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter implements Greeter \\{$`,
+        ),
+      );
     });
 
     it('implementation: from an interface to both classes', async () => {
-      const text = await lsp({ action: 'implementation', file: 'src/greeter.ts', line: lineOf('src/greeter.ts', 'export interface Greeter'), symbol: 'Greeter' });
+      const text = await lsp({
+        action: 'implementation',
+        file: 'src/greeter.ts',
+        line: lineOf('src/greeter.ts', 'export interface Greeter'),
+        symbol: 'Greeter',
+      });
       assert.match(text, /^2 implementations of "Greeter" in 1 file:/);
-      assert.ok(text.includes(`src/greeter.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter`), text);
-      assert.ok(text.includes(`src/greeter.ts:${lineOf('src/greeter.ts', 'class ShyGreeter')}: export class ShyGreeter`), text);
+      assert.ok(
+        text.includes(
+          `src/greeter.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter`,
+        ),
+        text,
+      );
+      assert.ok(
+        text.includes(`src/greeter.ts:${lineOf('src/greeter.ts', 'class ShyGreeter')}: export class ShyGreeter`),
+        text,
+      );
     });
 
     it('references: every use across files, sorted, with line text', async () => {
@@ -78,14 +115,29 @@ describe('lsp against the built-in TypeScript server', function () {
       const lines = text.split('\n');
       assert.equal(lines[0], '5 references of "formatCount" in 3 files:');
       assert.ok(lines.includes('src/format.ts:1: export function formatCount(count: number): string {'), text);
-      assert.ok(lines.includes(`src/main.ts:${lineOf('src/main.ts', "import { formatCount }")}: import { formatCount } from './format';`), text);
-      assert.ok(lines.includes(`src/broken.ts:${lineOf('src/broken.ts', 'label')}: export const label: string = formatCount('three');`), text);
+      assert.ok(
+        lines.includes(
+          `src/main.ts:${lineOf('src/main.ts', 'import { formatCount }')}: import { formatCount } from './format';`,
+        ),
+        text,
+      );
+      assert.ok(
+        lines.includes(
+          `src/broken.ts:${lineOf('src/broken.ts', 'label')}: export const label: string = formatCount('three');`,
+        ),
+        text,
+      );
       const paths = lines.slice(1).map((line) => line.split(':')[0]);
       assert.deepEqual(paths, [...paths].sort());
     });
 
     it('references: the cap of 50 is stated with how many were left out', async () => {
-      const text = await lsp({ action: 'references', file: 'src/manyUses.ts', line: lineOf('src/manyUses.ts', 'export const unit'), symbol: 'unit' });
+      const text = await lsp({
+        action: 'references',
+        file: 'src/manyUses.ts',
+        line: lineOf('src/manyUses.ts', 'export const unit'),
+        symbol: 'unit',
+      });
       const lines = text.split('\n');
       assert.equal(lines[0], '61 references of "unit" in 1 file:');
       assert.equal(lines.length, 1 + 50 + 1);
@@ -93,14 +145,29 @@ describe('lsp against the built-in TypeScript server', function () {
     });
 
     it('hover: the signature and documentation', async () => {
-      const text = await lsp({ action: 'hover', file: 'src/main.ts', line: lineOf('src/main.ts', 'const both'), symbol: 'makeGreeting#2' });
+      const text = await lsp({
+        action: 'hover',
+        file: 'src/main.ts',
+        line: lineOf('src/main.ts', 'const both'),
+        symbol: 'makeGreeting#2',
+      });
       assert.match(text, /makeGreeting\(greeter: Greeter, name: string\): string/);
-      const documented = await lsp({ action: 'hover', file: 'src/greeter.ts', line: lineOf('src/greeter.ts', 'export interface Greeter'), symbol: 'Greeter' });
+      const documented = await lsp({
+        action: 'hover',
+        file: 'src/greeter.ts',
+        line: lineOf('src/greeter.ts', 'export interface Greeter'),
+        symbol: 'Greeter',
+      });
       assert.match(documented, /interface Greeter[\s\S]*Something that can greet a person by name\./);
     });
 
     it('callers: call sites with the calling function', async () => {
-      const text = await lsp({ action: 'callers', file: 'src/greeter.ts', line: lineOf('src/greeter.ts', 'export function makeGreeting'), symbol: 'makeGreeting' });
+      const text = await lsp({
+        action: 'callers',
+        file: 'src/greeter.ts',
+        line: lineOf('src/greeter.ts', 'export function makeGreeting'),
+        symbol: 'makeGreeting',
+      });
       assert.equal(
         text,
         `Calls to "makeGreeting" on 1 line (call site, then the calling function):\nsrc/main.ts:${lineOf('src/main.ts', 'const both')}: const both = makeGreeting(greeter, 'world') + makeGreeting(greeter, 'again');  ← main`,
@@ -108,9 +175,17 @@ describe('lsp against the built-in TypeScript server', function () {
     });
 
     it('callees: what a function calls, with where each callee is', async () => {
-      const text = await lsp({ action: 'callees', file: 'src/main.ts', line: lineOf('src/main.ts', 'export function main'), symbol: 'main' });
+      const text = await lsp({
+        action: 'callees',
+        file: 'src/main.ts',
+        line: lineOf('src/main.ts', 'export function main'),
+        symbol: 'main',
+      });
       assert.match(text, /^Calls made by "main" on 2 lines/);
-      assert.ok(text.includes(`← makeGreeting (src/greeter.ts:${lineOf('src/greeter.ts', 'export function makeGreeting')})`), text);
+      assert.ok(
+        text.includes(`← makeGreeting (src/greeter.ts:${lineOf('src/greeter.ts', 'export function makeGreeting')})`),
+        text,
+      );
       assert.ok(text.includes('← formatCount (src/format.ts:1)'), text);
     });
 
@@ -126,12 +201,16 @@ describe('lsp against the built-in TypeScript server', function () {
     it('resolves against the unsaved text of an open document', async () => {
       await withUnsavedEdit(
         'src/format.ts',
-        (document, edit) => edit.insert(document.uri, new vscode.Position(0, 0), '// an unsaved comment\n// and another\n'),
+        (document, edit) =>
+          edit.insert(document.uri, new vscode.Position(0, 0), '// an unsaved comment\n// and another\n'),
         async () => {
           const text = await lsp({ action: 'hover', file: 'src/format.ts', line: 3, symbol: 'formatCount' });
           assert.match(text, /function formatCount\(count: number\): string/);
           const stale = await lsp({ action: 'hover', file: 'src/format.ts', line: 1, symbol: 'formatCount' });
-          assert.equal(stale, 'Error: "formatCount" is not on line 1 of src/format.ts. Line 1 is: "// an unsaved comment". "formatCount" is found on line 3; call again with that line.');
+          assert.equal(
+            stale,
+            'Error: "formatCount" is not on line 1 of src/format.ts. Line 1 is: "// an unsaved comment". "formatCount" is found on line 3; call again with that line.',
+          );
         },
       );
     });
@@ -149,13 +228,18 @@ describe('lsp against the built-in TypeScript server', function () {
 
     it('symbols with file and query: the matching part of the outline', async () => {
       const text = await lsp({ action: 'symbols', file: 'src/greeter.ts', query: 'shy' });
-      assert.equal(text, `1 symbol in src/greeter.ts matching "shy" (line: kind name):\n${lineOf('src/greeter.ts', 'class ShyGreeter')}: class ShyGreeter`);
+      assert.equal(
+        text,
+        `1 symbol in src/greeter.ts matching "shy" (line: kind name):\n${lineOf('src/greeter.ts', 'class ShyGreeter')}: class ShyGreeter`,
+      );
     });
 
     it('symbols with query: a workspace-wide search', async () => {
       const text = await lsp({ action: 'symbols', query: 'FriendlyGreeter' });
       assert.ok(
-        text.includes(`class FriendlyGreeter — src/greeter.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter implements Greeter {`),
+        text.includes(
+          `class FriendlyGreeter — src/greeter.ts:${lineOf('src/greeter.ts', 'class FriendlyGreeter')}: export class FriendlyGreeter implements Greeter {`,
+        ),
         text,
       );
     });
@@ -165,9 +249,15 @@ describe('lsp against the built-in TypeScript server', function () {
       assert.match(text, /^\d+ code actions? at src\/needsImport\.ts:1 \("formatCount"\) \(listed, not applied\):/);
       assert.match(text, /Add import from "\.\/format" \[quickfix/);
       assert.doesNotMatch(text, /Not verified/);
-      assert.match(text, /\(The file was opened in a preview tab: the language server reports problems only for files shown in the editor\.\)$/);
+      assert.match(
+        text,
+        /\(The file was opened in a preview tab: the language server reports problems only for files shown in the editor\.\)$/,
+      );
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      assert.equal(fs.readFileSync(path.join(workspaceRoot(), 'src/needsImport.ts'), 'utf8'), 'export const spelled = formatCount(3);\n');
+      assert.equal(
+        fs.readFileSync(path.join(workspaceRoot(), 'src/needsImport.ts'), 'utf8'),
+        'export const spelled = formatCount(3);\n',
+      );
     });
   });
 
@@ -176,17 +266,31 @@ describe('lsp against the built-in TypeScript server', function () {
       const text = await lsp({ action: 'diagnostics', file: 'src/broken.ts' });
       const lines = text.split('\n');
       assert.equal(lines[0], 'src/broken.ts: 2 errors (checked on the current text):');
-      assert.match(text, new RegExp(`src/broken\\.ts:${lineOf('src/broken.ts', 'label')}: error ts 2345: Argument of type 'string' is not assignable to parameter of type 'number'\\.`));
+      assert.match(
+        text,
+        new RegExp(
+          `src/broken\\.ts:${lineOf('src/broken.ts', 'label')}: error ts 2345: Argument of type 'string' is not assignable to parameter of type 'number'\\.`,
+        ),
+      );
       assert.ok(text.includes("    export const label: string = formatCount('three');"), text);
-      assert.match(text, new RegExp(`src/broken\\.ts:${lineOf('src/broken.ts', 'total')}: error ts 2322: Type 'string' is not assignable to type 'number'\\.`));
+      assert.match(
+        text,
+        new RegExp(
+          `src/broken\\.ts:${lineOf('src/broken.ts', 'total')}: error ts 2322: Type 'string' is not assignable to type 'number'\\.`,
+        ),
+      );
     });
 
     it('sees unsaved edits: fixing the errors in the buffer makes the answer OK', async () => {
       await withUnsavedEdit(
         'src/broken.ts',
-        (document, edit) => edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), 'export const fine: number = 1;\n'),
+        (document, edit) =>
+          edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), 'export const fine: number = 1;\n'),
         async () => {
-          assert.equal(await lsp({ action: 'diagnostics', file: 'src/broken.ts' }), 'OK: no problems in src/broken.ts (checked on the current text).');
+          assert.equal(
+            await lsp({ action: 'diagnostics', file: 'src/broken.ts' }),
+            'OK: no problems in src/broken.ts (checked on the current text).',
+          );
         },
       );
       assert.match(await lsp({ action: 'diagnostics', file: 'src/broken.ts' }), /^src\/broken\.ts: 2 errors/);
@@ -196,7 +300,10 @@ describe('lsp against the built-in TypeScript server', function () {
       await setSetting('liveTools.lsp.diagnosticsWaitSeconds', 1);
       try {
         const text = await lsp({ action: 'diagnostics', file: 'notes.txt' });
-        assert.equal(text, 'No problems known for notes.txt — timed out after 1 s waiting for a language server to publish diagnostics for notes.txt; not verified.');
+        assert.equal(
+          text,
+          'No problems known for notes.txt — timed out after 1 s waiting for a language server to publish diagnostics for notes.txt; not verified.',
+        );
       } finally {
         await setSetting('liveTools.lsp.diagnosticsWaitSeconds', undefined);
       }
@@ -208,8 +315,16 @@ describe('lsp against the built-in TypeScript server', function () {
       await setSetting('liveTools.lsp.servers', { python: { checkerCommand: 'true' }, go: { checkerCommand: 'true' } });
       try {
         const text = await lsp({ action: 'diagnostics', file: '*' });
-        assert.match(text, /\n- TypeScript\/JavaScript at \.: `tsc --noEmit --pretty false -p \.` ran in [\d.]+ s \(exit \d+\): \d+ problems\n/);
-        assert.ok(text.includes(`\nsrc/broken.ts:${lineOf('src/broken.ts', 'total')}: error tsc TS2322: Type 'string' is not assignable to type 'number'.`), text);
+        assert.match(
+          text,
+          /\n- TypeScript\/JavaScript at \.: `tsc --noEmit --pretty false -p \.` ran in [\d.]+ s \(exit \d+\): \d+ problems\n/,
+        );
+        assert.ok(
+          text.includes(
+            `\nsrc/broken.ts:${lineOf('src/broken.ts', 'total')}: error tsc TS2322: Type 'string' is not assignable to type 'number'.`,
+          ),
+          text,
+        );
       } finally {
         await setSetting('liveTools.lsp.binDirs', undefined);
         await setSetting('liveTools.lsp.servers', undefined);
@@ -218,14 +333,20 @@ describe('lsp against the built-in TypeScript server', function () {
   });
 
   describe('status and reload', () => {
-    it('status: the TypeScript root is served by the editor\'s extension', async () => {
+    it("status: the TypeScript root is served by the editor's extension", async () => {
       const text = await lsp({ action: 'status' });
-      assert.match(text, /^- TypeScript\/JavaScript at \. \(tsconfig\.json\): served by the editor's extension vscode\.typescript-language-features \(active\)$/m);
+      assert.match(
+        text,
+        /^- TypeScript\/JavaScript at \. \(tsconfig\.json\): served by the editor's extension vscode\.typescript-language-features \(active\)$/m,
+      );
     });
 
     it('reload of a TypeScript file restarts the TS server through its own command, and answers stay whole after', async () => {
       const text = await lsp({ action: 'reload', file: 'src/main.ts' });
-      assert.equal(text, 'Reload:\n- TypeScript/JavaScript: asked vscode.typescript-language-features to restart its server (typescript.restartTsServer)');
+      assert.equal(
+        text,
+        'Reload:\n- TypeScript/JavaScript: asked vscode.typescript-language-features to restart its server (typescript.restartTsServer)',
+      );
       const references = await lsp({ action: 'references', file: 'src/format.ts', line: 1, symbol: 'formatCount' });
       assert.match(references, /^5 references of "formatCount" in 3 files:/);
     });
@@ -254,7 +375,12 @@ describe('lsp against the built-in TypeScript server', function () {
     });
 
     it('a symbol not on the line shows the line and the nearby line that has it', async () => {
-      const text = await lsp({ action: 'definition', file: 'src/main.ts', line: mainLine() + 1, symbol: 'FriendlyGreeter' });
+      const text = await lsp({
+        action: 'definition',
+        file: 'src/main.ts',
+        line: mainLine() + 1,
+        symbol: 'FriendlyGreeter',
+      });
       assert.equal(
         text,
         `Error: "FriendlyGreeter" is not on line ${mainLine() + 1} of src/main.ts. Line ${mainLine() + 1} is: "return \`\${both} (\${formatCount(2)})\`;". ` +
@@ -264,11 +390,17 @@ describe('lsp against the built-in TypeScript server', function () {
 
     it('a symbol found nowhere near says so', async () => {
       const text = await lsp({ action: 'definition', file: 'src/main.ts', line: mainLine(), symbol: 'ShyGreeter' });
-      assert.match(text, /^Error: "ShyGreeter" is not on line \d+ of src\/main\.ts\. Line \d+ is: ".*"\. It is not on the nearby lines either; check the line number, or find the symbol with lsp symbols\.$/);
+      assert.match(
+        text,
+        /^Error: "ShyGreeter" is not on line \d+ of src\/main\.ts\. Line \d+ is: ".*"\. It is not on the nearby lines either; check the line number, or find the symbol with lsp symbols\.$/,
+      );
     });
 
     it('a line outside the file', async () => {
-      assert.match(await lsp({ action: 'hover', file: 'src/main.ts', line: 500, symbol: 'x' }), /^Error: line 500 is outside the file of src\/main\.ts, which has \d+ lines/);
+      assert.match(
+        await lsp({ action: 'hover', file: 'src/main.ts', line: 500, symbol: 'x' }),
+        /^Error: line 500 is outside the file of src\/main\.ts, which has \d+ lines/,
+      );
     });
 
     it('an occurrence beyond the count', async () => {
@@ -280,12 +412,21 @@ describe('lsp against the built-in TypeScript server', function () {
 
     it('a file that does not exist, with files of that name', async () => {
       const text = await lsp({ action: 'diagnostics', file: 'greeter.ts' });
-      assert.match(text, /^Error: file not found: greeter\.ts \(looked for greeter\.ts\)\. Files with that name: src\/greeter\.ts\.$/);
+      assert.match(
+        text,
+        /^Error: file not found: greeter\.ts \(looked for greeter\.ts\)\. Files with that name: src\/greeter\.ts\.$/,
+      );
     });
 
     it('a file outside the workspace', async () => {
-      assert.equal(await lsp({ action: 'diagnostics', file: '/etc/hostname' }), 'Error: /etc/hostname is outside the workspace; only files inside the workspace folder can be used.');
-      assert.match(await lsp({ action: 'diagnostics', file: '../../etc/hostname' }), /^Error: .* is outside the workspace/);
+      assert.equal(
+        await lsp({ action: 'diagnostics', file: '/etc/hostname' }),
+        'Error: /etc/hostname is outside the workspace; only files inside the workspace folder can be used.',
+      );
+      assert.match(
+        await lsp({ action: 'diagnostics', file: '../../etc/hostname' }),
+        /^Error: .* is outside the workspace/,
+      );
     });
 
     it('a column, an unknown action, a wrong type: all problems at once', async () => {
@@ -296,15 +437,25 @@ describe('lsp against the built-in TypeScript server', function () {
     });
 
     it('symbols without file or query', async () => {
-      assert.equal(await lsp({ action: 'symbols' }), 'Error: symbols needs file (the outline of one file) or query (a workspace-wide search).');
+      assert.equal(
+        await lsp({ action: 'symbols' }),
+        'Error: symbols needs file (the outline of one file) or query (a workspace-wide search).',
+      );
     });
 
     it('honours cancellation', async () => {
       const source = new vscode.CancellationTokenSource();
       source.cancel();
-      await assert.rejects(invokeText('lsp', { action: 'references', file: 'src/format.ts', line: 1, symbol: 'formatCount' }, source.token), (error: unknown) => {
-        return error instanceof Error && /cancel/i.test(error.message + error.name);
-      });
+      await assert.rejects(
+        invokeText(
+          'lsp',
+          { action: 'references', file: 'src/format.ts', line: 1, symbol: 'formatCount' },
+          source.token,
+        ),
+        (error: unknown) => {
+          return error instanceof Error && /cancel/i.test(error.message + error.name);
+        },
+      );
     });
   });
 });
@@ -317,15 +468,31 @@ describe('lsp_rename', function () {
   });
 
   it('renames across files in one edit and saves them', async () => {
-    const text = await invokeText('lsp_rename', { file: 'src/rename.ts', line: 1, symbol: 'oldName', new_name: 'renamedFunction' });
+    const text = await invokeText('lsp_rename', {
+      file: 'src/rename.ts',
+      line: 1,
+      symbol: 'oldName',
+      new_name: 'renamedFunction',
+    });
     assert.equal(
       text,
-      ['Renamed "oldName" → "renamedFunction": 3 edits in 2 files; all saved.', 'src/rename.ts: 1 edit', 'src/renameUser.ts: 2 edits'].join('\n'),
+      [
+        'Renamed "oldName" → "renamedFunction": 3 edits in 2 files; all saved.',
+        'src/rename.ts: 1 edit',
+        'src/renameUser.ts: 2 edits',
+      ].join('\n'),
     );
     const root = workspaceRoot();
-    assert.equal(fs.readFileSync(path.join(root, 'src/rename.ts'), 'utf8').split('\n')[0], 'export function renamedFunction(value: number): number {');
-    assert.match(fs.readFileSync(path.join(root, 'src/renameUser.ts'), 'utf8'), /import \{ renamedFunction \} from '\.\/rename';\n\nexport const doubled = renamedFunction\(21\);/);
-    for (const document of vscode.workspace.textDocuments) assert.equal(document.isDirty, false, `${document.uri.fsPath} left unsaved`);
+    assert.equal(
+      fs.readFileSync(path.join(root, 'src/rename.ts'), 'utf8').split('\n')[0],
+      'export function renamedFunction(value: number): number {',
+    );
+    assert.match(
+      fs.readFileSync(path.join(root, 'src/renameUser.ts'), 'utf8'),
+      /import \{ renamedFunction \} from '\.\/rename';\n\nexport const doubled = renamedFunction\(21\);/,
+    );
+    for (const document of vscode.workspace.textDocuments)
+      assert.equal(document.isDirty, false, `${document.uri.fsPath} left unsaved`);
   });
 
   it('refuses the whole rename when it would touch a file outside the workspace', async () => {
@@ -334,29 +501,51 @@ describe('lsp_rename', function () {
     const outside = path.join(path.dirname(root), 'outside-workspace');
     fs.mkdirSync(outside, { recursive: true });
     const sharedFile = path.join(outside, 'shared.ts');
-    fs.writeFileSync(sharedFile, `import { insideValue } from '../${path.basename(root)}/src/insideValue';\n\nexport const sharedValue = insideValue + 1;\n`);
+    fs.writeFileSync(
+      sharedFile,
+      `import { insideValue } from '../${path.basename(root)}/src/insideValue';\n\nexport const sharedValue = insideValue + 1;\n`,
+    );
     fs.writeFileSync(path.join(root, 'src/insideValue.ts'), 'export const insideValue = 41;\n');
-    fs.writeFileSync(path.join(root, 'src/usesOutside.ts'), "import { sharedValue } from '../../outside-workspace/shared';\n\nexport const fromOutside = sharedValue;\n");
+    fs.writeFileSync(
+      path.join(root, 'src/usesOutside.ts'),
+      "import { sharedValue } from '../../outside-workspace/shared';\n\nexport const fromOutside = sharedValue;\n",
+    );
     await openDocument('src/usesOutside.ts');
     const before = fs.readFileSync(sharedFile, 'utf8');
-    const text = await invokeText('lsp_rename', { file: 'src/insideValue.ts', line: 1, symbol: 'insideValue', new_name: 'renamedValue' });
+    const text = await invokeText('lsp_rename', {
+      file: 'src/insideValue.ts',
+      line: 1,
+      symbol: 'insideValue',
+      new_name: 'renamedValue',
+    });
     assert.equal(
       text,
       `Error: rename refused: the rename would change files outside the workspace. Nothing was changed. Files outside the workspace: ${sharedFile}.`,
     );
     assert.equal(fs.readFileSync(sharedFile, 'utf8'), before);
     assert.equal(fs.readFileSync(path.join(root, 'src/insideValue.ts'), 'utf8'), 'export const insideValue = 41;\n');
-    for (const document of vscode.workspace.textDocuments) assert.equal(document.isDirty, false, `${document.uri.fsPath} was changed`);
+    for (const document of vscode.workspace.textDocuments)
+      assert.equal(document.isDirty, false, `${document.uri.fsPath} was changed`);
   });
 
   it('refuses what the language server will not rename, with its reason', async () => {
-    const text = await invokeText('lsp_rename', { file: 'src/format.ts', line: 1, symbol: 'number#1', new_name: 'integer' });
+    const text = await invokeText('lsp_rename', {
+      file: 'src/format.ts',
+      line: 1,
+      symbol: 'number#1',
+      new_name: 'integer',
+    });
     assert.equal(text, 'Error: rename refused: You cannot rename this element. Nothing was changed.');
   });
 
   it('refuses a new name that is not one identifier', async () => {
     assert.equal(
-      await invokeText('lsp_rename', { file: 'src/rename.ts', line: 1, symbol: 'renamedFunction', new_name: 'two words' }),
+      await invokeText('lsp_rename', {
+        file: 'src/rename.ts',
+        line: 1,
+        symbol: 'renamedFunction',
+        new_name: 'two words',
+      }),
       'Error: new_name must be a single identifier, got "two words".',
     );
   });

@@ -63,11 +63,13 @@ interface Case {
 function schemaCases(tool: string, schema: JsonSchema & { type: 'object' }): Case[] {
   const valid = VALID[tool];
   const cases: Case[] = [{ what: 'not an object', input: 'just a string', names: /must be a JSON object/ }];
-  if (schema.required?.length) cases.push({ what: 'no required key', input: {}, names: new RegExp(`Missing "(${schema.required.join('|')})"`) });
+  if (schema.required?.length)
+    cases.push({ what: 'no required key', input: {}, names: new RegExp(`Missing "(${schema.required.join('|')})"`) });
   cases.push({ what: 'an unknown key', input: { ...valid, colour: 'red' }, names: /Unknown argument "colour"/ });
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
     const quoted = new RegExp(`"${key}(\\[\\d+\\])?[".]`);
-    const broken = (what: string, value: unknown): void => void cases.push({ what: `${key}: ${what}`, input: { ...valid, [key]: value }, names: quoted });
+    const broken = (what: string, value: unknown): void =>
+      void cases.push({ what: `${key}: ${what}`, input: { ...valid, [key]: value }, names: quoted });
     const wrong = wrongType(property);
     if (wrong !== undefined) broken('wrong type', wrong);
     if (property.enum) broken('not one of the values', 'nonsense_value');
@@ -90,20 +92,50 @@ function schemaCases(tool: string, schema: JsonSchema & { type: 'object' }): Cas
 
 /** Mistakes past the schema: a line past the end, a file or id that is not there. */
 const SEMANTIC: Array<{ tool: string; input: Record<string, unknown>; answer: RegExp }> = [
-  { tool: 'lsp', input: { action: 'hover', file: 'src/main.ts', line: 99_999, symbol: 'x' }, answer: /^Error: line 99999 is outside the file of src\/main\.ts, which has \d+ lines/ },
-  { tool: 'lsp_rename', input: { file: 'src/main.ts', line: 99_999, symbol: 'x', new_name: 'y' }, answer: /^Error: line 99999 is outside the file/ },
-  { tool: 'lsp', input: { action: 'definition', file: 'src/nowhere.ts', line: 1, symbol: 'x' }, answer: /^Error: file not found: src\/nowhere\.ts/ },
-  { tool: 'edit', input: { path: 'src/main.ts', old_string: 'zzz-not-there', new_string: 'y' }, answer: /^Error: old_string was not found in src\/main\.ts; nothing was written/ },
-  { tool: 'ast_grep', input: { pattern: 'f(', language: 'typescript' }, answer: /^Error: .*does not parse as typescript/ },
-  { tool: 'resolve', input: { edit_id: 'edit_999', action: 'accept' }, answer: /^Error: there is no staged edit "edit_999"/ },
-  { tool: 'debug', input: { op: 'breakpoints', file: 'debug/python/app.py', lines: [{ line: 999 }] }, answer: /line 999 is outside it/ },
+  {
+    tool: 'lsp',
+    input: { action: 'hover', file: 'src/main.ts', line: 99_999, symbol: 'x' },
+    answer: /^Error: line 99999 is outside the file of src\/main\.ts, which has \d+ lines/,
+  },
+  {
+    tool: 'lsp_rename',
+    input: { file: 'src/main.ts', line: 99_999, symbol: 'x', new_name: 'y' },
+    answer: /^Error: line 99999 is outside the file/,
+  },
+  {
+    tool: 'lsp',
+    input: { action: 'definition', file: 'src/nowhere.ts', line: 1, symbol: 'x' },
+    answer: /^Error: file not found: src\/nowhere\.ts/,
+  },
+  {
+    tool: 'edit',
+    input: { path: 'src/main.ts', old_string: 'zzz-not-there', new_string: 'y' },
+    answer: /^Error: old_string was not found in src\/main\.ts; nothing was written/,
+  },
+  {
+    tool: 'ast_grep',
+    input: { pattern: 'f(', language: 'typescript' },
+    answer: /^Error: .*does not parse as typescript/,
+  },
+  {
+    tool: 'resolve',
+    input: { edit_id: 'edit_999', action: 'accept' },
+    answer: /^Error: there is no staged edit "edit_999"/,
+  },
+  {
+    tool: 'debug',
+    input: { op: 'breakpoints', file: 'debug/python/app.py', lines: [{ line: 999 }] },
+    answer: /line 999 is outside it/,
+  },
   { tool: 'vibe_wait', input: { worker_id: 'w999' }, answer: /^Error: No worker "w999"/ },
 ];
 
 function workspaceDigest(): string {
   const root = workspaceRoot();
   const hash = crypto.createHash('sha256');
-  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true }).sort((a, b) => path.join(a.parentPath, a.name).localeCompare(path.join(b.parentPath, b.name)))) {
+  for (const entry of fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .sort((a, b) => path.join(a.parentPath, a.name).localeCompare(path.join(b.parentPath, b.name)))) {
     const file = path.join(entry.parentPath, entry.name);
     hash.update(file);
     if (entry.isFile()) hash.update(fs.readFileSync(file));
@@ -117,12 +149,17 @@ describe('malformed input: every tool answers an actionable error and changes no
   before(async () => {
     await activateExtension();
     await setSetting('liveTools.vibe.enabled', true);
-    await waitUntilAsync('vibe mode to be on', async () => ((await invokeText('vibe_list', {})).startsWith('Refused') ? undefined : true));
+    await waitUntilAsync('vibe mode to be on', async () =>
+      (await invokeText('vibe_list', {})).startsWith('Refused') ? undefined : true,
+    );
   });
   after(() => setSetting('liveTools.vibe.enabled', undefined));
 
   it('has a valid input on record for every tool', () => {
-    assert.deepEqual(TOOL_CATALOG.map((tool) => tool.name).filter((name) => !VALID[name]), []);
+    assert.deepEqual(
+      TOOL_CATALOG.map((tool) => tool.name).filter((name) => !VALID[name]),
+      [],
+    );
   });
 
   for (const declaration of TOOL_CATALOG) {

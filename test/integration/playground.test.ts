@@ -7,7 +7,6 @@ import { activateExtension, waitUntil, workspaceRoot } from './support/tools';
 
 const RESULT_SCHEME = 'live-tools-result';
 
-
 /** Opens "Run Tool…" from the command, picks `tool` in the real quick pick by typing, returns the input editor. */
 async function pickTool(tool: string): Promise<vscode.TextEditor> {
   const picking = vscode.commands.executeCommand('liveTools.runTool');
@@ -31,14 +30,20 @@ async function replaceText(editor: vscode.TextEditor, text: string): Promise<voi
 /** The newest notification's message, read from the notification center as a person would. */
 async function lastNotification(): Promise<string> {
   await vscode.commands.executeCommand('notifications.showList');
-  const reply = await browser({ op: 'text', selector: '.notifications-center .notification-list-item-message', timeoutMs: 10_000 });
+  const reply = await browser({
+    op: 'text',
+    selector: '.notifications-center .notification-list-item-message',
+    timeoutMs: 10_000,
+  });
   await vscode.commands.executeCommand('notifications.clearAll');
   await vscode.commands.executeCommand('notifications.hideList');
   return reply.text ?? '';
 }
 
 function resultText(tool: string): string | undefined {
-  return vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === RESULT_SCHEME && doc.uri.path === `/${tool} result.txt`)?.getText();
+  return vscode.workspace.textDocuments
+    .find((doc) => doc.uri.scheme === RESULT_SCHEME && doc.uri.path === `/${tool} result.txt`)
+    ?.getText();
 }
 
 describe('Run Tool… playground', function () {
@@ -60,13 +65,19 @@ describe('Run Tool… playground', function () {
     assert.match(template, /\/\/   symbol \(string\): The identifier exactly as written on that line/);
     assert.match(template, /\{\n {2}"action": "diagnostics"\n\}\n$/);
 
-    await replaceText(editor, '// find the uses\n{ "action": "references", "file": "src/format.ts", "line": 1, "symbol": "formatCount", }\n');
+    await replaceText(
+      editor,
+      '// find the uses\n{ "action": "references", "file": "src/format.ts", "line": 1, "symbol": "formatCount", }\n',
+    );
     await browser({ op: 'click', selector: '.editor-actions a.action-label[aria-label^="Run This Input"]' });
     const text = await waitUntil('the result document', () => {
       const current = resultText('lsp');
       return current?.includes('references') ? current : undefined;
     });
-    assert.match(text, /^lsp — \d+ ms\n\n5 references of "formatCount" in 3 files:\nsrc\/broken\.ts:1: import \{ formatCount \} from '\.\/format';/);
+    assert.match(
+      text,
+      /^lsp — \d+ ms\n\n5 references of "formatCount" in 3 files:\nsrc\/broken\.ts:1: import \{ formatCount \} from '\.\/format';/,
+    );
   });
 
   it('bad JSON is reported with its position, nothing runs and the input is kept', async () => {
@@ -75,7 +86,10 @@ describe('Run Tool… playground', function () {
     await replaceText(editor, broken);
     const ran = await vscode.commands.executeCommand<string | undefined>('liveTools.runToolInput');
     assert.equal(ran, undefined);
-    assert.match(await lastNotification(), /^The input is not valid JSON at line 3, column 3: [^(]+\. Fix it and run again; nothing was run\.$/);
+    assert.match(
+      await lastNotification(),
+      /^The input is not valid JSON at line 3, column 3: [^(]+\. Fix it and run again; nothing was run\.$/,
+    );
     assert.equal(editor.document.getText(), broken);
   });
 
@@ -84,10 +98,17 @@ describe('Run Tool… playground', function () {
     // dialog in tests"), so here the confirmation cannot be shown; a person gets the modal with the
     // same text the chat confirmation shows (tested end to end in the chat suite).
     const editor = await pickTool('lsp_rename');
-    await replaceText(editor, '{ "file": "src/format.ts", "line": 1, "symbol": "formatCount", "new_name": "neverApplied" }\n');
+    await replaceText(
+      editor,
+      '{ "file": "src/format.ts", "line": 1, "symbol": "formatCount", "new_name": "neverApplied" }\n',
+    );
     assert.equal(await vscode.commands.executeCommand<string | undefined>('liveTools.runToolInput'), undefined);
-    assert.match(await lastNotification(), /^Could not ask before running lsp_rename \(.*refused to show dialog in tests.*\); nothing was run\.$/);
+    assert.match(
+      await lastNotification(),
+      /^Could not ask before running lsp_rename \(.*refused to show dialog in tests.*\); nothing was run\.$/,
+    );
     assert.doesNotMatch(fs.readFileSync(path.join(workspaceRoot(), 'src/format.ts'), 'utf8'), /neverApplied/);
-    for (const document of vscode.workspace.textDocuments) assert.equal(document.isDirty && document.uri.scheme === 'file', false);
+    for (const document of vscode.workspace.textDocuments)
+      assert.equal(document.isDirty && document.uri.scheme === 'file', false);
   });
 });

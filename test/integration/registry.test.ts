@@ -27,7 +27,8 @@ describe('tool registry', () => {
           const answer = await invokeText(declaration.name, {});
           return answer.startsWith('Refused') ? undefined : answer;
         });
-        if (declaration.inputSchema.required?.length) assert.match(text, /^Error: Missing "/, `${declaration.name} answered: ${text}`);
+        if (declaration.inputSchema.required?.length)
+          assert.match(text, /^Error: Missing "/, `${declaration.name} answered: ${text}`);
         else assert.doesNotMatch(text, /^(Error|Refused)/, `${declaration.name} answered: ${text}`);
       }
     } finally {

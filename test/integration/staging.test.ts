@@ -8,7 +8,8 @@ import { activateExtension, invokeText, waitUntil, workspaceRoot } from './suppo
 const STAGED_SCHEME = 'live-tools-staged';
 
 const SHAPE = 'export function area(width: number, height: number): number {\n  return width * height;\n}\n';
-const SHAPE_USER = "import { area } from './shape';\n\nexport const small = area(2, 3);\nexport const large = area(20, 30);\n";
+const SHAPE_USER =
+  "import { area } from './shape';\n\nexport const small = area(2, 3);\nexport const large = area(20, 30);\n";
 const SOLO = 'const localCount = 1;\nexport const twice = localCount * 2;\n';
 
 let fixtureCount = 0;
@@ -21,7 +22,8 @@ async function twoFiles(): Promise<{ dir: string; shape: string; user: string }>
   fs.writeFileSync(path.join(root, dir, 'shape.ts'), SHAPE);
   fs.writeFileSync(path.join(root, dir, 'shapeUser.ts'), SHAPE_USER);
   // The TypeScript server finds references in files it has seen; open both like an editor would.
-  for (const file of ['shape.ts', 'shapeUser.ts']) await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, dir, file)));
+  for (const file of ['shape.ts', 'shapeUser.ts'])
+    await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, dir, file)));
   return { dir, shape: `${dir}/shape.ts`, user: `${dir}/shapeUser.ts` };
 }
 
@@ -37,14 +39,26 @@ const read = (file: string) => fs.readFileSync(path.join(workspaceRoot(), file),
 
 /** Stages the rename of `area` in a two-file project; returns the edit id from the answer. */
 async function stageAreaRename(files: { shape: string; user: string }): Promise<{ id: string; text: string }> {
-  const text = await invokeText('lsp_rename', { file: files.shape, line: 1, symbol: 'area', new_name: 'surface', stage: true });
+  const text = await invokeText('lsp_rename', {
+    file: files.shape,
+    line: 1,
+    symbol: 'area',
+    new_name: 'surface',
+    stage: true,
+  });
   const id = /staged as (edit_\d+):/.exec(text)?.[1];
   assert.ok(id, text);
   return { id, text };
 }
 
 async function stageSoloRename(file: string): Promise<string> {
-  const text = await invokeText('lsp_rename', { file, line: 1, symbol: 'localCount', new_name: 'counted', stage: true });
+  const text = await invokeText('lsp_rename', {
+    file,
+    line: 1,
+    symbol: 'localCount',
+    new_name: 'counted',
+    stage: true,
+  });
   const id = /staged as (edit_\d+):/.exec(text)?.[1];
   assert.ok(id, text);
   return id;
@@ -99,14 +113,21 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
     assert.equal(read(files.user), SHAPE_USER);
     noDirtyFiles();
 
-    const [tab] = await waitUntil('the multi-file diff of the staged edit', () => (reviewTabs(id).length ? reviewTabs(id) : undefined));
+    const [tab] = await waitUntil('the multi-file diff of the staged edit', () =>
+      reviewTabs(id).length ? reviewTabs(id) : undefined,
+    );
     assert.match(tab.label, new RegExp(`^${id}: rename "area" → "surface"`));
     const diffs = (tab.input as { textDiffs: { original: vscode.Uri; modified: vscode.Uri }[] }).textDiffs;
     assert.deepEqual(
       diffs.map((diff) => [vscode.workspace.asRelativePath(diff.original), diff.modified.scheme]).sort(),
-      [[files.shape, STAGED_SCHEME], [files.user, STAGED_SCHEME]],
+      [
+        [files.shape, STAGED_SCHEME],
+        [files.user, STAGED_SCHEME],
+      ],
     );
-    const proposed = await vscode.workspace.openTextDocument(diffs.find((diff) => diff.original.path.endsWith('shapeUser.ts'))!.modified);
+    const proposed = await vscode.workspace.openTextDocument(
+      diffs.find((diff) => diff.original.path.endsWith('shapeUser.ts'))!.modified,
+    );
     assert.equal(proposed.getText(), SHAPE_USER.replace(/\barea\b/g, 'surface'));
   });
 
@@ -117,27 +138,45 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
     const text = await invokeText('resolve', { edit_id: id, action: 'accept' });
     assert.equal(
       text,
-      [`Accepted ${id} (rename "area" → "surface"): wrote 4 replacements in 2 files; all saved.`, `${files.shape}: 1 replacement`, `${files.user}: 3 replacements`].join('\n'),
+      [
+        `Accepted ${id} (rename "area" → "surface"): wrote 4 replacements in 2 files; all saved.`,
+        `${files.shape}: 1 replacement`,
+        `${files.user}: 3 replacements`,
+      ].join('\n'),
     );
     assert.equal(read(files.shape), SHAPE.replace(/\barea\b/g, 'surface'));
     assert.equal(read(files.user), SHAPE_USER.replace(/\barea\b/g, 'surface'));
     noDirtyFiles();
     await waitUntil('the review tab to close', () => (reviewTabs(id).length === 0 ? true : undefined));
 
-    assert.equal(await invokeText('resolve', { edit_id: id, action: 'accept' }), `Error: ${id} was already accepted by the agent; its changes are written.`);
-    assert.equal(await invokeText('resolve', { edit_id: id, action: 'discard' }), `Error: ${id} was already accepted by the agent; its changes are written.`);
+    assert.equal(
+      await invokeText('resolve', { edit_id: id, action: 'accept' }),
+      `Error: ${id} was already accepted by the agent; its changes are written.`,
+    );
+    assert.equal(
+      await invokeText('resolve', { edit_id: id, action: 'discard' }),
+      `Error: ${id} was already accepted by the agent; its changes are written.`,
+    );
   });
 
   it('resolve discard drops the change, writes nothing, closes the diff of a one-file change', async () => {
     const file = await oneFile();
     const id = await stageSoloRename(file);
-    const [tab] = await waitUntil('the diff of the staged file', () => (reviewTabs(id).length ? reviewTabs(id) : undefined));
+    const [tab] = await waitUntil('the diff of the staged file', () =>
+      reviewTabs(id).length ? reviewTabs(id) : undefined,
+    );
     assert.ok(tab.input instanceof vscode.TabInputTextDiff, 'one file opens a plain diff editor');
     assert.equal(tab.label, `${path.basename(file)} ↔ proposed (${id})`);
-    assert.equal(await invokeText('resolve', { edit_id: id, action: 'discard' }), `Discarded ${id} (rename "localCount" → "counted"); nothing was written.`);
+    assert.equal(
+      await invokeText('resolve', { edit_id: id, action: 'discard' }),
+      `Discarded ${id} (rename "localCount" → "counted"); nothing was written.`,
+    );
     assert.equal(read(file), SOLO);
     await waitUntil('the diff to close', () => (reviewTabs(id).length === 0 ? true : undefined));
-    assert.equal(await invokeText('resolve', { edit_id: id, action: 'accept' }), `Error: ${id} was already discarded by the agent; nothing was written.`);
+    assert.equal(
+      await invokeText('resolve', { edit_id: id, action: 'accept' }),
+      `Error: ${id} was already discarded by the agent; nothing was written.`,
+    );
   });
 
   it('drift on disk refuses the whole change: nothing written, the change stays pending', async () => {
@@ -157,7 +196,12 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
     noDirtyFiles();
     // Deleting the other file is drift too; both are named.
     fs.rmSync(path.join(workspaceRoot(), files.shape));
-    assert.match(await invokeText('resolve', { edit_id: id, action: 'accept' }), new RegExp(`2 files changed since it was staged — ${files.shape} \\(no longer exists\\), ${files.user} \\(changed\\)\\.`));
+    assert.match(
+      await invokeText('resolve', { edit_id: id, action: 'accept' }),
+      new RegExp(
+        `2 files changed since it was staged — ${files.shape} \\(no longer exists\\), ${files.user} \\(changed\\)\\.`,
+      ),
+    );
     assert.equal(read(files.user), changed);
   });
 
@@ -170,7 +214,12 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
     typing.insert(document.uri, new vscode.Position(0, 0), '// typing\n');
     assert.ok(await vscode.workspace.applyEdit(typing));
     try {
-      assert.match(await invokeText('resolve', { edit_id: id, action: 'accept' }), new RegExp(`^Error: ${id} was not accepted: a file changed since it was staged — ${files.shape} \\(changed\\)\\.`));
+      assert.match(
+        await invokeText('resolve', { edit_id: id, action: 'accept' }),
+        new RegExp(
+          `^Error: ${id} was not accepted: a file changed since it was staged — ${files.shape} \\(changed\\)\\.`,
+        ),
+      );
       assert.equal(document.getText(), `// typing\n${SHAPE}`);
       assert.equal(read(files.user), SHAPE_USER);
     } finally {
@@ -188,13 +237,22 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
     const id = await stageSoloRename(file);
     pendingIds.push(id);
     const text = await invokeText('resolve', { edit_id: 'edit_999', action: 'accept' });
-    assert.equal(text, `Error: there is no staged edit "edit_999" in this window (ids look like "edit_1"). Pending staged edits: ${id} (rename "localCount" → "counted").`);
+    assert.equal(
+      text,
+      `Error: there is no staged edit "edit_999" in this window (ids look like "edit_1"). Pending staged edits: ${id} (rename "localCount" → "counted").`,
+    );
   });
 
   it('a rename that would rename a file cannot be staged', async () => {
     const files = await twoFiles();
     const before = fs.readdirSync(path.join(workspaceRoot(), files.dir)).sort();
-    const text = await invokeText('lsp_rename', { file: files.user, line: 1, symbol: './shape', new_name: './outline', stage: true });
+    const text = await invokeText('lsp_rename', {
+      file: files.user,
+      line: 1,
+      symbol: './shape',
+      new_name: './outline',
+      stage: true,
+    });
     assert.equal(
       text,
       `Error: this change cannot be staged: it would also rename ${files.shape} to ${files.dir}/outline.ts, and only text edits can be staged. Nothing was changed. Run it without stage to apply it directly.`,
@@ -210,7 +268,8 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
 
     it('Accept and Discard show in the title of staged reviews only', async () => {
       const accept = '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]';
-      const discard = '.editor-group-container.active .editor-actions a.action-label[aria-label^="Discard Staged Edit"]';
+      const discard =
+        '.editor-group-container.active .editor-actions a.action-label[aria-label^="Discard Staged Edit"]';
       const count = async (selector: string) => (await browser({ op: 'count', selector })).count;
       const files = await twoFiles();
       const { id } = await stageAreaRename(files);
@@ -222,12 +281,19 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       const shape = vscode.Uri.file(path.join(workspaceRoot(), files.shape));
       const user = vscode.Uri.file(path.join(workspaceRoot(), files.user));
       await vscode.window.showTextDocument(shape);
-      await waitUntil('the plain editor', () => (vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputText ? true : undefined));
+      await waitUntil('the plain editor', () =>
+        vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputText ? true : undefined,
+      );
       assert.equal(await count(accept), 0);
       await vscode.commands.executeCommand('vscode.diff', shape, user, 'two plain files');
       assert.equal(await count(accept), 0);
-      await vscode.commands.executeCommand('vscode.changes', 'plain changes', [[shape, shape, user], [user, user, shape]]);
-      await waitUntil('the plain multi-file diff', () => (vscode.window.tabGroups.activeTabGroup.activeTab?.label.startsWith('plain changes') ? true : undefined));
+      await vscode.commands.executeCommand('vscode.changes', 'plain changes', [
+        [shape, shape, user],
+        [user, user, shape],
+      ]);
+      await waitUntil('the plain multi-file diff', () =>
+        vscode.window.tabGroups.activeTabGroup.activeTab?.label.startsWith('plain changes') ? true : undefined,
+      );
       assert.equal(await count(accept), 0);
       // Back to the staged review: the buttons return.
       await vscode.commands.executeCommand('liveTools.openStagedEdit', id);
@@ -238,20 +304,29 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       const files = await twoFiles();
       const { id } = await stageAreaRename(files);
       await waitUntil('the review tab', () => (reviewTabs(id).length ? true : undefined));
-      await browser({ op: 'click', selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]' });
+      await browser({
+        op: 'click',
+        selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]',
+      });
       await waitUntil('the files to be written', () => (read(files.user).includes('surface') ? true : undefined));
       assert.equal(read(files.shape), SHAPE.replace(/\barea\b/g, 'surface'));
       assert.equal(read(files.user), SHAPE_USER.replace(/\barea\b/g, 'surface'));
       await waitUntil('the review tab to close', () => (reviewTabs(id).length === 0 ? true : undefined));
       noDirtyFiles();
-      assert.equal(await invokeText('resolve', { edit_id: id, action: 'accept' }), `Error: ${id} was already accepted by the user; its changes are written.`);
+      assert.equal(
+        await invokeText('resolve', { edit_id: id, action: 'accept' }),
+        `Error: ${id} was already accepted by the user; its changes are written.`,
+      );
     });
 
     it('Discard in the diff title drops it; resolve then says the user discarded it', async () => {
       const file = await oneFile();
       const id = await stageSoloRename(file);
       await waitUntil('the diff', () => (reviewTabs(id).length ? true : undefined));
-      await browser({ op: 'click', selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Discard Staged Edit"]' });
+      await browser({
+        op: 'click',
+        selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Discard Staged Edit"]',
+      });
       await waitUntil('the diff to close', () => (reviewTabs(id).length === 0 ? true : undefined));
       assert.equal(read(file), SOLO);
       assert.equal(
@@ -266,9 +341,16 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       pendingIds.push(id);
       await waitUntil('the diff', () => (reviewTabs(id).length ? true : undefined));
       fs.writeFileSync(path.join(workspaceRoot(), file), `${SOLO}// changed\n`);
-      await browser({ op: 'click', selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]' });
+      await browser({
+        op: 'click',
+        selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]',
+      });
       await vscode.commands.executeCommand('notifications.showList');
-      const shown = await browser({ op: 'text', selector: '.notifications-center .notification-list-item-message:has-text("was not accepted")', timeoutMs: 10_000 });
+      const shown = await browser({
+        op: 'text',
+        selector: '.notifications-center .notification-list-item-message:has-text("was not accepted")',
+        timeoutMs: 10_000,
+      });
       await vscode.commands.executeCommand('notifications.clearAll');
       await vscode.commands.executeCommand('notifications.hideList');
       assert.equal(
@@ -277,7 +359,10 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       );
       assert.equal(read(file), `${SOLO}// changed\n`);
       assert.equal(reviewTabs(id).length, 1, 'the review stays open');
-      assert.match(await invokeText('resolve', { edit_id: id, action: 'accept' }), new RegExp(`^Error: ${id} was not accepted`));
+      assert.match(
+        await invokeText('resolve', { edit_id: id, action: 'accept' }),
+        new RegExp(`^Error: ${id} was not accepted`),
+      );
     });
 
     it('the Staged Edits view lists pending changes with their files, and its inline Discard resolves them', async () => {
@@ -293,13 +378,23 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       // A file opens its own diff.
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await browser({ op: 'click', selector: `${fileRowSelector} .label-name` });
-      const [diff] = await waitUntil('the diff of one file', () => (reviewTabs(id).length ? reviewTabs(id) : undefined));
-      assert.ok(diff.input instanceof vscode.TabInputTextDiff && diff.input.original.path.endsWith(`${files.dir}/shapeUser.ts`));
+      const [diff] = await waitUntil('the diff of one file', () =>
+        reviewTabs(id).length ? reviewTabs(id) : undefined,
+      );
+      assert.ok(
+        diff.input instanceof vscode.TabInputTextDiff && diff.input.original.path.endsWith(`${files.dir}/shapeUser.ts`),
+      );
       // Inline actions show on the selected row: select it (a click also collapses it), then Discard.
       await browser({ op: 'click', selector: `.monaco-list-row[aria-label^="${id} "] .label-name` });
-      await browser({ op: 'click', selector: '.monaco-list-row.selected .actions a.action-label[aria-label^="Discard Staged Edit"]' });
+      await browser({
+        op: 'click',
+        selector: '.monaco-list-row.selected .actions a.action-label[aria-label^="Discard Staged Edit"]',
+      });
       await waitUntil('the change to leave the view', () => (reviewTabs(id).length === 0 ? true : undefined));
-      assert.match(await invokeText('resolve', { edit_id: id, action: 'discard' }), new RegExp(`^Error: ${id} was already discarded by the user`));
+      assert.match(
+        await invokeText('resolve', { edit_id: id, action: 'discard' }),
+        new RegExp(`^Error: ${id} was already discarded by the user`),
+      );
       assert.equal(read(files.user), SHAPE_USER);
     });
   });

@@ -19,7 +19,10 @@ describe('ast_grep in the editor', function () {
   });
 
   it('Dart: the call, not the function signature; a repeated metavariable must be the same code', async () => {
-    const text = await invokeText('ast_grep', { pattern: 'if ($X != null) $X.dispose();', path: 'structural/widgets.dart' });
+    const text = await invokeText('ast_grep', {
+      pattern: 'if ($X != null) $X.dispose();',
+      path: 'structural/widgets.dart',
+    });
     const line = lineOf('structural/widgets.dart', 'if (controller != null) controller.dispose();');
     assert.equal(
       text,
@@ -30,15 +33,30 @@ describe('ast_grep in the editor', function () {
     );
     const calls = await invokeText('ast_grep', { pattern: 'dispose($V)', path: 'structural', language: 'dart' });
     assert.match(calls, /^1 match of `dispose\(\$V\)` in 1 file \(dart, pattern parsed as statement;\):/);
-    assert.match(calls, new RegExp(`structural/widgets.dart:${lineOf('structural/widgets.dart', 'dispose(controller);')}: dispose\\(controller\\)  · \\$V = controller`));
+    assert.match(
+      calls,
+      new RegExp(
+        `structural/widgets.dart:${lineOf('structural/widgets.dart', 'dispose(controller);')}: dispose\\(controller\\)  · \\$V = controller`,
+      ),
+    );
   });
 
   it('a folder without a language searches every language the pattern parses in, and says which', async () => {
     const text = await invokeText('ast_grep', { pattern: 'print($A)', path: 'structural' });
     const lines = text.split('\n');
     assert.match(lines[0], /^2 matches of `print\(\$A\)` in 2 files \(/);
-    assert.ok(lines.includes(`structural/config.lua:${lineOf('structural/config.lua', 'print(name)')}: print(name)  · $A = name`), text);
-    assert.ok(lines.includes(`structural/report.py:${lineOf('structural/report.py', 'print(len')}: print(len(values))  · $A = len(values)`), text);
+    assert.ok(
+      lines.includes(
+        `structural/config.lua:${lineOf('structural/config.lua', 'print(name)')}: print(name)  · $A = name`,
+      ),
+      text,
+    );
+    assert.ok(
+      lines.includes(
+        `structural/report.py:${lineOf('structural/report.py', 'print(len')}: print(len(values))  · $A = len(values)`,
+      ),
+      text,
+    );
     // Neither the string "print(values)" nor the two-argument print is a match.
     assert.equal(lines.filter((line) => line.includes('report.py')).length, 1, text);
   });
@@ -67,7 +85,10 @@ describe('ast_grep in the editor', function () {
   it('stops at max_results and says there are more', async () => {
     const text = await invokeText('ast_grep', { pattern: '$X.dispose()', path: 'structural', max_results: 2 });
     const lines = text.split('\n');
-    assert.match(lines[0], /^More than 2 matches of `\$X\.dispose\(\)` \(stopped at 2; narrow `path` or raise `max_results` for the rest\)/);
+    assert.match(
+      lines[0],
+      /^More than 2 matches of `\$X\.dispose\(\)` \(stopped at 2; narrow `path` or raise `max_results` for the rest\)/,
+    );
     assert.equal(lines.length, 3, text);
   });
 
@@ -82,14 +103,23 @@ describe('ast_grep in the editor', function () {
   });
 
   it('no match explains how matching works', async () => {
-    const text = await invokeText('ast_grep', { pattern: 'nothingLikeThis($A)', path: 'structural', language: 'typescript' });
-    assert.match(text, /^No matches of `nothingLikeThis\(\$A\)` in 1 file \(typescript, pattern parsed as statement\)\./);
+    const text = await invokeText('ast_grep', {
+      pattern: 'nothingLikeThis($A)',
+      path: 'structural',
+      language: 'typescript',
+    });
+    assert.match(
+      text,
+      /^No matches of `nothingLikeThis\(\$A\)` in 1 file \(typescript, pattern parsed as statement\)\./,
+    );
   });
 });
 
 const STAGED_SCHEME = 'live-tools-staged';
-const DISPOSER = 'export function close(a: { dispose(): void }, b: { dispose(): void }): void {\n  a.dispose();\n  if (b) {\n    b.dispose();\n  }\n}\n';
-const DISPOSER_USER = "import { close } from './disposer';\n\nexport const done = (x: { dispose(): void }) => x.dispose();\n";
+const DISPOSER =
+  'export function close(a: { dispose(): void }, b: { dispose(): void }): void {\n  a.dispose();\n  if (b) {\n    b.dispose();\n  }\n}\n';
+const DISPOSER_USER =
+  "import { close } from './disposer';\n\nexport const done = (x: { dispose(): void }) => x.dispose();\n";
 
 let projectCount = 0;
 
@@ -131,7 +161,10 @@ describe('ast_edit and resolve in the editor', function () {
     const text = await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir });
     const id = stagedIdOf(text);
     const lines = text.split('\n');
-    assert.equal(lines[0], `(proposed) 3 replacements in 2 files — rewrite \`$X.dispose()\` → \`dispose($X)\`. Nothing is written yet; staged as ${id}:`);
+    assert.equal(
+      lines[0],
+      `(proposed) 3 replacements in 2 files — rewrite \`$X.dispose()\` → \`dispose($X)\`. Nothing is written yet; staged as ${id}:`,
+    );
     assert.ok(lines.includes('Replacements:'), text);
     assert.ok(lines.includes(`${project.disposer}:2: a.dispose() → dispose(a)`), text);
     assert.ok(lines.includes(`${project.disposer}:4: b.dispose() → dispose(b)`), text);
@@ -141,10 +174,16 @@ describe('ast_edit and resolve in the editor', function () {
     await waitUntil('the review of the staged rewrite', () => (reviewOpen(id) ? true : undefined));
 
     const accepted = await invokeText('resolve', { edit_id: id, action: 'accept' });
-    assert.match(accepted, new RegExp(`^Accepted ${id} \\(rewrite .*\\): wrote 3 replacements in 2 files; all saved\\.`));
+    assert.match(
+      accepted,
+      new RegExp(`^Accepted ${id} \\(rewrite .*\\): wrote 3 replacements in 2 files; all saved\\.`),
+    );
     assert.equal(read(project.disposer), DISPOSER.replace(/(\w)\.dispose\(\)/g, 'dispose($1)'));
     assert.equal(read(project.user), DISPOSER_USER.replace('x.dispose()', 'dispose(x)'));
-    assert.equal(await invokeText('resolve', { edit_id: id, action: 'discard' }), `Error: ${id} was already accepted by the agent; its changes are written.`);
+    assert.equal(
+      await invokeText('resolve', { edit_id: id, action: 'discard' }),
+      `Error: ${id} was already accepted by the agent; its changes are written.`,
+    );
   });
 
   it('a multi-line rewrite follows the indentation of each match', async () => {
@@ -164,7 +203,9 @@ describe('ast_edit and resolve in the editor', function () {
 
   it('a file changed after staging makes accept refuse the whole change; nothing is written', async () => {
     const project = rewriteProject();
-    const id = stagedIdOf(await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir }));
+    const id = stagedIdOf(
+      await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir }),
+    );
     fs.writeFileSync(path.join(workspaceRoot(), project.user), `${DISPOSER_USER}// edited by someone\n`);
     const refused = await invokeText('resolve', { edit_id: id, action: 'accept' });
     assert.match(refused, new RegExp(`^Error: ${id} .*${project.user.replace(/\//g, '\\/')} \\(changed\\)`));
@@ -176,12 +217,20 @@ describe('ast_edit and resolve in the editor', function () {
   it('Accept clicked in the review writes the rewrite; resolve then says the user accepted it', async function () {
     if (!hasBrowser()) this.skip();
     const project = rewriteProject();
-    const id = stagedIdOf(await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir }));
+    const id = stagedIdOf(
+      await invokeText('ast_edit', { pattern: '$X.dispose()', rewrite: 'dispose($X)', path: project.dir }),
+    );
     await waitUntil('the review tab', () => (reviewOpen(id) ? true : undefined));
-    await browser({ op: 'click', selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]' });
+    await browser({
+      op: 'click',
+      selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]',
+    });
     await waitUntil('the files to be written', () => (read(project.user).includes('dispose(x)') ? true : undefined));
     assert.equal(read(project.disposer), DISPOSER.replace(/(\w)\.dispose\(\)/g, 'dispose($1)'));
-    assert.equal(await invokeText('resolve', { edit_id: id, action: 'accept' }), `Error: ${id} was already accepted by the user; its changes are written.`);
+    assert.equal(
+      await invokeText('resolve', { edit_id: id, action: 'accept' }),
+      `Error: ${id} was already accepted by the user; its changes are written.`,
+    );
   });
 
   it('nothing to rewrite stages nothing; an unbound metavariable in the rewrite is an error', async () => {
@@ -258,9 +307,15 @@ describe('ast_grep never freezes the window', function () {
     const answer = await invokeText('ast_grep', { pattern: FOUR_RUNS, path: HEAVY });
     const seconds = (Date.now() - started) / 1000;
     const { rounds, slowestMs, slow } = await probe.stop();
-    assert.match(answer, /^Error: The pattern is too expensive on structural\/heavy\/args\.js: matching stopped after [\d,]+ steps\. Narrow it: fewer `\$\$\$` runs/);
+    assert.match(
+      answer,
+      /^Error: The pattern is too expensive on structural\/heavy\/args\.js: matching stopped after [\d,]+ steps\. Narrow it: fewer `\$\$\$` runs/,
+    );
     assert.ok(rounds >= 5, `the search took ${seconds} s and the probe ran ${rounds} times`);
-    assert.ok(slowestMs < 1000, `the window took ${slowestMs.toFixed(0)} ms to answer while the search ran (${slow}; the search took ${seconds} s)`);
+    assert.ok(
+      slowestMs < 1000,
+      `the window took ${slowestMs.toFixed(0)} ms to answer while the search ran (${slow}; the search took ${seconds} s)`,
+    );
   });
 
   it('cancelled, the search stops at once (its thread is terminated) and the window answers within 1 s during and after', async () => {
@@ -269,7 +324,10 @@ describe('ast_grep never freezes the window', function () {
     const pending = invokeText('ast_grep', { pattern: FOUR_RUNS, path: HEAVY }, source.token).then(
       (text) => `answered: ${text}`,
       // The cancellation crosses the workbench: it arrives as an error named "Canceled", not as a CancellationError instance.
-      (error: unknown) => (error instanceof vscode.CancellationError || (error instanceof Error && error.name === 'Canceled') ? 'cancelled' : `failed: ${String(error)}`),
+      (error: unknown) =>
+        error instanceof vscode.CancellationError || (error instanceof Error && error.name === 'Canceled')
+          ? 'cancelled'
+          : `failed: ${String(error)}`,
     );
     await new Promise((resolve) => setTimeout(resolve, 800));
     const cancelledAt = Date.now();
@@ -290,7 +348,10 @@ describe('ast_grep never freezes the window', function () {
     writeWorkspaceFile(big, `g(big);\n${'x;\n'.repeat(600_000)}`);
     const answer = await invokeText('ast_grep', { pattern: 'g($A)', path: big });
     assert.match(answer, /^No matches of `g\(\$A\)` in 1 file/);
-    assert.match(answer, /Not searched: 1 file over 1 M characters \(structural\/heavy\/bundle\.js\): .* The human can raise the cap with the setting liveTools\.structural\.maxFileCharacters\.$/);
+    assert.match(
+      answer,
+      /Not searched: 1 file over 1 M characters \(structural\/heavy\/bundle\.js\): .* The human can raise the cap with the setting liveTools\.structural\.maxFileCharacters\.$/,
+    );
     await setSetting('liveTools.structural.maxFileCharacters', 2 * 1024 * 1024);
     try {
       assert.match(await invokeText('ast_grep', { pattern: 'g($A)', path: big }), /^1 match of `g\(\$A\)` in 1 file/);

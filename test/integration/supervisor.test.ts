@@ -54,10 +54,24 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
     it('status: a root per language, our server resolved but not started, TypeScript served by the editor', async () => {
       const text = await lsp({ action: 'status' });
       const bin = repoBinDir();
-      assert.ok(text.includes(`- Python at langs/python (pyproject.toml): our server \`pyright-langserver --stdio\` (${bin}/pyright-langserver (from liveTools.lsp.binDirs)): not started — starts when a Python file under this root is opened, or with lsp reload`), text);
-      assert.match(text, /^- Go at langs\/go \(go\.mod\): our server `gopls` \(\/usr\/bin\/gopls \(on PATH\)\): not started/m);
-      assert.match(text, /^- C\/C\+\+ at langs\/c \(\.clangd\): our server `clangd` \(\/usr\/bin\/clangd \(on PATH\)\): not started/m);
-      assert.match(text, /^- TypeScript\/JavaScript at \. \(tsconfig\.json\): served by the editor's extension vscode\.typescript-language-features/m);
+      assert.ok(
+        text.includes(
+          `- Python at langs/python (pyproject.toml): our server \`pyright-langserver --stdio\` (${bin}/pyright-langserver (from liveTools.lsp.binDirs)): not started — starts when a Python file under this root is opened, or with lsp reload`,
+        ),
+        text,
+      );
+      assert.match(
+        text,
+        /^- Go at langs\/go \(go\.mod\): our server `gopls` \(\/usr\/bin\/gopls \(on PATH\)\): not started/m,
+      );
+      assert.match(
+        text,
+        /^- C\/C\+\+ at langs\/c \(\.clangd\): our server `clangd` \(\/usr\/bin\/clangd \(on PATH\)\): not started/m,
+      );
+      assert.match(
+        text,
+        /^- TypeScript\/JavaScript at \. \(tsconfig\.json\): served by the editor's extension vscode\.typescript-language-features/m,
+      );
     });
 
     it('marker without binary: Dart has pubspec.yaml, and status says dart was not found and every place looked', async () => {
@@ -69,10 +83,13 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
           `liveTools.lsp.binDirs: ${repoBinDir()}; PATH: ${(process.env.PATH ?? '').split(':').filter(Boolean).join(', ')})`,
       );
       const reload = await lsp({ action: 'reload', file: 'langs/dart/lib/shapes.dart' });
-      assert.match(reload, /^Reload:\n- Dart at langs\/dart: nothing started: root marker present, but `dart` not found/);
+      assert.match(
+        reload,
+        /^Reload:\n- Dart at langs\/dart: nothing started: root marker present, but `dart` not found/,
+      );
     });
 
-    it('binary without marker: with Go\'s markers set to go.work, gopls resolves but no server is offered', async () => {
+    it("binary without marker: with Go's markers set to go.work, gopls resolves but no server is offered", async () => {
       await setSetting('liveTools.lsp.servers', { go: { rootMarkers: ['go.work'] } });
       await setSetting('liveTools.lsp.diagnosticsWaitSeconds', 1);
       try {
@@ -95,29 +112,53 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
     it('starts when a Python file is opened, and answers definition and diagnostics', async () => {
       const line = lineOf('langs/python/report.py', 'print(total_area');
       const text = await lsp({ action: 'definition', file: 'langs/python/report.py', line, symbol: 'total_area' });
-      assert.match(text, new RegExp(`^1 definition of "total_area" in 1 file:\nlangs/python/shapes\\.py:${lineOf('langs/python/shapes.py', 'def total_area')}: def total_area`));
+      assert.match(
+        text,
+        new RegExp(
+          `^1 definition of "total_area" in 1 file:\nlangs/python/shapes\\.py:${lineOf('langs/python/shapes.py', 'def total_area')}: def total_area`,
+        ),
+      );
       const status = await statusLine('Python');
       assert.match(status, /: running, pid \d+$/);
       assert.match(commandLine(pidOf(status)) ?? '', /pyright-langserver/);
       const diagnostics = await lsp({ action: 'diagnostics', file: 'langs/python/report.py' });
-      assert.match(diagnostics, new RegExp(`^langs/python/report\\.py: 1 error \\(checked on the current text\\):\nlangs/python/report\\.py:3: error Pyright reportAssignmentType: Type "Literal\\['three'\\]" is not assignable to declared type "int"`));
+      assert.match(
+        diagnostics,
+        new RegExp(
+          `^langs/python/report\\.py: 1 error \\(checked on the current text\\):\nlangs/python/report\\.py:3: error Pyright reportAssignmentType: Type "Literal\\['three'\\]" is not assignable to declared type "int"`,
+        ),
+      );
     });
 
     it('reload restarts it through the client: the old process is gone, a new one answers', async () => {
       const before = pidOf(await statusLine('Python'));
       const text = await lsp({ action: 'reload', file: 'langs/python/report.py' });
       const after = pidOf(await statusLine('Python'));
-      assert.equal(text, `Reload:\n- Python at langs/python: restarted our server (pid ${before} stopped, pid ${after}, running)`);
+      assert.equal(
+        text,
+        `Reload:\n- Python at langs/python: restarted our server (pid ${before} stopped, pid ${after}, running)`,
+      );
       assert.notEqual(before, after);
       assert.ok(await gone(before), `pid ${before} still runs`);
-      assert.match(await lsp({ action: 'hover', file: 'langs/python/report.py', line: 1, symbol: 'Square' }), /class Square/);
+      assert.match(
+        await lsp({ action: 'hover', file: 'langs/python/report.py', line: 1, symbol: 'Square' }),
+        /class Square/,
+      );
     });
   });
 
   describe('gopls', () => {
     it('starts for a Go file, answers definition, shows in status with its pid, reloads', async () => {
-      const text = await lsp({ action: 'definition', file: 'langs/go/main.go', line: lineOf('langs/go/main.go', 'area(3)'), symbol: 'area' });
-      assert.match(text, new RegExp(`langs/go/main\\.go:${lineOf('langs/go/main.go', 'func area')}: func area\\(side int\\) int \\{`));
+      const text = await lsp({
+        action: 'definition',
+        file: 'langs/go/main.go',
+        line: lineOf('langs/go/main.go', 'area(3)'),
+        symbol: 'area',
+      });
+      assert.match(
+        text,
+        new RegExp(`langs/go/main\\.go:${lineOf('langs/go/main.go', 'func area')}: func area\\(side int\\) int \\{`),
+      );
       const before = pidOf(await statusLine('Go'));
       assert.match(commandLine(before) ?? '', /gopls/);
       const reload = await lsp({ action: 'reload', file: 'langs/go/main.go' });
@@ -126,9 +167,19 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
     });
 
     it('two project roots of one language run side by side (their servers announce the same command names)', async () => {
-      const other = await lsp({ action: 'definition', file: 'debug/go/main.go', line: lineOf('debug/go/main.go', 'total(b)'), symbol: 'total#2' });
+      const other = await lsp({
+        action: 'definition',
+        file: 'debug/go/main.go',
+        line: lineOf('debug/go/main.go', 'total(b)'),
+        symbol: 'total#2',
+      });
       assert.match(other, /debug\/go\/main\.go:\d+: func total\(b basket\) int \{/, other);
-      const text = await lsp({ action: 'definition', file: 'langs/go/main.go', line: lineOf('langs/go/main.go', 'area(3)'), symbol: 'area' });
+      const text = await lsp({
+        action: 'definition',
+        file: 'langs/go/main.go',
+        line: lineOf('langs/go/main.go', 'area(3)'),
+        symbol: 'area',
+      });
       assert.match(text, /langs\/go\/main\.go:\d+: func area/, text);
       const status = await lsp({ action: 'status' });
       assert.match(status, /^- Go at debug\/go \(go\.mod\): our server `gopls` .*: running, pid \d+$/m, status);
@@ -139,8 +190,16 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
   describe('clangd', () => {
     it('starts for a C file, publishes its errors, answers definition, reloads', async () => {
       const diagnostics = await lsp({ action: 'diagnostics', file: 'langs/c/shapes.c' });
-      assert.match(diagnostics, /langs\/c\/shapes\.c:\d+: error clang undeclared_var_use: Use of undeclared identifier 'missing_value'/);
-      const text = await lsp({ action: 'definition', file: 'langs/c/shapes.c', line: lineOf('langs/c/shapes.c', 'unused_total'), symbol: 'square_area' });
+      assert.match(
+        diagnostics,
+        /langs\/c\/shapes\.c:\d+: error clang undeclared_var_use: Use of undeclared identifier 'missing_value'/,
+      );
+      const text = await lsp({
+        action: 'definition',
+        file: 'langs/c/shapes.c',
+        line: lineOf('langs/c/shapes.c', 'unused_total'),
+        symbol: 'square_area',
+      });
       assert.match(text, /langs\/c\/shapes\.c:3: int square_area\(int side\) \{/);
       const before = pidOf(await statusLine('C/C++'));
       assert.match(commandLine(before) ?? '', /clangd/);
@@ -154,13 +213,29 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
     it('runs tsc, pyright and go vet on their roots and says why C and Dart were not checked', async () => {
       const text = await lsp({ action: 'diagnostics', file: '*' });
       assert.match(text, /^\d+ errors? in \d+ files \(from the project checkers; some roots not verified\):$/m);
-      assert.match(text, /^- TypeScript\/JavaScript at \.: `tsc --noEmit --pretty false -p \.` ran in [\d.]+ s \(exit \d+\): \d+ problems$/m);
-      assert.match(text, /^- Python at langs\/python: `pyright --outputjson` ran in [\d.]+ s \(exit \d+\): 1 problem$/m);
+      assert.match(
+        text,
+        /^- TypeScript\/JavaScript at \.: `tsc --noEmit --pretty false -p \.` ran in [\d.]+ s \(exit \d+\): \d+ problems$/m,
+      );
+      assert.match(
+        text,
+        /^- Python at langs\/python: `pyright --outputjson` ran in [\d.]+ s \(exit \d+\): 1 problem$/m,
+      );
       assert.match(text, /^- Go at langs\/go: `go vet \.\/\.\.\.` ran in [\d.]+ s \(exit \d+\): 1 problem$/m);
       assert.match(text, /^- C\/C\+\+ at langs\/c: not checked: no project checker is known for C\/C\+\+$/m);
       assert.match(text, /^- Dart at langs\/dart: not checked: `dart` not found/m);
-      assert.ok(text.includes(`langs/python/report.py:3: error pyright reportAssignmentType: Type "Literal['three']" is not assignable to declared type "int"`), text);
-      assert.ok(text.includes('langs/go/main.go:10: error go vet: fmt.Printf format %d has arg "four" of wrong type string\n    fmt.Printf("area %d\\n", "four")'), text);
+      assert.ok(
+        text.includes(
+          `langs/python/report.py:3: error pyright reportAssignmentType: Type "Literal['three']" is not assignable to declared type "int"`,
+        ),
+        text,
+      );
+      assert.ok(
+        text.includes(
+          'langs/go/main.go:10: error go vet: fmt.Printf format %d has arg "four" of wrong type string\n    fmt.Printf("area %d\\n", "four")',
+        ),
+        text,
+      );
     });
 
     it('a checker past its time bound is stopped and reported as not verified', async () => {

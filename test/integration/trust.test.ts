@@ -20,35 +20,54 @@ import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoo
 const inCard = { frames: CARD_FRAMES };
 const READ_TIER = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name));
 
-const python = (code: string, extra: object = {}) => invokeText('eval', { code, description: 'trust test cell', ...extra });
+const python = (code: string, extra: object = {}) =>
+  invokeText('eval', { code, description: 'trust test cell', ...extra });
 
 /**
  * Waits for the approval card that shows the first pattern (the card answered before it may still be
  * on screen for a moment), checks the others, answers it, and waits until it is gone.
  */
 async function answerCard(expect: RegExp[], choice: 'Allow' | 'Deny'): Promise<string> {
-  const card = await browser({ op: 'text', selector: '.card.active', text: expect[0].source, ...inCard, timeoutMs: 30_000 });
+  const card = await browser({
+    op: 'text',
+    selector: '.card.active',
+    text: expect[0].source,
+    ...inCard,
+    timeoutMs: 30_000,
+  });
   const text = card.text ?? '';
   for (const pattern of expect) assert.match(text, pattern);
   // An option's text starts with its key's number.
   await browser({ op: 'click', selector: '.card.active .option', text: `^\\d*${choice}`, ...inCard });
   await browser({ op: 'click', selector: '.card.active .submit', ...inCard });
   const number = /^#\d+/.exec(text)?.[0];
-  if (number) await waitUntilAsync(`card ${number} to be answered`, async () => ((await browser({ op: 'count', selector: '.card.active', text: `^${number}(?!\\d)`, ...inCard })).count === 0 ? true : undefined));
+  if (number)
+    await waitUntilAsync(`card ${number} to be answered`, async () =>
+      (await browser({ op: 'count', selector: '.card.active', text: `^${number}(?!\\d)`, ...inCard })).count === 0
+        ? true
+        : undefined,
+    );
   return text;
 }
 
 /** Chat confirmation: waits for it, returns its text, allows it once. */
 async function allowInChat(): Promise<string> {
   const dropdown = '.chat-confirmation-widget-container .monaco-dropdown-button';
-  const opened = await browser({ op: 'click', selector: dropdown, container: '.chat-confirmation-widget-container', timeoutMs: 60_000 });
+  const opened = await browser({
+    op: 'click',
+    selector: dropdown,
+    container: '.chat-confirmation-widget-container',
+    timeoutMs: 60_000,
+  });
   await browser({ op: 'click', selector: '.monaco-menu .action-label', text: '^Allow Once' });
   return `${opened.containerLabel ?? ''} ${opened.containerText ?? ''}`;
 }
 
 /** A request of a vibe worker (its brief opens with our instructions), not of the chat. */
 function isWorkerRequest(request: RecordedRequest): boolean {
-  return request.messages.some((message) => message.parts.some((part) => part.kind === 'text' && part.text.includes('You are a background worker')));
+  return request.messages.some((message) =>
+    message.parts.some((part) => part.kind === 'text' && part.text.includes('You are a background worker')),
+  );
 }
 
 describe('trust: tiers and approvals hold for every caller', function () {
@@ -73,11 +92,20 @@ describe('trust: tiers and approvals hold for every caller', function () {
     await sendChat(model, 'Plan with helpers.', [() => ({ text: 'A plan.' })], PLAN_AGENT_NAME);
     const [request] = await model.waitForRequests(1, 90_000);
     const ours = request.tools.filter((tool) => TOOL_CATALOG.some((declaration) => declaration.name === tool.name));
-    assert.ok(ours.some((tool) => tool.name === 'vibe_spawn_readonly'), `offered: ${request.toolNames.join(', ')}`);
-    assert.deepEqual(ours.filter((tool) => !READ_TIER.has(tool.name)).map((tool) => tool.name), []);
+    assert.ok(
+      ours.some((tool) => tool.name === 'vibe_spawn_readonly'),
+      `offered: ${request.toolNames.join(', ')}`,
+    );
+    assert.deepEqual(
+      ours.filter((tool) => !READ_TIER.has(tool.name)).map((tool) => tool.name),
+      [],
+    );
     // No schema the Plan agent is sent names an access (or any value) above read.
     const granting = ours.filter((tool) => /"(write|exec)"/.test(JSON.stringify(tool.inputSchema)));
-    assert.deepEqual(granting.map((tool) => tool.name), []);
+    assert.deepEqual(
+      granting.map((tool) => tool.name),
+      [],
+    );
   });
 
   it('vibe_spawn asks the human which access it grants unless it is read; the answer names it', async () => {
@@ -85,15 +113,24 @@ describe('trust: tiers and approvals hold for every caller', function () {
     const turn = (request: RecordedRequest): ScriptedReply => {
       if (isWorkerRequest(request)) return { text: 'hello' };
       const done = toolResults(request).length;
-      if (done === 0) return { toolCall: { name: 'vibe_spawn', input: { brief: 'Say hello.', label: 'writer', access: 'write' } } };
+      if (done === 0)
+        return { toolCall: { name: 'vibe_spawn', input: { brief: 'Say hello.', label: 'writer', access: 'write' } } };
       if (done === 1) return { toolCall: { name: 'vibe_spawn', input: { brief: 'Say hello.', label: 'reader' } } };
       return { text: 'Started.' };
     };
-    await sendChat(model, 'Start a writer.', Array.from({ length: 8 }, () => turn));
+    await sendChat(
+      model,
+      'Start a writer.',
+      Array.from({ length: 8 }, () => turn),
+    );
     const confirmation = await allowInChat();
     assert.match(confirmation, /Start worker "writer" with write access\?/);
     assert.match(confirmation, /it may edit files in the workspace/);
-    const chat = await waitUntilAsync('the chat to get both results', async () => model.requests.find((request) => !isWorkerRequest(request) && toolResults(request).length === 2), 90_000);
+    const chat = await waitUntilAsync(
+      'the chat to get both results',
+      async () => model.requests.find((request) => !isWorkerRequest(request) && toolResults(request).length === 2),
+      90_000,
+    );
     const results = toolResults(chat);
     assert.match(results[0], /^Started worker w\d+ "writer" .*access write\)/);
     // The read worker needed no confirmation: the chat went on by itself.
@@ -103,10 +140,22 @@ describe('trust: tiers and approvals hold for every caller', function () {
   it("a cell's tool() outside a chat is asked on the card with the tool's own confirmation; Deny refuses, Allow writes; eval and workers are never reachable", async () => {
     const file = path.join(workspaceRoot(), '.vscode', 'trust-task.json');
     fs.rmSync(file, { force: true });
-    const code = 'try:\n    print(tool("write", {"path": ".vscode/trust-task.json", "content": "{}\\n"}))\nexcept Exception as error:\n    print("raised:", error)';
+    const code =
+      'try:\n    print(tool("write", {"path": ".vscode/trust-task.json", "content": "{}\\n"}))\nexcept Exception as error:\n    print("raised:", error)';
     const denied = python(code);
-    const card = await answerCard([/A Python cell of another extension wants to run write: Create file\?/, /\.vscode\/trust-task\.json/, /can execute/], 'Deny');
-    assert.match(card, /^A Python cell of another extension wants to run write: Create file\?$/m, 'the caller label is one line');
+    const card = await answerCard(
+      [
+        /A Python cell of another extension wants to run write: Create file\?/,
+        /\.vscode\/trust-task\.json/,
+        /can execute/,
+      ],
+      'Deny',
+    );
+    assert.match(
+      card,
+      /^A Python cell of another extension wants to run write: Create file\?$/m,
+      'the caller label is one line',
+    );
     assert.match(await denied, /raised: .*the human denied this write call/);
     assert.equal(fs.existsSync(file), false, 'a denied write wrote the file');
 
@@ -117,7 +166,9 @@ describe('trust: tiers and approvals hold for every caller', function () {
     fs.rmSync(file, { force: true });
 
     for (const name of ['eval', 'vibe_spawn', 'vibe_spawn_readonly', 'vibe_list']) {
-      const answer = await python(`try:\n    tool("${name}", {"brief": "x", "label": "x", "code": "1", "description": "x"})\nexcept Exception as error:\n    print("raised:", error)`);
+      const answer = await python(
+        `try:\n    tool("${name}", {"brief": "x", "label": "x", "code": "1", "description": "x"})\nexcept Exception as error:\n    print("raised:", error)`,
+      );
       assert.match(answer, /raised: Refused: A cell cannot/, `${name}: ${answer}`);
     }
   });
@@ -126,12 +177,28 @@ describe('trust: tiers and approvals hold for every caller', function () {
     await python('marker = "the window kernel"', { reset: true });
     model.reset();
     model.script([
-      () => ({ toolCall: { name: 'eval', input: { code: 'try:\n    print(marker)\nexcept NameError:\n    print("no marker here")\nprint(tool("write", {"path": "trust-worker.txt", "content": "x\\n"}))', description: 'worker cell' } } }),
+      () => ({
+        toolCall: {
+          name: 'eval',
+          input: {
+            code: 'try:\n    print(marker)\nexcept NameError:\n    print("no marker here")\nprint(tool("write", {"path": "trust-worker.txt", "content": "x\\n"}))',
+            description: 'worker cell',
+          },
+        },
+      }),
       (request) => ({ text: toolResults(request)[0] ?? 'no result' }),
     ]);
-    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Run a cell.', label: 'cell\nrunner', access: 'exec' }));
-    await answerCard([new RegExp(`Worker "cell runner" \\(${id}\\) wants to run eval: Run Python: worker cell\\?`)], 'Allow');
-    await answerCard([new RegExp(`A Python cell of Worker "cell runner" \\(${id}\\) wants to run write`), /trust-worker\.txt/], 'Deny');
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Run a cell.', label: 'cell\nrunner', access: 'exec' }),
+    );
+    await answerCard(
+      [new RegExp(`Worker "cell runner" \\(${id}\\) wants to run eval: Run Python: worker cell\\?`)],
+      'Allow',
+    );
+    await answerCard(
+      [new RegExp(`A Python cell of Worker "cell runner" \\(${id}\\) wants to run write`), /trust-worker\.txt/],
+      'Deny',
+    );
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
     assert.match(done, /no marker here/, 'the worker ran in the window kernel');
     assert.match(done, /the human denied this write call/);
@@ -142,10 +209,17 @@ describe('trust: tiers and approvals hold for every caller', function () {
 
   it("another extension's tool tagged as our read tier counts as exec: a read worker is not offered it and cannot call it", async () => {
     model.reset();
-    model.script([() => ({ toolCall: { name: 'scripted_tagged_read', input: { note: 'from a read worker' } } }), (request) => ({ text: toolResults(request)[0] ?? '' })]);
+    model.script([
+      () => ({ toolCall: { name: 'scripted_tagged_read', input: { note: 'from a read worker' } } }),
+      (request) => ({ text: toolResults(request)[0] ?? '' }),
+    ]);
     const id = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Call the tagged tool.', label: 'reader' }));
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
-    assert.equal(model.requests[0].toolNames.includes('scripted_tagged_read'), false, `offered: ${model.requests[0].toolNames.join(', ')}`);
+    assert.equal(
+      model.requests[0].toolNames.includes('scripted_tagged_read'),
+      false,
+      `offered: ${model.requests[0].toolNames.join(', ')}`,
+    );
     assert.match(done, /Refused: scripted_tagged_read belongs to another extension and counts as exec/);
     assert.doesNotMatch(done, /ran: from a read worker/);
   });
@@ -154,11 +228,21 @@ describe('trust: tiers and approvals hold for every caller', function () {
     const file = path.join(workspaceRoot(), 'trust-read-worker.txt');
     fs.rmSync(file, { force: true });
     model.reset();
-    model.script([() => ({ toolCall: { name: 'write', input: { path: 'trust-read-worker.txt', content: 'x\n' } } }), (request) => ({ text: toolResults(request)[0] ?? '' })]);
+    model.script([
+      () => ({ toolCall: { name: 'write', input: { path: 'trust-read-worker.txt', content: 'x\n' } } }),
+      (request) => ({ text: toolResults(request)[0] ?? '' }),
+    ]);
     const id = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Write a file.', label: 'reader' }));
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
-    assert.equal(model.requests[0].toolNames.includes('write'), false, `offered: ${model.requests[0].toolNames.join(', ')}`);
-    assert.match(done, new RegExp(`Refused: write is a write tool, and Worker "reader" \\(${id}\\) may use read tools only`));
+    assert.equal(
+      model.requests[0].toolNames.includes('write'),
+      false,
+      `offered: ${model.requests[0].toolNames.join(', ')}`,
+    );
+    assert.match(
+      done,
+      new RegExp(`Refused: write is a write tool, and Worker "reader" \\(${id}\\) may use read tools only`),
+    );
     assert.equal(fs.existsSync(file), false, 'a read worker wrote a file');
   });
 
@@ -168,7 +252,11 @@ describe('trust: tiers and approvals hold for every caller', function () {
     const id = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Idle.', label: 'owned' }));
     await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 30 });
     fs.writeFileSync(path.join(workspaceRoot(), 'src/trustStaged.ts'), 'export const trusted = 1;\n');
-    const staged = await invokeText('ast_edit', { pattern: 'export const trusted = 1', rewrite: 'export const trusted = 2', path: 'src/trustStaged.ts' });
+    const staged = await invokeText('ast_edit', {
+      pattern: 'export const trusted = 1',
+      rewrite: 'export const trusted = 2',
+      path: 'src/trustStaged.ts',
+    });
     const editId = /edit_\d+/.exec(staged)?.[0] ?? 'missing';
     await sendChat(model, 'Steer the worker, then accept the edit.', [
       () => ({ toolCall: { name: 'vibe_send', input: { worker_id: id, message: 'hello from another conversation' } } }),
@@ -179,9 +267,18 @@ describe('trust: tiers and approvals hold for every caller', function () {
     const requests = await model.waitForRequests(3, 90_000);
     const results = toolResults(requests[2]);
     assert.match(results[0], new RegExp(`^Error: ${id} was started in another conversation \\(window\\)`));
-    assert.match(results[1], new RegExp(`^Error: ${editId} was staged in another conversation \\(window\\); nothing was written`));
-    assert.equal(fs.readFileSync(path.join(workspaceRoot(), 'src/trustStaged.ts'), 'utf8'), 'export const trusted = 1;\n');
-    assert.match(await invokeText('resolve', { edit_id: editId, action: 'discard' }), new RegExp(`Discarded ${editId}`));
+    assert.match(
+      results[1],
+      new RegExp(`^Error: ${editId} was staged in another conversation \\(window\\); nothing was written`),
+    );
+    assert.equal(
+      fs.readFileSync(path.join(workspaceRoot(), 'src/trustStaged.ts'), 'utf8'),
+      'export const trusted = 1;\n',
+    );
+    assert.match(
+      await invokeText('resolve', { edit_id: editId, action: 'discard' }),
+      new RegExp(`Discarded ${editId}`),
+    );
   });
 
   it('a workspace cannot choose what runs: its value of liveTools.eval.python is ignored', async () => {
@@ -189,7 +286,9 @@ describe('trust: tiers and approvals hold for every caller', function () {
     const trap = path.join(root, 'settings-trap');
     const marker = path.join(trap, 'ran');
     fs.mkdirSync(trap, { recursive: true });
-    fs.writeFileSync(path.join(trap, 'python'), `#!/bin/sh\ntouch '${marker}'\nexec /usr/bin/python3 "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(trap, 'python'), `#!/bin/sh\ntouch '${marker}'\nexec /usr/bin/python3 "$@"\n`, {
+      mode: 0o755,
+    });
     const settingsFile = path.join(root, '.vscode', 'settings.json');
     const before = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
     fs.writeFileSync(settingsFile, JSON.stringify({ 'liveTools.eval.python': 'settings-trap/python' }));

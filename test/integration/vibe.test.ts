@@ -13,7 +13,9 @@ import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { invokeText, setSetting, workspaceRoot } from './support/tools';
 
-const VIBE_TOOLS = TOOL_CATALOG.filter((tool) => tool.resource === 'vibe').map((tool) => tool.name).sort();
+const VIBE_TOOLS = TOOL_CATALOG.filter((tool) => tool.resource === 'vibe')
+  .map((tool) => tool.name)
+  .sort();
 const WRITE_OR_EXEC = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier !== 'read').map((tool) => tool.name));
 
 describe('vibe mode', function () {
@@ -39,39 +41,79 @@ describe('vibe mode', function () {
       () => ({ toolCall: { name: 'lsp', input: { action: 'symbols', file: 'src/format.ts' } } }),
       (request) => ({ text: `Found: ${toolResults(request)[0] ?? 'no tool result'}` }),
     ]);
-    const spawned = await invokeText('vibe_spawn', { brief: 'Outline src/format.ts.', label: 'exports', access: 'read' });
-    assert.match(spawned, /^Started worker w\d+ "exports" \(scripted\/scripted-1 \(fast\), access read\)\. It runs in the background/);
+    const spawned = await invokeText('vibe_spawn', {
+      brief: 'Outline src/format.ts.',
+      label: 'exports',
+      access: 'read',
+    });
+    assert.match(
+      spawned,
+      /^Started worker w\d+ "exports" \(scripted\/scripted-1 \(fast\), access read\)\. It runs in the background/,
+    );
     const id = workerIdOf(spawned);
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
-    assert.match(done, new RegExp(`^${id} "exports" done after \\d+ s:\\nFound: 1 symbol in src/format\\.ts[\\s\\S]*formatCount`));
+    assert.match(
+      done,
+      new RegExp(`^${id} "exports" done after \\d+ s:\\nFound: 1 symbol in src/format\\.ts[\\s\\S]*formatCount`),
+    );
     const requests = model.requests;
     assert.equal(requests.length, 2);
     assert.equal(requests[0].modelId, 'scripted-1');
     assert.match(toolResults(requests[1])[0], /formatCount/);
-    assert.match(await invokeText('vibe_list', {}), new RegExp(`${id} "exports" · fast \\(scripted/scripted-1 \\(fast\\)\\) · access read · done · \\d+ s · last result: Found:`));
+    assert.match(
+      await invokeText('vibe_list', {}),
+      new RegExp(
+        `${id} "exports" · fast \\(scripted/scripted-1 \\(fast\\)\\) · access read · done · \\d+ s · last result: Found:`,
+      ),
+    );
   });
 
   it('a read-only worker is offered no write or exec tool; a good worker runs on the good model', async () => {
     model.reset();
     model.script([() => ({ text: 'Reviewed.' })]);
-    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Review the plan.', label: 'reviewer', tier: 'good', access: 'read' }));
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Review the plan.', label: 'reviewer', tier: 'good', access: 'read' }),
+    );
     await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
     const [request] = model.requests as RecordedRequest[];
     assert.equal(request.modelId, 'scripted-2');
     assert.ok(request.toolNames.includes('lsp'), `read tools are offered: ${request.toolNames.join(', ')}`);
-    assert.deepEqual(request.toolNames.filter((name) => WRITE_OR_EXEC.has(name) || name.startsWith('vibe_')), []);
+    assert.deepEqual(
+      request.toolNames.filter((name) => WRITE_OR_EXEC.has(name) || name.startsWith('vibe_')),
+      [],
+    );
   });
 
   it('send steers a running worker at its next tool boundary (here: after its question on the card is answered); kill stops one', async function () {
     if (!hasBrowser()) this.skip();
     model.reset();
     model.script([
-      () => ({ toolCall: { name: 'ask_user', input: { question: 'Which greeting should the worker use?', options: [{ label: 'hello' }, { label: 'hi' }] } } }),
-      (request) => ({ text: `${toolResults(request)[0]} Then told: ${request.messages.flatMap((message) => message.parts).filter((part) => part.kind === 'text' && part.text.includes('Message from the agent')).map((part) => (part as { text: string }).text.split('\n')[1]).join('; ')}` }),
+      () => ({
+        toolCall: {
+          name: 'ask_user',
+          input: { question: 'Which greeting should the worker use?', options: [{ label: 'hello' }, { label: 'hi' }] },
+        },
+      }),
+      (request) => ({
+        text: `${toolResults(request)[0]} Then told: ${request.messages
+          .flatMap((message) => message.parts)
+          .filter((part) => part.kind === 'text' && part.text.includes('Message from the agent'))
+          .map((part) => (part as { text: string }).text.split('\n')[1])
+          .join('; ')}`,
+      }),
     ]);
-    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Ask which greeting to use, then greet.', label: 'steered', access: 'read' }));
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', {
+        brief: 'Ask which greeting to use, then greet.',
+        label: 'steered',
+        access: 'read',
+      }),
+    );
     await browser({ op: 'text', selector: '.card.active .question', frames: CARD_FRAMES, timeoutMs: 30_000 });
-    assert.match(await invokeText('vibe_send', { worker_id: id, message: 'also sign with your id' }), new RegExp(`^Message queued for ${id} "steered": it is delivered at the worker's next tool boundary\\.$`));
+    assert.match(
+      await invokeText('vibe_send', { worker_id: id, message: 'also sign with your id' }),
+      new RegExp(`^Message queued for ${id} "steered": it is delivered at the worker's next tool boundary\\.$`),
+    );
     await browser({ op: 'click', selector: '.card.active .option', text: 'hi', frames: CARD_FRAMES });
     await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
@@ -79,17 +121,35 @@ describe('vibe mode', function () {
 
     model.reset();
     model.script([() => ({ toolCall: { name: 'ask_user', input: { question: 'A question nobody answers' } } })]);
-    const stuck = workerIdOf(await invokeText('vibe_spawn', { brief: 'Ask and wait.', label: 'to kill', access: 'read' }));
+    const stuck = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Ask and wait.', label: 'to kill', access: 'read' }),
+    );
     await browser({ op: 'text', selector: '.card.active .question', frames: CARD_FRAMES, timeoutMs: 30_000 });
-    assert.match(await invokeText('vibe_wait', { worker_id: stuck, timeout_seconds: 1 }), new RegExp(`^${stuck} "to kill" is still running after 1 s of waiting`));
-    assert.match(await invokeText('vibe_kill', { worker_id: stuck }), new RegExp(`^${stuck} "to kill" was stopped after \\d+ s\\.$`));
-    assert.match(await invokeText('vibe_wait', { worker_id: stuck, timeout_seconds: 5 }), new RegExp(`^${stuck} "to kill" killed after \\d+ s:\\nstopped by vibe_kill$`));
+    assert.match(
+      await invokeText('vibe_wait', { worker_id: stuck, timeout_seconds: 1 }),
+      new RegExp(`^${stuck} "to kill" is still running after 1 s of waiting`),
+    );
+    assert.match(
+      await invokeText('vibe_kill', { worker_id: stuck }),
+      new RegExp(`^${stuck} "to kill" was stopped after \\d+ s\\.$`),
+    );
+    assert.match(
+      await invokeText('vibe_wait', { worker_id: stuck, timeout_seconds: 5 }),
+      new RegExp(`^${stuck} "to kill" killed after \\d+ s:\\nstopped by vibe_kill$`),
+    );
     // Its question is withdrawn with it.
     const deadline = Date.now() + 10_000;
-    while ((await browser({ op: 'count', selector: '.card', frames: CARD_FRAMES })).count !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (
+      (await browser({ op: 'count', selector: '.card', frames: CARD_FRAMES })).count !== 0 &&
+      Date.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await browser({ op: 'count', selector: '.card', frames: CARD_FRAMES })).count, 0);
     // An unknown id lists this conversation's workers (earlier suites' workers of other conversations are not named).
-    assert.match(await invokeText('vibe_kill', { worker_id: 'w999' }), new RegExp(`^Error: No worker "w999"; workers: (w\\d+, )*${id}[,.]`));
+    assert.match(
+      await invokeText('vibe_kill', { worker_id: 'w999' }),
+      new RegExp(`^Error: No worker "w999"; workers: (w\\d+, )*${id}[,.]`),
+    );
   });
 
   it('a write call waits for the human: Allow on the card runs it, Deny tells the worker', async function () {
@@ -98,10 +158,23 @@ describe('vibe mode', function () {
     fs.rmSync(file, { force: true });
     for (const choice of ['Allow', 'Deny']) {
       model.reset();
-      model.script([() => ({ toolCall: { name: 'write', input: { path: 'vibe-written.txt', content: `written after ${choice}\n` } } }), (request) => ({ text: toolResults(request)[0].split('\n')[0] })]);
-      const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Write the file.', label: `writer ${choice}`, access: 'write' }));
+      model.script([
+        () => ({
+          toolCall: { name: 'write', input: { path: 'vibe-written.txt', content: `written after ${choice}\n` } },
+        }),
+        (request) => ({ text: toolResults(request)[0].split('\n')[0] }),
+      ]);
+      const id = workerIdOf(
+        await invokeText('vibe_spawn', { brief: 'Write the file.', label: `writer ${choice}`, access: 'write' }),
+      );
       // This worker's card (an earlier one may still be leaving the screen).
-      const card = await browser({ op: 'text', selector: '.card.active', text: `Worker "writer ${choice}"`, frames: CARD_FRAMES, timeoutMs: 30_000 });
+      const card = await browser({
+        op: 'text',
+        selector: '.card.active',
+        text: `Worker "writer ${choice}"`,
+        frames: CARD_FRAMES,
+        timeoutMs: 30_000,
+      });
       assert.match(card.text ?? '', new RegExp(`Worker "writer ${choice}" \\(${id}\\) wants to run write`));
       assert.match(card.text ?? '', /vibe-written\.txt/);
       assert.match(await invokeText('vibe_list', {}), new RegExp(`${id} "writer ${choice}" .* · awaiting approval`));
@@ -121,10 +194,16 @@ describe('vibe mode', function () {
   it('vibe mode off: the tools refuse and the chat does not offer them; on: offered', async () => {
     await chatReady();
     await setVibe(false);
-    assert.match(await invokeText('vibe_spawn', { brief: 'x', label: 'x' }), /^Refused: vibe_spawn needs vibe mode \(background workers\), which is not available in this window: vibe mode is off/);
+    assert.match(
+      await invokeText('vibe_spawn', { brief: 'x', label: 'x' }),
+      /^Refused: vibe_spawn needs vibe mode \(background workers\), which is not available in this window: vibe mode is off/,
+    );
     await sendChat(model, 'What tools do you have?', [() => ({ text: 'Some.' })]);
     const [off] = await model.waitForRequests(1, 90_000);
-    assert.deepEqual(off.toolNames.filter((name) => name.startsWith('vibe_')), []);
+    assert.deepEqual(
+      off.toolNames.filter((name) => name.startsWith('vibe_')),
+      [],
+    );
     await setVibe(true);
     await sendChat(model, 'And now?', [() => ({ text: 'More.' })]);
     const [on] = await model.waitForRequests(1, 90_000);

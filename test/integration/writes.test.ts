@@ -19,10 +19,16 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
   });
 
   it('write creates a file, saved, with no new problems', async () => {
-    const text = await write({ path: 'src/writeLib.ts', content: 'export function double(n: number): number {\n  return n * 2;\n}\n' });
+    const text = await write({
+      path: 'src/writeLib.ts',
+      content: 'export function double(n: number): number {\n  return n * 2;\n}\n',
+    });
     assert.equal(text, 'Created src/writeLib.ts (3 lines), saved.\nDiagnostics: no new problems.');
     assert.equal(read('src/writeLib.ts'), 'export function double(n: number): number {\n  return n * 2;\n}\n');
-    const user = await write({ path: 'src/writeUser.ts', content: "import { double } from './writeLib';\n\nexport const four: number = double(2);\n" });
+    const user = await write({
+      path: 'src/writeUser.ts',
+      content: "import { double } from './writeLib';\n\nexport const four: number = double(2);\n",
+    });
     assert.equal(user, 'Created src/writeUser.ts (3 lines), saved.\nDiagnostics: no new problems.');
   });
 
@@ -40,8 +46,15 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
   });
 
   it('move it four lines down → not reported again', async () => {
-    const text = await edit({ path: 'src/writeLib.ts', old_string: 'export function double', new_string: '// one\n// two\n// three\n// four\nexport function double' });
-    assert.equal(text, 'Edited src/writeLib.ts: 1 replacement at line 1, saved.\nDiagnostics: no new problems (also checked 1 importing file).');
+    const text = await edit({
+      path: 'src/writeLib.ts',
+      old_string: 'export function double',
+      new_string: '// one\n// two\n// three\n// four\nexport function double',
+    });
+    assert.equal(
+      text,
+      'Edited src/writeLib.ts: 1 replacement at line 1, saved.\nDiagnostics: no new problems (also checked 1 importing file).',
+    );
   });
 
   it('fix it → counted as fixed', async () => {
@@ -53,7 +66,11 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
   });
 
   it('break an importer → reported in that file', async () => {
-    const text = await edit({ path: 'src/writeLib.ts', old_string: 'double(n: number)', new_string: 'double(n: number, m: number)' });
+    const text = await edit({
+      path: 'src/writeLib.ts',
+      old_string: 'double(n: number)',
+      new_string: 'double(n: number, m: number)',
+    });
     const lines = text.split('\n');
     assert.equal(lines[1], 'Diagnostics: 1 new problem (also checked 1 importing file).');
     assert.equal(lines[2], 'This write broke 1 file that imports it: src/writeUser.ts.');
@@ -77,7 +94,10 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
       text,
       'Patch applied to 2 files:\nM src/writeUser.ts (1 hunk)\nA src/writeExtra.ts\nDiagnostics: no new problems. This write fixed 1 problem.',
     );
-    assert.equal(read('src/writeUser.ts'), "import { double } from './writeLib';\n\nexport const four: number = double(2, 0);\n");
+    assert.equal(
+      read('src/writeUser.ts'),
+      "import { double } from './writeLib';\n\nexport const four: number = double(2, 0);\n",
+    );
     const removed = await applyPatch('*** Begin Patch\n*** Delete File: src/writeExtra.ts\n*** End Patch');
     assert.match(removed, /^Patch applied to 1 file:\nD src\/writeExtra\.ts\n/);
     assert.equal(fs.existsSync(path.join(workspaceRoot(), 'src/writeExtra.ts')), false);
@@ -85,8 +105,13 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
 
   it('a hunk that does not apply writes nothing and shows the hunk', async () => {
     const before = read('src/writeUser.ts');
-    const text = await applyPatch('*** Begin Patch\n*** Update File: src/writeUser.ts\n-export const five = 5;\n+export const six = 6;\n*** End Patch');
-    assert.match(text, /^Error: hunk 1 of src\/writeUser\.ts does not apply: .*Nothing was written.*The hunk:\n@@\n-export const five = 5;\n\+export const six = 6;$/s);
+    const text = await applyPatch(
+      '*** Begin Patch\n*** Update File: src/writeUser.ts\n-export const five = 5;\n+export const six = 6;\n*** End Patch',
+    );
+    assert.match(
+      text,
+      /^Error: hunk 1 of src\/writeUser\.ts does not apply: .*Nothing was written.*The hunk:\n@@\n-export const five = 5;\n\+export const six = 6;$/s,
+    );
     assert.equal(read('src/writeUser.ts'), before);
   });
 
@@ -97,23 +122,36 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
       'Error: old_string occurs 4 times in src/writeLib.ts (lines 1, 2, 3, 4); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.',
     );
     const missing = await edit({ path: 'src/writeLib.ts', old_string: 'return n*2;', new_string: 'return n;' });
-    assert.match(missing, /^Error: old_string was not found in src\/writeLib\.ts; nothing was written\. Closest: line 6: "return n \* 2;"/);
+    assert.match(
+      missing,
+      /^Error: old_string was not found in src\/writeLib\.ts; nothing was written\. Closest: line 6: "return n \* 2;"/,
+    );
   });
 
-  it('line breaks are the file\'s: an LF old_string edits a CRLF file, a patch keeps each line\'s own break', async () => {
+  it("line breaks are the file's: an LF old_string edits a CRLF file, a patch keeps each line's own break", async () => {
     const crlf = 'export const a = 1;\r\nexport function f(): number {\r\n  return a;\r\n}\r\n';
     fs.writeFileSync(path.join(workspaceRoot(), 'src/writeCrlf.ts'), crlf);
-    const text = await edit({ path: 'src/writeCrlf.ts', old_string: 'export function f(): number {\n  return a;\n}', new_string: 'export function f(): number {\n  return a + 1;\n}' });
+    const text = await edit({
+      path: 'src/writeCrlf.ts',
+      old_string: 'export function f(): number {\n  return a;\n}',
+      new_string: 'export function f(): number {\n  return a + 1;\n}',
+    });
     assert.match(text, /^Edited src\/writeCrlf\.ts: 1 replacement at line 2, saved\./, text);
     assert.equal(read('src/writeCrlf.ts'), crlf.replace('return a;', 'return a + 1;'));
 
     const mixed = 'export const b = 1;\nexport const c = 2;\r\nexport const d = 3;\n';
     fs.writeFileSync(path.join(workspaceRoot(), 'src/writeMixed.ts'), mixed);
-    const patched = await applyPatch('*** Begin Patch\n*** Update File: src/writeMixed.ts\n export const b = 1;\n-export const c = 2;\n+export const c = 20;\n export const d = 3;\n*** End Patch');
+    const patched = await applyPatch(
+      '*** Begin Patch\n*** Update File: src/writeMixed.ts\n export const b = 1;\n-export const c = 2;\n+export const c = 20;\n export const d = 3;\n*** End Patch',
+    );
     assert.match(patched, /^Patch applied to 1 file:/, patched);
     assert.equal(read('src/writeMixed.ts'), 'export const b = 1;\nexport const c = 20;\r\nexport const d = 3;\n');
     // A staged rewrite accepted on that file keeps them too.
-    const staged = await invokeText('ast_edit', { pattern: 'export const d = $V', rewrite: 'export const d = 30;', path: 'src/writeMixed.ts' });
+    const staged = await invokeText('ast_edit', {
+      pattern: 'export const d = $V',
+      rewrite: 'export const d = 30;',
+      path: 'src/writeMixed.ts',
+    });
     const id = /edit_\d+/.exec(staged)?.[0];
     assert.ok(id, staged);
     assert.match(await invokeText('resolve', { edit_id: id, action: 'accept' }), /^Accepted/);
@@ -122,7 +160,9 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
 
   it('a patch that adds a file and moves another onto it is refused while planning; nothing is written', async () => {
     const before = read('src/writeLib.ts');
-    const text = await applyPatch('*** Begin Patch\n*** Add File: src/writeTwice.ts\n+x\n*** Update File: src/writeLib.ts\n*** Move to: src/writeTwice.ts\n*** End Patch');
+    const text = await applyPatch(
+      '*** Begin Patch\n*** Add File: src/writeTwice.ts\n+x\n*** Update File: src/writeLib.ts\n*** Move to: src/writeTwice.ts\n*** End Patch',
+    );
     assert.match(text, /^Error: src\/writeTwice\.ts: the patch names this file twice/, text);
     assert.equal(fs.existsSync(path.join(workspaceRoot(), 'src/writeTwice.ts')), false);
     assert.equal(read('src/writeLib.ts'), before);
@@ -141,7 +181,10 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     assert.ok(await vscode.workspace.applyEdit(userEdit));
     assert.ok(document.isDirty, 'the user edit left the buffer unsaved');
     const text = await edit({ path: 'src/writeUser.ts', old_string: 'double(2, 0)', new_string: 'double(2, 2)' });
-    assert.match(text, /^Edited src\/writeUser\.ts: 1 replacement at line 4, left unsaved because the user has unsaved changes there\./);
+    assert.match(
+      text,
+      /^Edited src\/writeUser\.ts: 1 replacement at line 4, left unsaved because the user has unsaved changes there\./,
+    );
     assert.ok(document.isDirty);
     assert.match(document.getText(), /^\/\/ the user typing\n[\s\S]*double\(2, 2\)/);
     await vscode.commands.executeCommand('workbench.action.files.revert', uri);

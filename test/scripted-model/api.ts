@@ -21,7 +21,8 @@ export interface RecordedRequest {
 }
 
 /** What the model answers in one turn. */
-export type ScriptedReply = { readonly text: string } | { readonly toolCall: { readonly name: string; readonly input: object } };
+export type ScriptedReply =
+  { readonly text: string } | { readonly toolCall: { readonly name: string; readonly input: object } };
 
 export type ScriptedTurn = (request: RecordedRequest) => ScriptedReply;
 

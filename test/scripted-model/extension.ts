@@ -26,7 +26,8 @@ function textOf(value: unknown): string {
 
 function recordPart(part: unknown): RecordedPart {
   if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: part.value };
-  if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
+  if (part instanceof vscode.LanguageModelToolCallPart)
+    return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
   if (part instanceof vscode.LanguageModelToolResultPart) {
     return { kind: 'toolResult', callId: part.callId, text: part.content.map(textOf).join('\n') };
   }
@@ -61,7 +62,11 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`The scripted model got ${requests.length} request(s) within ${timeoutMs} ms, expected ${count}.`));
+          reject(
+            new Error(
+              `The scripted model got ${requests.length} request(s) within ${timeoutMs} ms, expected ${count}.`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -75,32 +80,45 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
       [
         { id: MODEL_ID, name: 'Scripted', family: 'scripted' },
         { id: SECOND_MODEL_ID, name: 'Scripted Careful', family: 'scripted-careful' },
-      ].map((model) => ({ ...model, version: '1', maxInputTokens: 200_000, maxOutputTokens: 8_000, capabilities: { toolCalling: true, imageInput: true } })),
+      ].map((model) => ({
+        ...model,
+        version: '1',
+        maxInputTokens: 200_000,
+        maxOutputTokens: 8_000,
+        capabilities: { toolCalling: true, imageInput: true },
+      })),
     async provideLanguageModelChatResponse(model, messages, options, progress) {
       const recorded: RecordedRequest = {
         modelId: model.id,
         toolNames: (options.tools ?? []).map((tool) => tool.name),
         tools: (options.tools ?? []).map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema })),
-        messages: messages.map(
-          (message): RecordedMessage => ({ role: roles[message.role] ?? String(message.role), parts: message.content.map(recordPart) }),
-        ),
+        messages: messages.map((message): RecordedMessage => ({
+          role: roles[message.role] ?? String(message.role),
+          parts: message.content.map(recordPart),
+        })),
       };
       requests.push(recorded);
       for (const wake of [...waiters]) wake();
       const turn = turns.shift();
       const reply = turn ? turn(recorded) : { text: '(scripted model: no turn was scripted for this request)' };
       if ('toolCall' in reply) {
-        progress.report(new vscode.LanguageModelToolCallPart(`call-${requests.length}`, reply.toolCall.name, reply.toolCall.input));
+        progress.report(
+          new vscode.LanguageModelToolCallPart(`call-${requests.length}`, reply.toolCall.name, reply.toolCall.input),
+        );
       } else {
         progress.report(new vscode.LanguageModelTextPart(reply.text));
       }
     },
-    provideTokenCount: async (_model, text) => Math.ceil((typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4),
+    provideTokenCount: async (_model, text) =>
+      Math.ceil((typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4),
   };
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
   context.subscriptions.push(
     vscode.lm.registerTool<{ note?: string }>(TAGGED_TOOL, {
-      invoke: (options) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`${TAGGED_TOOL} ran: ${options.input.note ?? ''}`)]),
+      invoke: (options) =>
+        new vscode.LanguageModelToolResult([
+          new vscode.LanguageModelTextPart(`${TAGGED_TOOL} ran: ${options.input.note ?? ''}`),
+        ]),
     }),
   );
   // The test profile gets a copy of this directory, so the adapter is looked for in it, not in out/.

@@ -36,7 +36,11 @@ export interface FailedTest {
 
 /** A failed test with its error's message on one line, cut at 300 characters. */
 export function failedTest(title: string, error: Error): FailedTest {
-  const message = error.message.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+  const message = error.message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
   return { title, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
 }
 

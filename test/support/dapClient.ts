@@ -68,17 +68,23 @@ export class DapClient extends EventEmitter {
         this.pending.delete(seq);
         reject(new Error(`${command}: no response in ${timeoutMs} ms`));
       }, timeoutMs);
-      const settle = <A>(done: (value: A) => void) => (value: A) => {
-        clearTimeout(timer);
-        done(value);
-      };
+      const settle =
+        <A>(done: (value: A) => void) =>
+        (value: A) => {
+          clearTimeout(timer);
+          done(value);
+        };
       this.pending.set(seq, { command, resolve: settle(resolve as (body: unknown) => void), reject: settle(reject) });
       this.send({ seq, type: 'request', command, arguments: args });
     });
   }
 
   /** The next event named `name` (for which `predicate` holds) arriving after this call. */
-  waitForEvent<T = any>(name: string, predicate: (body: T) => boolean = () => true, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+  waitForEvent<T = any>(
+    name: string,
+    predicate: (body: T) => boolean = () => true,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -107,7 +113,8 @@ export class DapClient extends EventEmitter {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const pending of this.pending.values()) pending.reject(new Error(`${pending.command}: the adapter connection closed`));
+    for (const pending of this.pending.values())
+      pending.reject(new Error(`${pending.command}: the adapter connection closed`));
     this.pending.clear();
     this.out.end();
     this.markClosed();
@@ -126,7 +133,8 @@ export class DapClient extends EventEmitter {
       const headerEnd = this.buffer.indexOf('\r\n\r\n');
       if (headerEnd === -1) return;
       const length = /Content-Length:\s*(\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString('ascii'));
-      if (!length) throw new Error(`DAP header without Content-Length: ${this.buffer.subarray(0, headerEnd).toString()}`);
+      if (!length)
+        throw new Error(`DAP header without Content-Length: ${this.buffer.subarray(0, headerEnd).toString()}`);
       const start = headerEnd + 4;
       const end = start + Number(length[1]);
       if (this.buffer.length < end) return;
@@ -188,7 +196,8 @@ function requireBinary(file: string, install: string): void {
 export function startDebugpy(python = DEBIAN_PYTHON): StartedAdapter {
   requireBinary(python, 'python3');
   const probe = spawnSyncOk(python, ['-c', 'import debugpy']);
-  if (!probe) throw new Error(`${python} cannot import debugpy: install the Debian package python3-debugpy (.ci/run does)`);
+  if (!probe)
+    throw new Error(`${python} cannot import debugpy: install the Debian package python3-debugpy (.ci/run does)`);
   return startStdioAdapter('python', python, ['-m', 'debugpy.adapter']);
 }
 
@@ -199,12 +208,19 @@ export function startLldb(binary = LLDB_VSCODE): StartedAdapter {
 }
 
 /** Our fault-injection adapter (out/test/fixtures/faultAdapter.js) over stdio; launch argument `mode`. */
-export function startFaultAdapter(script = path.join(repoRoot(), 'out', 'test', 'fixtures', 'faultAdapter.js')): StartedAdapter {
+export function startFaultAdapter(
+  script = path.join(repoRoot(), 'out', 'test', 'fixtures', 'faultAdapter.js'),
+): StartedAdapter {
   requireBinary(script, 'nothing: build it with node esbuild.mjs --tests');
   return startStdioAdapter('fault', process.execPath, [script]);
 }
 
-export function startStdioAdapter(adapterID: string, command: string, args: readonly string[], cwd = process.cwd()): StartedAdapter {
+export function startStdioAdapter(
+  adapterID: string,
+  command: string,
+  args: readonly string[],
+  cwd = process.cwd(),
+): StartedAdapter {
   // detached: its own process group, so dispose reaches whatever it started.
   const child = spawn(command, [...args], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr!.resume(); // never let a full stderr pipe block the adapter
@@ -223,7 +239,11 @@ export async function startDelve(dlv = DLV, cwd = process.cwd()): Promise<Starte
   const server = net.createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
-  const child = spawn(dlv, ['dap', `--client-addr=127.0.0.1:${port}`], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(dlv, ['dap', `--client-addr=127.0.0.1:${port}`], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr!.resume();
@@ -247,7 +267,12 @@ export async function startDelve(dlv = DLV, cwd = process.cwd()): Promise<Starte
   }
 }
 
-function adapter(adapterID: string, client: DapClient, child: ChildProcess, programOutput: () => string): StartedAdapter {
+function adapter(
+  adapterID: string,
+  client: DapClient,
+  child: ChildProcess,
+  programOutput: () => string,
+): StartedAdapter {
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -355,6 +380,7 @@ export async function launchToFirstStop(
   timings.configurationDone = since();
   const [body] = await Promise.all([stopped, launched]);
   timings.stopped = since();
-  const threadId = body.threadId ?? (await client.request<DebugProtocol.ThreadsResponse['body']>('threads')).threads[0]!.id;
+  const threadId =
+    body.threadId ?? (await client.request<DebugProtocol.ThreadsResponse['body']>('threads')).threads[0]!.id;
   return { threadId, stopped: body, capabilities, timings };
 }

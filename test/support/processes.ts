@@ -47,7 +47,10 @@ export function liveProcesses(): LiveProcess[] {
 
 /** Live processes of this run whose command line matches, as "pid: command line". */
 export function processesMatching(pattern: RegExp, run = process.env[RUN_MARKER], host = process.pid): string[] {
-  if (!run) throw new Error(`${RUN_MARKER} is not set: the test harness sets it on the editor, so that a run counts only its own processes.`);
+  if (!run)
+    throw new Error(
+      `${RUN_MARKER} is not set: the test harness sets it on the editor, so that a run counts only its own processes.`,
+    );
   return liveProcesses()
     .filter(({ pid, command }) => pattern.test(command) && (carriesMarker(pid, run) || descendsFrom(pid, host)))
     .map(({ pid, command }) => `${pid}: ${command}`);

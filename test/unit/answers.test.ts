@@ -53,7 +53,10 @@ describe('lsp answers', () => {
   });
 
   it('hover: parts joined, empty says so, long text capped', () => {
-    assert.equal(hoverAnswer('x', ['```ts\nconst x: number\n```', '', 'Docs.']), '```ts\nconst x: number\n```\n\nDocs.');
+    assert.equal(
+      hoverAnswer('x', ['```ts\nconst x: number\n```', '', 'Docs.']),
+      '```ts\nconst x: number\n```\n\nDocs.',
+    );
     assert.equal(hoverAnswer('x', ['  ']), 'No hover information for "x".');
     const long = hoverAnswer('x', ['y'.repeat(HOVER_TEXT_CAP + 10)]);
     assert.ok(long.endsWith(`… hover text cut at ${HOVER_TEXT_CAP} characters.`));
@@ -64,19 +67,38 @@ describe('lsp answers', () => {
       { depth: 0, line: 1, kind: 'class', name: 'Greeter' },
       { depth: 1, line: 2, kind: 'method', name: 'greet', detail: '(name: string)' },
     ];
-    assert.equal(documentSymbolsAnswer('a.ts', entries), '2 symbols in a.ts (line: kind name):\n1: class Greeter\n  2: method greet — (name: string)');
-    assert.equal(documentSymbolsAnswer('a.ts', entries, 'GREET'), '2 symbols in a.ts matching "GREET" (line: kind name):\n1: class Greeter\n2: method greet — (name: string)');
+    assert.equal(
+      documentSymbolsAnswer('a.ts', entries),
+      '2 symbols in a.ts (line: kind name):\n1: class Greeter\n  2: method greet — (name: string)',
+    );
+    assert.equal(
+      documentSymbolsAnswer('a.ts', entries, 'GREET'),
+      '2 symbols in a.ts matching "GREET" (line: kind name):\n1: class Greeter\n2: method greet — (name: string)',
+    );
     assert.equal(documentSymbolsAnswer('a.ts', entries, 'zzz'), 'No symbol in a.ts matches "zzz".');
-    const many = Array.from({ length: 230 }, (_, index) => ({ depth: 0, line: index + 1, kind: 'variable', name: `v${index}` }));
+    const many = Array.from({ length: 230 }, (_, index) => ({
+      depth: 0,
+      line: index + 1,
+      kind: 'variable',
+      name: `v${index}`,
+    }));
     assert.ok(documentSymbolsAnswer('a.ts', many).endsWith('… 30 more not shown (cap 200).'));
   });
 
   it('workspace symbols: kind, name, container, place; capped at 100', () => {
     assert.equal(
-      workspaceSymbolsAnswer('Gree', [{ kind: 'class', name: 'Greeter', container: 'mod', path: 'src/a.ts', line: 4, text: 'class Greeter {' }]),
+      workspaceSymbolsAnswer('Gree', [
+        { kind: 'class', name: 'Greeter', container: 'mod', path: 'src/a.ts', line: 4, text: 'class Greeter {' },
+      ]),
       '1 symbol matching "Gree":\nclass Greeter (in mod) — src/a.ts:4: class Greeter {',
     );
-    const many = Array.from({ length: 120 }, (_, index) => ({ kind: 'function', name: `f${index}`, path: 'a.ts', line: index + 1, text: '' }));
+    const many = Array.from({ length: 120 }, (_, index) => ({
+      kind: 'function',
+      name: `f${index}`,
+      path: 'a.ts',
+      line: index + 1,
+      text: '',
+    }));
     assert.ok(workspaceSymbolsAnswer('f', many).endsWith('… 20 more not shown (cap 100).'));
     assert.match(workspaceSymbolsAnswer('zz', []), /^No symbol matches "zz" in the workspace\./);
   });
@@ -107,14 +129,33 @@ describe('lsp answers', () => {
   });
 
   it('diagnostics: OK only when verified; otherwise the freshness is stated', () => {
-    assert.equal(diagnosticsAnswer('a.ts', [], { kind: 'verified' }), 'OK: no problems in a.ts (checked on the current text).');
+    assert.equal(
+      diagnosticsAnswer('a.ts', [], { kind: 'verified' }),
+      'OK: no problems in a.ts (checked on the current text).',
+    );
     assert.equal(
       diagnosticsAnswer('a.ts', [], { kind: 'timed_out', seconds: 5, waitingFor: 'a server' }),
       'No problems known for a.ts — timed out after 5 s waiting for a server; not verified.',
     );
     const items: DiagnosticItem[] = [
-      { path: 'a.ts', line: 3, text: ' let x: string = 1;', severity: 'warning', message: 'unused', source: 'ts', code: '6133' },
-      { path: 'a.ts', line: 3, text: ' let x: string = 1;', severity: 'error', message: 'Type\n  mismatch', source: 'ts', code: '2322' },
+      {
+        path: 'a.ts',
+        line: 3,
+        text: ' let x: string = 1;',
+        severity: 'warning',
+        message: 'unused',
+        source: 'ts',
+        code: '6133',
+      },
+      {
+        path: 'a.ts',
+        line: 3,
+        text: ' let x: string = 1;',
+        severity: 'error',
+        message: 'Type\n  mismatch',
+        source: 'ts',
+        code: '2322',
+      },
     ];
     assert.equal(
       diagnosticsAnswer('a.ts', items, { kind: 'verified' }),

@@ -21,7 +21,12 @@ interface Run {
 async function run(...argv: string[]): Promise<Run> {
   const out: string[] = [];
   const error: string[] = [];
-  const code = await main(argv, GRAMMARS, (text) => out.push(text), (text) => error.push(text));
+  const code = await main(
+    argv,
+    GRAMMARS,
+    (text) => out.push(text),
+    (text) => error.push(text),
+  );
   return { code, out, error };
 }
 
@@ -42,7 +47,15 @@ describe('live-ast-grep command line', function () {
     assert.deepEqual(error, []);
     const matches = out.map((line) => JSON.parse(line));
     assert.deepEqual(
-      matches.map(({ line, column, endLine, start, end, text, captures }) => ({ line, column, endLine, start, end, text, captures })),
+      matches.map(({ line, column, endLine, start, end, text, captures }) => ({
+        line,
+        column,
+        endLine,
+        start,
+        end,
+        text,
+        captures,
+      })),
       [
         { line: 1, column: 1, endLine: 1, start: 0, end: 6, text: 'foo(1)', captures: { A: '1' } },
         { line: 3, column: 11, endLine: 3, start: 29, end: 37, text: 'foo(bar)', captures: { A: 'bar' } },
@@ -54,7 +67,10 @@ describe('live-ast-grep command line', function () {
   it('without --lang searches every file a grammar serves, each in its own language', async () => {
     const { code, out } = await run('-p', 'foo($A)', '--json', path.join(dir(), 'src'));
     assert.equal(code, 0);
-    assert.deepEqual(out.map((line) => path.basename(JSON.parse(line).file)), ['a.ts', 'a.ts', 'b.py']);
+    assert.deepEqual(
+      out.map((line) => path.basename(JSON.parse(line).file)),
+      ['a.ts', 'a.ts', 'b.py'],
+    );
   });
 
   it('prints text lines and a summary without --json', async () => {
@@ -69,22 +85,48 @@ describe('live-ast-grep command line', function () {
     const before = fs.readFileSync(file, 'utf8');
     const { code, out } = await run('--lang', 'ts', '-p', 'foo($A)', '--rewrite', 'bar($A, 0)', '--json', file);
     assert.equal(code, 0);
-    assert.deepEqual(out.map((line) => JSON.parse(line).replacement), ['bar(1, 0)', 'bar(bar, 0)']);
+    assert.deepEqual(
+      out.map((line) => JSON.parse(line).replacement),
+      ['bar(1, 0)', 'bar(bar, 0)'],
+    );
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
   it('rewrites across a folder too (there the parsing threads read the files and send the texts back)', async () => {
-    const { code, out } = await run('--lang', 'ts', '-p', 'foo($A)', '--rewrite', 'bar($A, 0)', '--json', path.join(dir(), 'src'));
+    const { code, out } = await run(
+      '--lang',
+      'ts',
+      '-p',
+      'foo($A)',
+      '--rewrite',
+      'bar($A, 0)',
+      '--json',
+      path.join(dir(), 'src'),
+    );
     assert.equal(code, 0);
-    assert.deepEqual(out.map((line) => JSON.parse(line).replacement), ['bar(1, 0)', 'bar(bar, 0)']);
+    assert.deepEqual(
+      out.map((line) => JSON.parse(line).replacement),
+      ['bar(1, 0)', 'bar(bar, 0)'],
+    );
   });
 
   it('runs as an executable through its shebang line, V8 flags included', () => {
     const cli = path.join(repoRoot(), 'dist', 'cli.js');
-    assert.match(fs.readFileSync(cli, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env -S node --max-semi-space-size=1 --max-old-space-size=64$/);
-    const ran = spawnSync(cli, ['--lang', 'ts', '-p', 'foo($A)', '--json', path.join(dir(), 'src')], { encoding: 'utf8' });
+    assert.match(
+      fs.readFileSync(cli, 'utf8').split('\n')[0],
+      /^#!\/usr\/bin\/env -S node --max-semi-space-size=1 --max-old-space-size=64$/,
+    );
+    const ran = spawnSync(cli, ['--lang', 'ts', '-p', 'foo($A)', '--json', path.join(dir(), 'src')], {
+      encoding: 'utf8',
+    });
     assert.equal(ran.status, 0, ran.stderr);
-    assert.deepEqual(ran.stdout.trim().split('\n').map((line) => JSON.parse(line).text), ['foo(1)', 'foo(bar)']);
+    assert.deepEqual(
+      ran.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).text),
+      ['foo(1)', 'foo(bar)'],
+    );
   });
 
   it('stops at --max', async () => {

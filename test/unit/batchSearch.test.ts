@@ -8,8 +8,21 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BatchFile, BatchRequest, batchSearch, FILES_AHEAD_PER_THREAD_READING, MAX_HELD_LENGTH } from '../../src/cli/batchSearch';
-import { DiskJob, FileMatcher, FileOutcome, InlineMatcher, PatternSummary, readTextFile } from '../../src/structural/fileMatcher';
+import {
+  BatchFile,
+  BatchRequest,
+  batchSearch,
+  FILES_AHEAD_PER_THREAD_READING,
+  MAX_HELD_LENGTH,
+} from '../../src/cli/batchSearch';
+import {
+  DiskJob,
+  FileMatcher,
+  FileOutcome,
+  InlineMatcher,
+  PatternSummary,
+  readTextFile,
+} from '../../src/structural/fileMatcher';
 import { ParsePool } from '../../src/structural/parsePool';
 import { FileMatches, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
 import { registry } from './support/structuralEngine';
@@ -21,13 +34,26 @@ const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 const readText = async (file: string): Promise<string | undefined> => readTextFile(file);
 
 function summary(files: ReadonlyArray<BatchFile | FileMatches>): string[] {
-  return files.flatMap((file) => file.matches.map((match) => `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`));
+  return files.flatMap((file) =>
+    file.matches.map(
+      (match) =>
+        `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`,
+    ),
+  );
 }
 
 /** A batch run with what it handed on, in the order it did. */
-async function batch(matcher: FileMatcher, request: Omit<BatchRequest, 'onFile' | 'maxFileLength' | 'withSources'> & Partial<BatchRequest>) {
+async function batch(
+  matcher: FileMatcher,
+  request: Omit<BatchRequest, 'onFile' | 'maxFileLength' | 'withSources'> & Partial<BatchRequest>,
+) {
   const files: BatchFile[] = [];
-  const result = await batchSearch(registry, readText, matcher, { maxFileLength: MAX_SEARCHED_FILE_LENGTH, withSources: true, ...request, onFile: (file) => files.push(file) });
+  const result = await batchSearch(registry, readText, matcher, {
+    maxFileLength: MAX_SEARCHED_FILE_LENGTH,
+    withSources: true,
+    ...request,
+    onFile: (file) => files.push(file),
+  });
   return { ...result, files };
 }
 
@@ -46,16 +72,21 @@ describe('the command line batch run', function () {
     for (let i = 0; i < 24; i++) {
       const extension = ['ts', 'py', 'go'][i % 3];
       const body =
-        extension === 'py' ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n` :
-        extension === 'go' ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n` :
-        `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
+        extension === 'py'
+          ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n`
+          : extension === 'go'
+            ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n`
+            : `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
       const file = path.join(dir, `file${String(i).padStart(2, '0')}.${extension}`);
       fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
       files.push(file);
     }
     nested = path.join(dir, 'nested.js');
     // Nested matches repeat the same text: they come back as offsets into the text, sent once.
-    fs.writeFileSync(nested, 'function outer() {\n  function middle() {\n    function inner() { log(1); }\n  }\n}\nlog(2);\n');
+    fs.writeFileSync(
+      nested,
+      'function outer() {\n  function middle() {\n    function inner() { log(1); }\n  }\n}\nlog(2);\n',
+    );
     binary = path.join(dir, 'binary.js');
     fs.writeFileSync(binary, 'log(1);\u0000\n');
     big = path.join(dir, 'big.js');
@@ -70,7 +101,10 @@ describe('the command line batch run', function () {
     for (const matcher of [pool, new InlineMatcher(registry)]) {
       const seen = await batch(matcher, { pattern: 'log($A, $B)', files, maxResults: Number.POSITIVE_INFINITY });
       assert.equal(seen.matchCount, 20);
-      assert.deepEqual(seen.files.slice(0, 3).map((file) => `${path.basename(file.file)} ${file.matches.length}`), ['file00.ts 1', 'file03.ts 1', 'file06.ts 1']);
+      assert.deepEqual(
+        seen.files.slice(0, 3).map((file) => `${path.basename(file.file)} ${file.matches.length}`),
+        ['file00.ts 1', 'file03.ts 1', 'file06.ts 1'],
+      );
     }
   });
 
@@ -86,15 +120,37 @@ describe('the command line batch run', function () {
       assert.deepEqual(summary(read.files), summary(inline.files), pattern);
       assert.deepEqual(summary(lean.files), summary(inline.files), pattern);
       assert.deepEqual(summary(here.files), summary(inline.files), pattern);
-      assert.deepEqual(read.files.map((file) => file.source), inline.files.map((file) => file.source), pattern);
-      assert.ok(lean.files.every((file) => file.source === undefined), pattern);
-      for (const run of [read, here]) assert.deepEqual([run.matchCount, run.filesParsed, run.skippedLarge], [inline.matchCount, inline.filesParsed, inline.skippedLarge], pattern);
+      assert.deepEqual(
+        read.files.map((file) => file.source),
+        inline.files.map((file) => file.source),
+        pattern,
+      );
+      assert.ok(
+        lean.files.every((file) => file.source === undefined),
+        pattern,
+      );
+      for (const run of [read, here])
+        assert.deepEqual(
+          [run.matchCount, run.filesParsed, run.skippedLarge],
+          [inline.matchCount, inline.filesParsed, inline.skippedLarge],
+          pattern,
+        );
     }
-    const functions = await batch(pool, { pattern: 'function $F() { $$$B }', files: [nested, files[4]], maxResults: 10 });
-    assert.deepEqual(summary(functions.files).map((line) => line.split(' ')[0]), ['nested.js:1', 'nested.js:2', 'nested.js:3']);
+    const functions = await batch(pool, {
+      pattern: 'function $F() { $$$B }',
+      files: [nested, files[4]],
+      maxResults: 10,
+    });
+    assert.deepEqual(
+      summary(functions.files).map((line) => line.split(' ')[0]),
+      ['nested.js:1', 'nested.js:2', 'nested.js:3'],
+    );
     assert.deepEqual(functions.skippedLarge, []);
     const capped = await batch(pool, { pattern: 'log($A)', files: [big, nested], maxResults: 10 });
-    assert.deepEqual([capped.skippedLarge, summary(capped.files)], [[big], ['nested.js:3 log(1) A=1', 'nested.js:6 log(2) A=2']]);
+    assert.deepEqual(
+      [capped.skippedLarge, summary(capped.files)],
+      [[big], ['nested.js:3 log(1) A=1', 'nested.js:6 log(2) A=2']],
+    );
   });
 
   it('stops at the cap as the editor search does', async () => {
@@ -121,7 +177,12 @@ class HeldBackThreads implements FileMatcher {
   constructor(private readonly matchedLength: number) {}
 
   async matchFile(_job: DiskJob): Promise<FileOutcome> {
-    const outcome = { parsed: true, matches: [{ start: 0, end: this.matchedLength, startRow: 0, startColumn: 0, endRow: 0, text: 'f()', captures: new Map() }] };
+    const outcome = {
+      parsed: true,
+      matches: [
+        { start: 0, end: this.matchedLength, startRow: 0, startColumn: 0, endRow: 0, text: 'f()', captures: new Map() },
+      ],
+    };
     if (++this.handed > 1) return outcome;
     // The first is answered once no more files come (none for 200 ms), as a long parse would be.
     await new Promise<void>((resolve) => {
@@ -137,7 +198,14 @@ class HeldBackThreads implements FileMatcher {
   }
 
   async describe(language: string): Promise<PatternSummary> {
-    return { language, context: 'expression', requiredTexts: [], requiredRuns: [], gapWords: [], metavariables: new Map() };
+    return {
+      language,
+      context: 'expression',
+      requiredTexts: [],
+      requiredRuns: [],
+      gapWords: [],
+      metavariables: new Map(),
+    };
   }
 
   dispose(): void {}
@@ -151,7 +219,15 @@ class HeldBackThreads implements FileMatcher {
 describe('a batch run while the first file is still being parsed', () => {
   const files = Array.from({ length: 1000 }, (_, i) => path.join(os.tmpdir(), `ahead${i}.js`));
   const search = (threads: HeldBackThreads) =>
-    batchSearch(registry, async () => 'f()', threads, { pattern: 'f()', language: 'javascript', files, maxResults: Number.POSITIVE_INFINITY, maxFileLength: MAX_SEARCHED_FILE_LENGTH, withSources: false, onFile: () => undefined });
+    batchSearch(registry, async () => 'f()', threads, {
+      pattern: 'f()',
+      language: 'javascript',
+      files,
+      maxResults: Number.POSITIVE_INFINITY,
+      maxFileLength: MAX_SEARCHED_FILE_LENGTH,
+      withSources: false,
+      onFile: () => undefined,
+    });
 
   it('keeps handing files to the other threads, many more than the threads hold', async () => {
     const threads = new HeldBackThreads(3);

@@ -4,7 +4,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapClient, DapRequestError, launchToFirstStop, StartedAdapter, startDebugpy, startDelve, startLldb, DEBIAN_PYTHON } from '../support/dapClient';
+import {
+  DapClient,
+  DapRequestError,
+  launchToFirstStop,
+  StartedAdapter,
+  startDebugpy,
+  startDelve,
+  startLldb,
+  DEBIAN_PYTHON,
+} from '../support/dapClient';
 import { isAlive } from '../support/processes';
 import { repoRoot } from '../support/repoRoot';
 import { withTempDir } from '../support/tempDir';
@@ -13,7 +22,10 @@ import { withTempDir } from '../support/tempDir';
 const debugDir = path.join(repoRoot(), 'test', 'fixtures', 'ts-project', 'debug');
 
 function breakLine(file: string): number {
-  const index = fs.readFileSync(file, 'utf8').split('\n').findIndex((line) => /(\/\/|#) BREAK$/.test(line));
+  const index = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((line) => /(\/\/|#) BREAK$/.test(line));
   assert.notEqual(index, -1, `${file} has no BREAK line`);
   return index + 1;
 }
@@ -37,7 +49,13 @@ const cases: Case[] = [
     evaluate: { expression: 'prices["pear"]', result: /^5$/ },
     async start() {
       const program = path.join(debugDir, 'python', 'app.py');
-      const launch = { program, python: [DEBIAN_PYTHON], cwd: path.dirname(program), console: 'internalConsole', justMyCode: true };
+      const launch = {
+        program,
+        python: [DEBIAN_PYTHON],
+        cwd: path.dirname(program),
+        console: 'internalConsole',
+        justMyCode: true,
+      };
       return { adapter: startDebugpy(), launch };
     },
   },
@@ -74,7 +92,10 @@ const cases: Case[] = [
     async start(tmp) {
       const program = path.join(debugDir, 'go');
       // dlv runs `go build` in its own working directory, not the launch's cwd.
-      return { adapter: await startDelve(undefined, program), launch: { mode: 'debug', program, output: path.join(tmp, 'debugfixture'), cwd: program } };
+      return {
+        adapter: await startDelve(undefined, program),
+        launch: { mode: 'debug', program, output: path.join(tmp, 'debugfixture'), cwd: program },
+      };
     },
   },
 ];
@@ -104,7 +125,14 @@ describe('DAP client framing', () => {
     const reply = client.request('evaluate', { expression: 'x' });
     const stopped = client.waitForEvent('stopped');
     const bytes = Buffer.concat([
-      frame({ seq: 1, type: 'response', request_seq: 1, command: 'evaluate', success: true, body: { result: 'café 😀' } }),
+      frame({
+        seq: 1,
+        type: 'response',
+        request_seq: 1,
+        command: 'evaluate',
+        success: true,
+        body: { result: 'café 😀' },
+      }),
       frame({ seq: 2, type: 'event', event: 'stopped', body: { reason: 'step', threadId: 7 } }),
     ]);
     const cut = bytes.indexOf('😀') + 2;
@@ -119,8 +147,13 @@ describe('DAP client framing', () => {
     const { client, fromAdapter } = connected();
     const failing = client.request('launch', {});
     const pending = client.request('threads');
-    fromAdapter.write(frame({ seq: 1, type: 'response', request_seq: 1, command: 'launch', success: false, message: 'no program' }));
-    await assert.rejects(failing, (error: unknown) => error instanceof DapRequestError && error.message === 'launch failed: no program');
+    fromAdapter.write(
+      frame({ seq: 1, type: 'response', request_seq: 1, command: 'launch', success: false, message: 'no program' }),
+    );
+    await assert.rejects(
+      failing,
+      (error: unknown) => error instanceof DapRequestError && error.message === 'launch failed: no program',
+    );
     fromAdapter.end();
     await assert.rejects(pending, /threads: the adapter connection closed/);
     await assert.rejects(client.request('threads'), /the adapter connection is closed/);
@@ -152,16 +185,24 @@ describe('DAP client against the real adapters', () => {
           const first = await launchToFirstStop(adapter, started.launch, testCase.source, line, testCase.timeoutMs);
           assert.equal(first.stopped.reason, 'breakpoint');
 
-          const { stackFrames } = await client.request<DebugProtocol.StackTraceResponse['body']>('stackTrace', { threadId: first.threadId });
+          const { stackFrames } = await client.request<DebugProtocol.StackTraceResponse['body']>('stackTrace', {
+            threadId: first.threadId,
+          });
           assert.equal(stackFrames[0]!.line, line, JSON.stringify(stackFrames[0]));
           assert.equal(path.basename(stackFrames[0]!.source?.path ?? ''), path.basename(testCase.source));
           const frameId = stackFrames[0]!.id;
           const { scopes } = await client.request<DebugProtocol.ScopesResponse['body']>('scopes', { frameId });
-          const { variables } = await client.request<DebugProtocol.VariablesResponse['body']>('variables', { variablesReference: scopes[0]!.variablesReference });
+          const { variables } = await client.request<DebugProtocol.VariablesResponse['body']>('variables', {
+            variablesReference: scopes[0]!.variablesReference,
+          });
           const local = variables.find((variable) => variable.name === testCase.local);
           assert.ok(local, `${testCase.local} not among ${variables.map((variable) => variable.name).join(', ')}`);
           assert.ok(local.variablesReference > 0, `${testCase.local} should be expandable`);
-          const evaluated = await client.request<DebugProtocol.EvaluateResponse['body']>('evaluate', { expression: testCase.evaluate.expression, frameId, context: 'watch' });
+          const evaluated = await client.request<DebugProtocol.EvaluateResponse['body']>('evaluate', {
+            expression: testCase.evaluate.expression,
+            frameId,
+            context: 'watch',
+          });
           assert.match(evaluated.result, testCase.evaluate.result);
 
           const stepped = client.waitForEvent<DebugProtocol.StoppedEvent['body']>('stopped');
@@ -177,7 +218,8 @@ describe('DAP client against the real adapters', () => {
           await terminated;
           // delve's program output comes on dlv's stdout, a pipe apart from the DAP socket: it may trail `terminated`.
           const deadline = Date.now() + 5000;
-          while (!/total 15/.test(adapter.programOutput()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+          while (!/total 15/.test(adapter.programOutput()) && Date.now() < deadline)
+            await new Promise((resolve) => setTimeout(resolve, 50));
           assert.match(adapter.programOutput(), /total 15/);
 
           await client.request('disconnect', { terminateDebuggee: true }).catch(() => undefined); // some adapters close at once

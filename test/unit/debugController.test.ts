@@ -19,7 +19,8 @@ import { settlesWithin } from './support/settles';
 
 const CONVERSATION = 'test';
 
-const LOOP_SOURCE = 'def total(items):\n    sum = 0\n    for item in items:\n        sum += item\n    return sum\n\n\nprint(total([1, 2, 3]))\n';
+const LOOP_SOURCE =
+  'def total(items):\n    sum = 0\n    for item in items:\n        sum += item\n    return sum\n\n\nprint(total([1, 2, 3]))\n';
 
 /** What a cancelled call rejects with (the tool runner turns it into a CancellationError). */
 const cancelled = (error: unknown): boolean => error instanceof Error && error.name === 'DebugCancelled';
@@ -40,14 +41,19 @@ describe('debug controller', () => {
     controllers = [];
   });
 
-  function setUp(programs: Record<string, FakeProgram>, ttlMs = 60_000, configurations: Record<string, Record<string, unknown>> = {}) {
+  function setUp(
+    programs: Record<string, FakeProgram>,
+    ttlMs = 60_000,
+    configurations: Record<string, Record<string, unknown>> = {},
+  ) {
     const all = { ...configurations };
     for (const name of Object.keys(programs)) all[name] ??= { name, type: 'fake', request: 'launch' };
     const host = new FakeHost(folder, all, programs);
     const controller = new DebugController(host, () => ttlMs);
     controllers.push(controller);
     // Through the tool's mapping of its input onto the controller's typed calls: what the model sends.
-    const debug = (input: object, signal?: AbortSignal) => runDebugOp(controller, CONVERSATION, { op: 'status', ...input } as DebugInput, signal);
+    const debug = (input: object, signal?: AbortSignal) =>
+      runDebugOp(controller, CONVERSATION, { op: 'status', ...input } as DebugInput, signal);
     const confirm = (input: DebugInput) => debugConfirmation(controller, input);
     return { host, controller, debug, confirm };
   }
@@ -56,7 +62,10 @@ describe('debug controller', () => {
    * Plays calls in order and returns what the model read: each call as `→ op {rest}`, then its
    * answer, or `! ` and the refusal.
    */
-  async function transcript(debug: (input: object) => Promise<string>, calls: ReadonlyArray<{ op: string } & Record<string, unknown>>): Promise<string> {
+  async function transcript(
+    debug: (input: object) => Promise<string>,
+    calls: ReadonlyArray<{ op: string } & Record<string, unknown>>,
+  ): Promise<string> {
     const blocks: string[] = [];
     for (const { op, ...rest } of calls) {
       const answer = await debug({ op, ...rest }).catch((error: Error) => `! ${error.message}`);
@@ -66,7 +75,16 @@ describe('debug controller', () => {
   }
 
   describe('transcripts: what the model reads, call by call', () => {
-    const items = { name: 'items', value: '[1, 2, 3]', type: 'list', children: [{ name: '0', value: '1', type: 'int' }, { name: '1', value: '2', type: 'int' }, { name: '2', value: '3', type: 'int' }] };
+    const items = {
+      name: 'items',
+      value: '[1, 2, 3]',
+      type: 'list',
+      children: [
+        { name: '0', value: '1', type: 'int' },
+        { name: '1', value: '2', type: 'int' },
+        { name: '2', value: '3', type: 'int' },
+      ],
+    };
     /** Stops at the breakpoint on line 4, steps to line 3, stops on line 4 again, then runs to its end. */
     const loop = (): FakeProgram => ({
       behaviour: 'script',
@@ -74,15 +92,36 @@ describe('debug controller', () => {
       source: path.join(folder, 'loop.py'),
       output: 'starting\n',
       stops: [
-        { reason: 'breakpoint', line: 4, locals: [{ name: 'sum', value: '0', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items, { name: 'long', value: 'x'.repeat(450), type: 'str' }] },
-        { reason: 'step', line: 3, locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items] },
-        { reason: 'breakpoint', line: 4, output: 'tick\n', locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '2', type: 'int' }, items] },
+        {
+          reason: 'breakpoint',
+          line: 4,
+          locals: [
+            { name: 'sum', value: '0', type: 'int' },
+            { name: 'item', value: '1', type: 'int' },
+            items,
+            { name: 'long', value: 'x'.repeat(450), type: 'str' },
+          ],
+        },
+        {
+          reason: 'step',
+          line: 3,
+          locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items],
+        },
+        {
+          reason: 'breakpoint',
+          line: 4,
+          output: 'tick\n',
+          locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '2', type: 'int' }, items],
+        },
       ],
       finalOutput: '6\n',
       exitCode: 0,
     });
-    const loopConfiguration = { loop: { name: 'loop', type: 'fake', request: 'launch', program: '${workspaceFolder}/loop.py' } };
-    const NEXT = 'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
+    const loopConfiguration = {
+      loop: { name: 'loop', type: 'fake', request: 'launch', program: '${workspaceFolder}/loop.py' },
+    };
+    const NEXT =
+      'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
     const LAUNCHED_LOOP = [
       'Launched the launch.json configuration "loop" (loop.py) with fake (an adapter of its own extension); session "loop", process id 4242.',
       'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
@@ -236,7 +275,11 @@ describe('debug controller', () => {
       const { debug } = setUp(
         {
           chatty: { behaviour: 'never', output: 'hello\nworld\n' },
-          flood: { behaviour: 'script', source: path.join(folder, 'loop.py'), stops: [{ reason: 'breakpoint', line: 4, output: 'y'.repeat(OUTPUT_KEEP_CHARS + 5) }] },
+          flood: {
+            behaviour: 'script',
+            source: path.join(folder, 'loop.py'),
+            stops: [{ reason: 'breakpoint', line: 4, output: 'y'.repeat(OUTPUT_KEEP_CHARS + 5) }],
+          },
         },
         60_000,
       );
@@ -323,11 +366,20 @@ describe('debug controller', () => {
   describe('launch plans (the built-in JavaScript debugger, which needs no binary)', () => {
     const planHost = () => {
       const fake = new FakeHost(folder, {}, {});
-      return Object.assign(fake, { contextFor: () => ({ folder, adapter: { root: folder, workspaceFolder: folder, pathVariable: '', hasJsDebug: true } }) });
+      return Object.assign(fake, {
+        contextFor: () => ({
+          folder,
+          adapter: { root: folder, workspaceFolder: folder, pathVariable: '', hasJsDebug: true },
+        }),
+      });
     };
 
     it("a program: its adapter's launch configuration, in the program's folder", async () => {
-      const plan = await planSession({ kind: 'launch', program: 'app.js', args: ['--fast'], env: { MODE: 'x' } }, planHost(), ['uncaught']);
+      const plan = await planSession(
+        { kind: 'launch', program: 'app.js', args: ['--fast'], env: { MODE: 'x' } },
+        planHost(),
+        ['uncaught'],
+      );
       assert.deepEqual(plan.configuration, {
         type: 'node',
         name: 'Agent: app.js',
@@ -351,10 +403,22 @@ describe('debug controller', () => {
     it('refuses, saying what is missing, before anything starts', async () => {
       const host = planHost();
       await assert.rejects(planSession({ kind: 'launch' }, host, []), /^DebugRefusal: op "launch" needs `program`/);
-      await assert.rejects(planSession({ kind: 'attach', adapter: 'js' }, host, []), /^DebugRefusal: op "attach" needs `port`/);
-      await assert.rejects(planSession({ kind: 'launch', program: 'nope.js' }, host, []), /^DebugRefusal: nope\.js does not exist\./);
-      await assert.rejects(planSession({ kind: 'attach', port: 1 }, host, []), /^DebugRefusal: Which adapter\? Pass `adapter` \(debugpy, lldb, delve, dart, js\); attach needs it\.$/);
-      await assert.rejects(planSession({ kind: 'launch', configuration: 'nope' }, host, []), /^DebugRefusal: No configuration named "nope" in \.vscode\/launch\.json\.$/);
+      await assert.rejects(
+        planSession({ kind: 'attach', adapter: 'js' }, host, []),
+        /^DebugRefusal: op "attach" needs `port`/,
+      );
+      await assert.rejects(
+        planSession({ kind: 'launch', program: 'nope.js' }, host, []),
+        /^DebugRefusal: nope\.js does not exist\./,
+      );
+      await assert.rejects(
+        planSession({ kind: 'attach', port: 1 }, host, []),
+        /^DebugRefusal: Which adapter\? Pass `adapter` \(debugpy, lldb, delve, dart, js\); attach needs it\.$/,
+      );
+      await assert.rejects(
+        planSession({ kind: 'launch', configuration: 'nope' }, host, []),
+        /^DebugRefusal: No configuration named "nope" in \.vscode\/launch\.json\.$/,
+      );
     });
   });
 
@@ -365,7 +429,11 @@ describe('debug controller', () => {
       assert.match(await debug({ op: 'launch', configuration: 'spin', timeout_seconds: 1 }), /Still running after 1 s/);
       const started = Date.now();
       const continued = await debug({ op: 'continue', thread_id: 1, timeout_seconds: 3600 });
-      assert.match(continued, /^The session "spin" reached its time to live \(2 s\) and was ended\. Launch again/, continued);
+      assert.match(
+        continued,
+        /^The session "spin" reached its time to live \(2 s\) and was ended\. Launch again/,
+        continued,
+      );
       assert.ok(Date.now() - started < 10_000, `continue answered after ${Date.now() - started} ms`);
       assert.equal(host.connections[0].terminated, true, 'the adapter was told to end');
       // Said once, by the call that was waiting.
@@ -382,7 +450,7 @@ describe('debug controller', () => {
       await assert.rejects(stack, /No debug session for op "stack"/);
     });
 
-    it('a time to live past Node\'s timer limit (2^31 ms) does not end the session at once', async () => {
+    it("a time to live past Node's timer limit (2^31 ms) does not end the session at once", async () => {
       const { debug } = setUp({ spin: { behaviour: 'never' } }, 1e9 * 60_000);
       assert.match(await debug({ op: 'launch', configuration: 'spin', timeout_seconds: 1 }), /Still running after 1 s/);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -404,7 +472,7 @@ describe('debug controller', () => {
   });
 
   describe('waits', () => {
-    it('a timeout past Node\'s timer limit waits instead of answering after 1 ms', async () => {
+    it("a timeout past Node's timer limit waits instead of answering after 1 ms", async () => {
       const { debug } = setUp({ spin: { behaviour: 'never' } });
       await debug({ op: 'launch', configuration: 'spin', timeout_seconds: 1 });
       const abort = new AbortController();
@@ -462,7 +530,11 @@ describe('debug controller', () => {
     it('a launch.json configuration without a program: named, and no process id is said to be none, never "undefined"', async () => {
       const { debug } = setUp({ bare: { behaviour: 'entry' } });
       const launched = await debug({ op: 'launch', configuration: 'bare' });
-      assert.match(launched, /^Launched the launch\.json configuration "bare" \(it names no program\) with fake \(an adapter of its own extension\); session "bare"; the adapter reported no process id\./, launched);
+      assert.match(
+        launched,
+        /^Launched the launch\.json configuration "bare" \(it names no program\) with fake \(an adapter of its own extension\); session "bare"; the adapter reported no process id\./,
+        launched,
+      );
       assert.doesNotMatch(launched, /undefined/);
     });
 
@@ -471,38 +543,92 @@ describe('debug controller', () => {
         named: { name: 'named', type: 'fake', request: 'launch', program: '${workspaceFolder}/app.py' },
       });
       const launched = await debug({ op: 'launch', configuration: 'named' });
-      assert.match(launched, /^Launched the launch\.json configuration "named" \(app\.py\) with fake .*; session "named", process id 4242\./, launched);
+      assert.match(
+        launched,
+        /^Launched the launch\.json configuration "named" \(app\.py\) with fake .*; session "named", process id 4242\./,
+        launched,
+      );
     });
   });
 
   describe('breakpoints', () => {
     it('takes plain line numbers beside objects', async () => {
       const { host, debug } = setUp({});
-      const answer = await debug({ op: 'breakpoints', file: 'app.py', lines: [1, { line: 2, log_message: 'b is {b}' }, { line: 3, condition: 'c > 0' }] });
-      assert.deepEqual(host.breakpoints.get(path.join(folder, 'app.py')), [{ line: 1 }, { line: 2, logMessage: 'b is {b}' }, { line: 3, condition: 'c > 0' }]);
-      assert.match(answer, /- line 1: `a = 1`\n- line 2: `b = 2` logs "b is \{b\}"\n- line 3: `c = 3` when c > 0/, answer);
-      await assert.rejects(debug({ op: 'breakpoints', file: 'app.py', lines: [9] }), /has 4 lines; line 9 is outside it/);
+      const answer = await debug({
+        op: 'breakpoints',
+        file: 'app.py',
+        lines: [1, { line: 2, log_message: 'b is {b}' }, { line: 3, condition: 'c > 0' }],
+      });
+      assert.deepEqual(host.breakpoints.get(path.join(folder, 'app.py')), [
+        { line: 1 },
+        { line: 2, logMessage: 'b is {b}' },
+        { line: 3, condition: 'c > 0' },
+      ]);
+      assert.match(
+        answer,
+        /- line 1: `a = 1`\n- line 2: `b = 2` logs "b is \{b\}"\n- line 3: `c = 3` when c > 0/,
+        answer,
+      );
+      await assert.rejects(
+        debug({ op: 'breakpoints', file: 'app.py', lines: [9] }),
+        /has 4 lines; line 9 is outside it/,
+      );
     });
 
     it('reads the lines from the open document, unsaved changes included, else from the disk', async () => {
-      const { host, debug } = setUp({ edited: { behaviour: 'script', source: path.join(folder, 'app.py'), stops: [{ reason: 'breakpoint', line: 5 }] } });
+      const { host, debug } = setUp({
+        edited: {
+          behaviour: 'script',
+          source: path.join(folder, 'app.py'),
+          stops: [{ reason: 'breakpoint', line: 5 }],
+        },
+      });
       // On disk app.py has 3 lines of code; the editor holds two more, not yet saved.
       host.openDocuments.set(path.join(folder, 'app.py'), 'a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n');
-      assert.equal(await debug({ op: 'breakpoints', file: 'app.py', lines: [5] }), 'Breakpoints in app.py:\n- line 5: `e = 5`\nThey apply when you launch.');
-      assert.match(await debug({ op: 'launch', configuration: 'edited' }), /^Stopped \(breakpoint\) on thread 1 at app\.py:5 — `e = 5` in main\./m);
-      assert.match(await debug({ op: 'stack' }), /- #1 main at app\.py:5 — `e = 5`\n- #2 <module> at app\.py:1 — `a = 1`/);
+      assert.equal(
+        await debug({ op: 'breakpoints', file: 'app.py', lines: [5] }),
+        'Breakpoints in app.py:\n- line 5: `e = 5`\nThey apply when you launch.',
+      );
+      assert.match(
+        await debug({ op: 'launch', configuration: 'edited' }),
+        /^Stopped \(breakpoint\) on thread 1 at app\.py:5 — `e = 5` in main\./m,
+      );
+      assert.match(
+        await debug({ op: 'stack' }),
+        /- #1 main at app\.py:5 — `e = 5`\n- #2 <module> at app\.py:1 — `a = 1`/,
+      );
       host.openDocuments.clear();
-      await assert.rejects(debug({ op: 'breakpoints', file: 'app.py', lines: [5] }), /^DebugRefusal: app\.py has 4 lines; line 5 is outside it\. Nothing was changed\.$/);
-      await assert.rejects(debug({ op: 'breakpoints', file: 'gone.py', lines: [1] }), /^DebugRefusal: gone\.py does not exist\. Give the path of a source file relative to the workspace folder\.$/);
+      await assert.rejects(
+        debug({ op: 'breakpoints', file: 'app.py', lines: [5] }),
+        /^DebugRefusal: app\.py has 4 lines; line 5 is outside it\. Nothing was changed\.$/,
+      );
+      await assert.rejects(
+        debug({ op: 'breakpoints', file: 'gone.py', lines: [1] }),
+        /^DebugRefusal: gone\.py does not exist\. Give the path of a source file relative to the workspace folder\.$/,
+      );
     });
   });
 
   describe('the launch confirmation', () => {
     it('a program: its arguments, working directory and every environment variable, the dangerous ones called out', () => {
       const { confirm } = setUp({});
-      const text = confirm({ op: 'launch', program: 'app.py', args: ['--fast'], cwd: 'sub', env: { LD_PRELOAD: '/tmp/evil.so', GREETING: 'hi', NODE_OPTIONS: '--require /tmp/x.js', DYLD_INSERT_LIBRARIES: '/x' } });
+      const text = confirm({
+        op: 'launch',
+        program: 'app.py',
+        args: ['--fast'],
+        cwd: 'sub',
+        env: {
+          LD_PRELOAD: '/tmp/evil.so',
+          GREETING: 'hi',
+          NODE_OPTIONS: '--require /tmp/x.js',
+          DYLD_INSERT_LIBRARIES: '/x',
+        },
+      });
       assert.match(text, /^Start `app\.py` under the debugpy debugger\./);
-      assert.match(text, /\*\*Warning:\*\* the environment sets `LD_PRELOAD` \(loads a library.*\), `NODE_OPTIONS` \(.*\), `DYLD_INSERT_LIBRARIES` \(/);
+      assert.match(
+        text,
+        /\*\*Warning:\*\* the environment sets `LD_PRELOAD` \(loads a library.*\), `NODE_OPTIONS` \(.*\), `DYLD_INSERT_LIBRARIES` \(/,
+      );
       assert.match(text, /- arguments: `--fast`/);
       assert.match(text, /- working directory: `sub`/);
       assert.match(text, /- environment: the editor's, plus 4 variables:/);
@@ -512,18 +638,41 @@ describe('debug controller', () => {
 
     it("a program without cwd: the program's folder", () => {
       const { confirm } = setUp({});
-      assert.match(confirm({ op: 'launch', program: 'app.py' }), /- working directory: `\.` \(the program's folder\)\n- environment: the editor's, nothing added/);
+      assert.match(
+        confirm({ op: 'launch', program: 'app.py' }),
+        /- working directory: `\.` \(the program's folder\)\n- environment: the editor's, nothing added/,
+      );
     });
 
     it('a launch.json configuration: what it runs, its working directory and environment, as the file has it', () => {
       const { confirm } = setUp({}, 60_000, {
-        'Py: env': { name: 'Py: env', type: 'live-debugpy', request: 'launch', program: '${workspaceFolder}/app.py', cwd: '${workspaceFolder}/sub', env: { PYTHONPATH: '/tmp/lib', MODE: 'fast' }, preLaunchTask: 'build' },
+        'Py: env': {
+          name: 'Py: env',
+          type: 'live-debugpy',
+          request: 'launch',
+          program: '${workspaceFolder}/app.py',
+          cwd: '${workspaceFolder}/sub',
+          env: { PYTHONPATH: '/tmp/lib', MODE: 'fast' },
+          preLaunchTask: 'build',
+        },
         bare: { name: 'bare', type: 'fake', request: 'launch' },
-        lldb: { name: 'lldb', type: 'live-lldb', request: 'launch', program: './main', env: ['LD_LIBRARY_PATH=/tmp/lib'] },
+        lldb: {
+          name: 'lldb',
+          type: 'live-lldb',
+          request: 'launch',
+          program: './main',
+          env: ['LD_LIBRARY_PATH=/tmp/lib'],
+        },
       });
       const text = confirm({ op: 'launch', configuration: 'Py: env' });
-      assert.match(text, /^Start the debug configuration \*\*Py: env\*\* from launch\.json \(type `live-debugpy`, request `launch`\)\. As the file has it:/);
-      assert.match(text, /\*\*Warning:\*\* the environment sets `PYTHONPATH` \(changes where Python imports modules from\)/);
+      assert.match(
+        text,
+        /^Start the debug configuration \*\*Py: env\*\* from launch\.json \(type `live-debugpy`, request `launch`\)\. As the file has it:/,
+      );
+      assert.match(
+        text,
+        /\*\*Warning:\*\* the environment sets `PYTHONPATH` \(changes where Python imports modules from\)/,
+      );
       assert.match(text, /- program: `\$\{workspaceFolder\}\/app\.py`/);
       assert.match(text, /- working directory: `\$\{workspaceFolder\}\/sub`/);
       assert.match(text, /  - ⚠ `PYTHONPATH` = `\/tmp\/lib`/);
@@ -535,7 +684,10 @@ describe('debug controller', () => {
       assert.match(bare, /- program: none named \(the adapter decides what runs/);
       assert.match(bare, /- working directory: not set/);
       assert.match(confirm({ op: 'launch', configuration: 'lldb' }), /⚠ `LD_LIBRARY_PATH` = `\/tmp\/lib`/);
-      assert.match(confirm({ op: 'launch', configuration: 'nope' }), /No configuration of that name was found: the call will be refused/);
+      assert.match(
+        confirm({ op: 'launch', configuration: 'nope' }),
+        /No configuration of that name was found: the call will be refused/,
+      );
     });
 
     it('no value breaks out of its code span', () => {

@@ -13,7 +13,13 @@ import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
 import { DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
 import { RenameNotSaved, RenameRefused } from '../../src/lsp/renameErrors';
-import { AmbiguousSymbol, InvalidSymbol, LineOutOfRange, OccurrenceOutOfRange, SymbolNotOnLine } from '../../src/lsp/symbolLocation';
+import {
+  AmbiguousSymbol,
+  InvalidSymbol,
+  LineOutOfRange,
+  OccurrenceOutOfRange,
+  SymbolNotOnLine,
+} from '../../src/lsp/symbolLocation';
 import { PatternTooExpensive } from '../../src/structural/matcher';
 import { ParsingTimedOut } from '../../src/structural/parsePool';
 import { PatternError } from '../../src/structural/pattern';
@@ -38,13 +44,25 @@ import { WriteRefused } from '../../src/writes/writeErrors';
 import { isGlue, sourceFiles } from './support/sourceTree';
 
 const relative = (absolutePath: string): string => absolutePath.replace(/^\/w\//, '');
-const hunk = { header: 'class Foo', lines: [{ kind: 'context', text: 'a' }, { kind: 'remove', text: 'b' }, { kind: 'add', text: 'c' }], endOfFile: false, patchLine: 3 } as const;
+const hunk = {
+  header: 'class Foo',
+  lines: [
+    { kind: 'context', text: 'a' },
+    { kind: 'remove', text: 'b' },
+    { kind: 'add', text: 'c' },
+  ],
+  endOfFile: false,
+  patchLine: 3,
+} as const;
 
 /** One row per worded case: the error, the context the tool runner passes, and exactly what the model reads. */
 const table: readonly { readonly error: unknown; readonly context?: ErrorContext; readonly text: string }[] = [
   // platform
   { error: new InputError(['file is required.']), text: 'Error: file is required.' },
-  { error: new InputError(['file is required.', 'line must be a number.'], 'Send {"file": "src/a.ts", "line": 3}.'), text: 'Error: file is required. line must be a number. Send {"file": "src/a.ts", "line": 3}.' },
+  {
+    error: new InputError(['file is required.', 'line must be a number.'], 'Send {"file": "src/a.ts", "line": 3}.'),
+    text: 'Error: file is required. line must be a number. Send {"file": "src/a.ts", "line": 3}.',
+  },
   // async
   {
     error: new DeadlineExceeded('the TypeScript server', 30),
@@ -64,8 +82,14 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     context: { file: 'a.ts', similarFiles: ['src/a.ts', 'lib/a.ts'] },
     text: 'Error: file not found: a.ts (looked for /w/a.ts, /v/a.ts). Files with that name: src/a.ts, lib/a.ts.',
   },
-  { error: new AmbiguousFile('a.ts', ['w/a.ts', 'v/a.ts']), text: 'Error: a.ts exists in several workspace folders; name one of: w/a.ts, v/a.ts.' },
-  { error: new OutsideWorkspace('/etc/passwd'), text: 'Error: /etc/passwd is outside the workspace; only files inside the workspace folder can be used.' },
+  {
+    error: new AmbiguousFile('a.ts', ['w/a.ts', 'v/a.ts']),
+    text: 'Error: a.ts exists in several workspace folders; name one of: w/a.ts, v/a.ts.',
+  },
+  {
+    error: new OutsideWorkspace('/etc/passwd'),
+    text: 'Error: /etc/passwd is outside the workspace; only files inside the workspace folder can be used.',
+  },
   {
     error: new LinkLeavesWorkspace('/w/link/a.ts', '/w/link', '/etc'),
     context: { displayPath: relative },
@@ -79,19 +103,31 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
       'Error: /w/link/a.ts is refused: the symbolic link /w/link points to /etc, outside the workspace. Nothing was read or written. ' +
       'Only files whose real location is inside the workspace folder can be used.',
   },
-  { error: new InvalidPath('a\0b', 'it contains a NUL character'), text: 'Error: Invalid path "a\\u0000b": it contains a NUL character. Nothing was read or written.' },
+  {
+    error: new InvalidPath('a\0b', 'it contains a NUL character'),
+    text: 'Error: Invalid path "a\\u0000b": it contains a NUL character. Nothing was read or written.',
+  },
   // staging
-  { error: new UnknownStagedEdit('edit_9', []), text: 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). No staged edit is pending.' },
+  {
+    error: new UnknownStagedEdit('edit_9', []),
+    text: 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). No staged edit is pending.',
+  },
   {
     error: new UnknownStagedEdit('edit_9', [{ id: 'edit_2', summary: 'rename "a" → "b"' }]),
     text: 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). Pending staged edits: edit_2 (rename "a" → "b").',
   },
-  { error: new AlreadyResolved('edit_3', { action: 'accept', by: 'user', at: 0 }), text: 'Error: edit_3 was already accepted by the user; its changes are written.' },
+  {
+    error: new AlreadyResolved('edit_3', { action: 'accept', by: 'user', at: 0 }),
+    text: 'Error: edit_3 was already accepted by the user; its changes are written.',
+  },
   {
     error: new AlreadyResolved('edit_3', { action: 'discard', by: 'user', at: 0 }),
     text: 'Error: edit_3 was already discarded by the user; nothing was written. The user chose not to apply it; ask before proposing it again.',
   },
-  { error: new AlreadyResolved('edit_3', { action: 'discard', by: 'agent', at: 0 }), text: 'Error: edit_3 was already discarded by the agent; nothing was written.' },
+  {
+    error: new AlreadyResolved('edit_3', { action: 'discard', by: 'agent', at: 0 }),
+    text: 'Error: edit_3 was already discarded by the agent; nothing was written.',
+  },
   {
     error: new StaleStagedEdit('edit_4', 'ast_edit', [{ path: '/w/src/a.ts', kind: 'changed' }]),
     context: { displayPath: relative },
@@ -100,7 +136,10 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
       'Nothing was written; edit_4 stays pending. Re-run ast_edit on the current text to stage a fresh edit, then discard edit_4.',
   },
   {
-    error: new StaleStagedEdit('edit_4', 'lsp_rename', [{ path: '/w/src/a.ts', kind: 'changed' }, { path: '/w/src/b.ts', kind: 'missing' }]),
+    error: new StaleStagedEdit('edit_4', 'lsp_rename', [
+      { path: '/w/src/a.ts', kind: 'changed' },
+      { path: '/w/src/b.ts', kind: 'missing' },
+    ]),
     text:
       'Error: edit_4 was not accepted: 2 files changed since it was staged — /w/src/a.ts (changed), /w/src/b.ts (no longer exists). ' +
       'Nothing was written; edit_4 stays pending. Re-run lsp_rename on the current text to stage a fresh edit, then discard edit_4.',
@@ -140,7 +179,11 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     text: 'Error: old_string was not found; nothing was written. Nothing similar is in the file. Read the file and copy old_string exactly, whitespace included.',
   },
   {
-    error: new OldStringNotFound({ line: 7, text: `    return ${'x'.repeat(200)};  `, how: 'differs only in whitespace' }),
+    error: new OldStringNotFound({
+      line: 7,
+      text: `    return ${'x'.repeat(200)};  `,
+      how: 'differs only in whitespace',
+    }),
     context: { file: 'src/a.ts' },
     text:
       'Error: old_string was not found in src/a.ts; nothing was written. ' +
@@ -151,7 +194,10 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     context: { file: 'src/a.ts' },
     text: 'Error: old_string occurs 2 times in src/a.ts (lines 3, 9); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.',
   },
-  { error: new NothingToEdit('old_string is empty; to create or overwrite a whole file use write'), text: 'Error: old_string is empty; to create or overwrite a whole file use write; nothing was written.' },
+  {
+    error: new NothingToEdit('old_string is empty; to create or overwrite a whole file use write'),
+    text: 'Error: old_string is empty; to create or overwrite a whole file use write; nothing was written.',
+  },
   {
     error: new PatchSyntaxError(4, 'expected "*** End Patch"', 'oops'),
     text:
@@ -167,12 +213,17 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     text: 'Error: hunk 1 of src/a.ts does not apply: its context and removed lines are not in the file (after the previous hunk). Closest line 12: "b2". Nothing was written (no file of the patch). The hunk:\n@@\n a\n-b\n+c',
   },
   {
-    error: new WriteRefused('src/a.ts', 'the file changed while the write was prepared; nothing was written, try again'),
+    error: new WriteRefused(
+      'src/a.ts',
+      'the file changed while the write was prepared; nothing was written, try again',
+    ),
     text: 'Error: src/a.ts: the file changed while the write was prepared; nothing was written, try again.',
   },
   // kernels (what the eval tool answered itself before)
   {
-    error: new NoInterpreter('no Python found: /w has no .venv/bin/python or venv/bin/python, liveTools.eval.python is not set, and there is no python3 on PATH.'),
+    error: new NoInterpreter(
+      'no Python found: /w has no .venv/bin/python or venv/bin/python, liveTools.eval.python is not set, and there is no python3 on PATH.',
+    ),
     text: 'Error: no Python found: /w has no .venv/bin/python or venv/bin/python, liveTools.eval.python is not set, and there is no python3 on PATH.',
   },
   {
@@ -184,20 +235,32 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     text: 'Error: the JavaScript kernel could not start (node): it exited with code 4 before it was ready:\nhost cannot start. Fix the interpreter (setting liveTools.eval.python) and call again.',
   },
   // vibe (what the vibe tools answered themselves before)
-  { error: new UnknownWorker('w9', ['w1', 'w2']), text: 'Error: No worker "w9"; workers: w1, w2. vibe_list shows them.' },
+  {
+    error: new UnknownWorker('w9', ['w1', 'w2']),
+    text: 'Error: No worker "w9"; workers: w1, w2. vibe_list shows them.',
+  },
   { error: new UnknownWorker('w9', []), text: 'Error: No worker "w9"; none was spawned. vibe_list shows them.' },
   {
     error: new NotYourWorker('w3', 'chat 2'),
     text: 'Error: w3 was started in another conversation (chat 2); only that conversation can use it (the human can stop it in the Workers view). vibe_list shows yours.',
   },
   {
-    error: new WorkerNotStarted('no language model is available in this editor: sign in to a model provider, then spawn again'),
+    error: new WorkerNotStarted(
+      'no language model is available in this editor: sign in to a model provider, then spawn again',
+    ),
     text: 'Error: the worker was not started: no language model is available in this editor: sign in to a model provider, then spawn again.',
   },
-  { error: new WorkerNotStarted('first line\nsecond line'), text: 'Error: the worker was not started: first line\nsecond line.' },
+  {
+    error: new WorkerNotStarted('first line\nsecond line'),
+    text: 'Error: the worker was not started: first line\nsecond line.',
+  },
   // Worded where thrown: the first line of the message.
   // lsp
-  { error: new LineOutOfRange(40, 12), context: { file: 'src/a.ts' }, text: 'Error: line 40 is outside the file of src/a.ts, which has 12 lines (lines are 1-based).' },
+  {
+    error: new LineOutOfRange(40, 12),
+    context: { file: 'src/a.ts' },
+    text: 'Error: line 40 is outside the file of src/a.ts, which has 12 lines (lines are 1-based).',
+  },
   {
     error: new SymbolNotOnLine('greet', 3, 'const x = 1;', [5]),
     context: { file: 'src/a.ts' },
@@ -212,10 +275,22 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     context: { file: 'm.py' },
     text: 'Error: "a" occurs 2 times on line 2 of m.py; say which with occurrence (1-based) or "a#N":\n  1: «a» = a + 1\n  2: a = «a» + 1',
   },
-  { error: new OccurrenceOutOfRange('a', 2, 3, 2), text: 'Error: occurrence 3 of "a" was asked for, but line 2 has only 2.' },
-  { error: new InvalidSymbol('symbol must not be empty\n(one identifier)'), text: 'Error: symbol must not be empty\n(one identifier)' },
-  { error: new RenameRefused('it would change files outside the workspace.', ['/etc/x.ts']), text: 'Error: rename refused: it would change files outside the workspace. Nothing was changed. Files outside the workspace: /etc/x.ts.' },
-  { error: new RenameNotSaved('src/a.ts'), text: 'Error: the rename was applied, but src/a.ts could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).' },
+  {
+    error: new OccurrenceOutOfRange('a', 2, 3, 2),
+    text: 'Error: occurrence 3 of "a" was asked for, but line 2 has only 2.',
+  },
+  {
+    error: new InvalidSymbol('symbol must not be empty\n(one identifier)'),
+    text: 'Error: symbol must not be empty\n(one identifier)',
+  },
+  {
+    error: new RenameRefused('it would change files outside the workspace.', ['/etc/x.ts']),
+    text: 'Error: rename refused: it would change files outside the workspace. Nothing was changed. Files outside the workspace: /etc/x.ts.',
+  },
+  {
+    error: new RenameNotSaved('src/a.ts'),
+    text: 'Error: the rename was applied, but src/a.ts could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).',
+  },
   // structural
   {
     error: new PatternTooExpensive(1_000_000, '/w/src/big.ts'),
@@ -231,10 +306,19 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
       'Error: Parsing and matching src/big.ts took more than 60 s; it was stopped. Narrow the pattern (fewer `$$$` runs, more literal code) ' +
       'or leave this file out with `path`. The search stopped there: no matches are reported.',
   },
-  { error: new PatternError('The pattern does not parse as go.\nmore'), text: 'Error: The pattern does not parse as go.' },
+  {
+    error: new PatternError('The pattern does not parse as go.\nmore'),
+    text: 'Error: The pattern does not parse as go.',
+  },
   // debug
-  { error: new DebugRefusal('No debug session: launch or attach first.'), text: 'Error: No debug session: launch or attach first.' },
-  { error: new DebugCancelled('continue'), text: 'Error: op "continue" was cancelled; the session goes on (op "status" says where it is).' },
+  {
+    error: new DebugRefusal('No debug session: launch or attach first.'),
+    text: 'Error: No debug session: launch or attach first.',
+  },
+  {
+    error: new DebugCancelled('continue'),
+    text: 'Error: op "continue" was cancelled; the session goes on (op "status" says where it is).',
+  },
   { error: new KernelDisposed('Python'), text: 'Error: the Python kernel was disposed' },
   { error: new JsoncSyntaxError('unexpected token', 3, 7), text: 'Error: unexpected token (line 3, column 7)' },
   { error: new ProcessNotStarted('ast-grep', 'spawn ENOENT'), text: 'Error: could not start ast-grep: spawn ENOENT' },
@@ -255,7 +339,10 @@ describe('error text', () => {
     const kernel = new Kernel({ launch: pythonLaunch('/nonexistent/python3'), cwd: os.tmpdir() });
     try {
       await assert.rejects(kernel.execute('1'), (error: unknown) => {
-        assert.match(errorText(error), /^Error: the Python kernel could not start \(\/nonexistent\/python3\): .*ENOENT.*\. Fix the interpreter \(setting liveTools\.eval\.python\) and call again\.$/);
+        assert.match(
+          errorText(error),
+          /^Error: the Python kernel could not start \(\/nonexistent\/python3\): .*ENOENT.*\. Fix the interpreter \(setting liveTools\.eval\.python\) and call again\.$/,
+        );
         return true;
       });
     } finally {
@@ -277,7 +364,8 @@ function engineErrorClasses(): Map<string, Function> {
     // esbuild bundles every src/**/*.ts this template can name; each is loaded only here.
     const exports = require(`../../src/${name}.ts`) as Record<string, unknown>;
     for (const [exported, value] of Object.entries(exports)) {
-      if (typeof value === 'function' && value.prototype instanceof Error && value !== ModelFacingError) classes.set(`${name}.ts: ${exported}`, value);
+      if (typeof value === 'function' && value.prototype instanceof Error && value !== ModelFacingError)
+        classes.set(`${name}.ts: ${exported}`, value);
     }
   }
   return classes;
@@ -287,12 +375,18 @@ describe('error convention', () => {
   let classes = new Map<string, Function>();
   before(() => (classes = engineErrorClasses()));
 
-  it('finds the engines\' error classes', () => {
+  it("finds the engines' error classes", () => {
     assert.ok(classes.size >= 40, `found only ${classes.size}: ${[...classes.keys()].join(', ')}`);
   });
 
   it('every exported error class of the engines extends ModelFacingError (its model text beside it)', () => {
-    const plain = [...classes].filter(([, value]) => !(value.prototype instanceof ModelFacingError)).map(([key]) => key);
-    assert.deepEqual(plain, [], 'extend ModelFacingError (src/platform/modelFacingError.ts), overriding modelText where the message alone does not say what to do');
+    const plain = [...classes]
+      .filter(([, value]) => !(value.prototype instanceof ModelFacingError))
+      .map(([key]) => key);
+    assert.deepEqual(
+      plain,
+      [],
+      'extend ModelFacingError (src/platform/modelFacingError.ts), overriding modelText where the message alone does not say what to do',
+    );
   });
 });

@@ -32,27 +32,70 @@ const grammars: GrammarEntry[] = JSON.parse(fs.readFileSync(path.join(root, 'gra
 const MARKER = '{{fragment}}';
 
 const LANGUAGES = [
-  'dart', 'python', 'rust', 'c', 'cpp', 'typescript', 'tsx', 'javascript', 'go', 'java', 'kotlin',
-  'swift', 'ruby', 'php', 'c_sharp', 'bash', 'lua', 'json', 'yaml', 'css', 'html',
+  'dart',
+  'python',
+  'rust',
+  'c',
+  'cpp',
+  'typescript',
+  'tsx',
+  'javascript',
+  'go',
+  'java',
+  'kotlin',
+  'swift',
+  'ruby',
+  'php',
+  'c_sharp',
+  'bash',
+  'lua',
+  'json',
+  'yaml',
+  'css',
+  'html',
 ];
 
 /** A fragment each rung must take: proof that the template itself parses. */
 const TRIVIAL: Record<string, Record<string, string>> = {
-  dart: { statement: 'foo();', 'statement;': 'foo()', expression: '1', 'class member': 'int x = 0;', 'top level': 'void main() {}' },
+  dart: {
+    statement: 'foo();',
+    'statement;': 'foo()',
+    expression: '1',
+    'class member': 'int x = 0;',
+    'top level': 'void main() {}',
+  },
   python: { 'top level': 'x = 1', 'class member': 'x = 1' },
-  rust: { statement: 'foo();', 'statement;': 'foo()', 'class member': 'fn f() {}', 'top level': 'fn f() {}', 'match arm': '_ => {}' },
+  rust: {
+    statement: 'foo();',
+    'statement;': 'foo()',
+    'class member': 'fn f() {}',
+    'top level': 'fn f() {}',
+    'match arm': '_ => {}',
+  },
   c: { statement: 'foo();', 'statement;': 'foo()', expression: '1', 'top level': 'int x;' },
   cpp: { statement: 'foo();', 'statement;': 'foo()', expression: '1', 'class member': 'int x;', 'top level': 'int x;' },
   typescript: { statement: 'foo();', expression: '1', 'class member': 'x = 1', 'top level': "import x from 'y';" },
   tsx: { statement: 'foo();', expression: '1', 'class member': 'x = 1', 'top level': "import x from 'y';" },
   javascript: { statement: 'foo();', expression: '1', 'class member': 'x = 1', 'top level': "import x from 'y';" },
   go: { statement: 'foo()', expression: '1', 'top level': 'func f() {}', 'struct field': 'X int' },
-  java: { statement: 'foo();', 'statement;': 'foo()', expression: '1', 'class member': 'int x;', 'top level': 'import a.B;' },
+  java: {
+    statement: 'foo();',
+    'statement;': 'foo()',
+    expression: '1',
+    'class member': 'int x;',
+    'top level': 'import a.B;',
+  },
   kotlin: { statement: 'foo()', expression: '1', 'class member': 'val x = 1', 'top level': 'import a.b' },
   swift: { statement: 'foo()', expression: '1', 'class member': 'var x = 1', 'top level': 'import Foundation' },
   ruby: { 'top level': 'foo', 'class member': 'def f; end' },
   php: { statement: 'foo();', 'statement;': 'foo()', expression: '1', 'class member': 'public $x;' },
-  c_sharp: { statement: 'Foo();', 'statement;': 'Foo()', expression: '1', 'class member': 'int x;', 'top level': 'using System;' },
+  c_sharp: {
+    statement: 'Foo();',
+    'statement;': 'Foo()',
+    expression: '1',
+    'class member': 'int x;',
+    'top level': 'using System;',
+  },
   bash: { 'top level': 'echo hi' },
   lua: { 'top level': 'foo()', expression: '1', 'table field': 'x = 1' },
   json: { 'top level': '1', pair: '"a": 1' },
@@ -111,7 +154,12 @@ const CASES: Case[] = [
   ['dart', 'static const int x = 1;', 'class member', ['declaration']],
   ['dart', 'Foo({required this.x});', 'class member', ['declaration']],
   ['dart', 'class Foo {}', 'top level', ['program', 'class_definition']],
-  ['dart', "import 'package:x/x.dart';", 'top level', ['program', 'import_or_export', 'library_import', 'import_specification']],
+  [
+    'dart',
+    "import 'package:x/x.dart';",
+    'top level',
+    ['program', 'import_or_export', 'library_import', 'import_specification'],
+  ],
   // The grammar's known failure: calling an expression followed by `!`.
   ['dart', 'widget.onChanged!(mvs_X)', null, []],
 
@@ -382,7 +430,9 @@ function nodesSpanning(rootNode: Node, start: number, end: number): string[] {
   let node: Node | undefined = rootNode;
   while (node) {
     if (node.startIndex === start && node.endIndex === end && node.isNamed) types.push(node.type);
-    node = node.children.find((child) => child.startIndex <= start && child.endIndex >= end && child.endIndex > child.startIndex);
+    node = node.children.find(
+      (child) => child.startIndex <= start && child.endIndex >= end && child.endIndex > child.startIndex,
+    );
   }
   return types;
 }
@@ -419,14 +469,21 @@ function grammarBytes(entry: GrammarEntry): Buffer {
   const wasm = fs.readFileSync(path.join(packageDir(entry), entry.wasm));
   if (entry.patch) {
     const { offset, expect, replace } = entry.patch;
-    assert.equal(wasm.subarray(offset, offset + expect.length / 2).toString('hex'), expect, `${entry.id}: patch target`);
+    assert.equal(
+      wasm.subarray(offset, offset + expect.length / 2).toString('hex'),
+      expect,
+      `${entry.id}: patch target`,
+    );
     Buffer.from(replace, 'hex').copy(wasm, offset);
   }
   return wasm;
 }
 
 function sampleText(entry: GrammarEntry): string {
-  return fs.readFileSync(path.join(root, 'test', 'fixtures', 'grammar-samples', `${entry.id}${entry.extensions[0]}`), 'utf8');
+  return fs.readFileSync(
+    path.join(root, 'test', 'fixtures', 'grammar-samples', `${entry.id}${entry.extensions[0]}`),
+    'utf8',
+  );
 }
 
 /** Parses and reports the error, if any, as the start of the tree's S-expression. */
@@ -493,7 +550,8 @@ describe('grammars (grammars/grammars.json)', () => {
     const failures: string[] = [];
     for (let round = 1; round <= 3; round++) {
       for (const entry of grammars) {
-        if (parseError(parserFor(entry.id), sampleText(entry)) !== undefined) failures.push(`${entry.id} in round ${round}`);
+        if (parseError(parserFor(entry.id), sampleText(entry)) !== undefined)
+          failures.push(`${entry.id} in round ${round}`);
       }
     }
     assert.deepEqual(failures, []);
@@ -526,7 +584,9 @@ describe('grammars (grammars/grammars.json)', () => {
       assert.ok(entry, id);
       const actual = resolve(parserFor(id), entry, fragment);
       if (actual.context !== context || actual.nodes.join(' > ') !== nodes.join(' > ')) {
-        wrong.push(`${id} ${JSON.stringify(fragment)}: expected ${context} [${nodes.join(' > ')}], got ${actual.context} [${actual.nodes.join(' > ')}]`);
+        wrong.push(
+          `${id} ${JSON.stringify(fragment)}: expected ${context} [${nodes.join(' > ')}], got ${actual.context} [${actual.nodes.join(' > ')}]`,
+        );
       }
     }
     assert.deepEqual(wrong, []);

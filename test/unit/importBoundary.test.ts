@@ -40,7 +40,9 @@ describe('engine boundary', () => {
   });
 
   it('no stray console.log in the extension', () => {
-    const offenders = sourceFiles().filter((file) => /console\.(log|info|debug)\(/.test(fs.readFileSync(path.join(src, file), 'utf8')));
+    const offenders = sourceFiles().filter((file) =>
+      /console\.(log|info|debug)\(/.test(fs.readFileSync(path.join(src, file), 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 });

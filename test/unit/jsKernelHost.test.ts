@@ -83,7 +83,10 @@ class TestKernel {
     const id = this.nextId++;
     const events: KernelEvent[] = [];
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`cell ${id} did not finish: ${JSON.stringify(events).slice(0, 500)}`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`cell ${id} did not finish: ${JSON.stringify(events).slice(0, 500)}`)),
+        15_000,
+      );
       const listener = (event: KernelEvent): void => {
         if (event.id !== id) return;
         if (events.length === 0) started?.(event);
@@ -122,7 +125,10 @@ class TestKernel {
 }
 
 const streamText = (events: KernelEvent[], name: string): string =>
-  events.filter((event) => event.type === 'stream' && event.name === name).map((event) => event.text).join('');
+  events
+    .filter((event) => event.type === 'stream' && event.name === name)
+    .map((event) => event.text)
+    .join('');
 
 describe('JavaScript kernel host', function () {
   this.timeout(30_000);
@@ -140,7 +146,10 @@ describe('JavaScript kernel host', function () {
     assert.equal(await kernel.result('const x = 2'), undefined);
     assert.equal(await kernel.result('let y = 20; class K { v() { return x + y; } }'), undefined);
     assert.equal(await kernel.result('new K().v()'), '22');
-    assert.equal(await kernel.result('const { a, b: [c] } = { a: 1, b: [2] }; function f() { return a + c; }'), undefined);
+    assert.equal(
+      await kernel.result('const { a, b: [c] } = { a: 1, b: [2] }; function f() { return a + c; }'),
+      undefined,
+    );
     assert.equal(await kernel.result('f()'), '3');
   });
 
@@ -154,10 +163,19 @@ describe('JavaScript kernel host', function () {
   });
 
   it('sends console and process writes as streams, in order, before the result', async () => {
-    const events = await kernel.execute("console.log('one'); process.stdout.write('two\\n'); console.error('three'); console.warn({ w: 1 }); process.stderr.write(Buffer.from('four\\n')); 42");
+    const events = await kernel.execute(
+      "console.log('one'); process.stdout.write('two\\n'); console.error('three'); console.warn({ w: 1 }); process.stderr.write(Buffer.from('four\\n')); 42",
+    );
     assert.deepEqual(
       events.map((event) => `${event.type}:${event.name ?? ''}:${event.text ?? event.data}`),
-      ['stream:stdout:one\n', 'stream:stdout:two\n', 'stream:stderr:three\n', 'stream:stderr:{ w: 1 }\n', 'stream:stderr:four\n', 'result::42'],
+      [
+        'stream:stdout:one\n',
+        'stream:stdout:two\n',
+        'stream:stderr:three\n',
+        'stream:stderr:{ w: 1 }\n',
+        'stream:stderr:four\n',
+        'result::42',
+      ],
     );
   });
 
@@ -169,15 +187,23 @@ describe('JavaScript kernel host', function () {
     assert.equal(error.ename, 'TypeError');
     assert.match(error.evalue ?? '', /null/);
     const frames = error.traceback.filter((line) => line.startsWith('at '));
-    assert.deepEqual(frames.map((line) => line.replace(/:\d+\)?$/, '')), ['at fails (<cell 1>:1', 'at <cell 2>:2']);
+    assert.deepEqual(
+      frames.map((line) => line.replace(/:\d+\)?$/, '')),
+      ['at fails (<cell 1>:1', 'at <cell 2>:2'],
+    );
     assert.ok(!error.traceback.some((line) => /node:|jsKernelHost/.test(line)), error.traceback.join('\n'));
   });
 
   it('prints errors in results and on the console with the cell frames only', async () => {
     assert.equal(await kernel.result("new Error('shown')"), 'Error: shown\n    at <cell 1>:1:1');
-    const events = await kernel.execute("await 0;\nfunction make() { return new RangeError('logged'); }\nconsole.log(make())");
+    const events = await kernel.execute(
+      "await 0;\nfunction make() { return new RangeError('logged'); }\nconsole.log(make())",
+    );
     // Line numbers are the cell's; the column of the last expression counts the `return { value: (` put before it.
-    assert.equal(streamText(events, 'stdout'), 'RangeError: logged\n    at make (<cell 2>:2:26)\n    at <cell 2>:3:30\n');
+    assert.equal(
+      streamText(events, 'stdout'),
+      'RangeError: logged\n    at make (<cell 2>:2:26)\n    at <cell 2>:3:30\n',
+    );
   });
 
   it('reports an awaited rejection, and a late one without dying', async () => {
@@ -186,7 +212,9 @@ describe('JavaScript kernel host', function () {
     assert.equal(error?.ename, 'RangeError');
     assert.equal(error?.evalue, 'nope');
     assert.ok(error?.traceback?.every((line) => !line.startsWith('at ') || line.includes('<cell 1>')));
-    await kernel.result("setTimeout(() => Promise.reject(new Error('late')), 1); setTimeout(() => { throw new Error('thrown late'); }, 1); 1");
+    await kernel.result(
+      "setTimeout(() => Promise.reject(new Error('late')), 1); setTimeout(() => { throw new Error('thrown late'); }, 1); 1",
+    );
     const next = await kernel.execute('await new Promise(r => setTimeout(r, 50)); 2');
     assert.match(streamText(next, 'stderr'), /late[\s\S]*thrown late/);
     assert.equal(next.find((event) => event.type === 'result')?.data, '2');
@@ -196,7 +224,10 @@ describe('JavaScript kernel host', function () {
     const events = await kernel.execute('let a = 1;\nlet b = ;');
     const error = events.find((event) => event.type === 'error');
     assert.equal(error?.ename, 'SyntaxError');
-    assert.ok(error?.traceback?.some((line) => line.includes('<cell 1>:2')), JSON.stringify(error));
+    assert.ok(
+      error?.traceback?.some((line) => line.includes('<cell 1>:2')),
+      JSON.stringify(error),
+    );
   });
 
   it('answers an empty cell with done only', async () => {
@@ -216,18 +247,39 @@ describe('JavaScript kernel host', function () {
     const calls: KernelEvent[] = [];
     kernel.onTool = (event) => {
       calls.push(event);
-      return event.name === 'read' ? { ok: true, text: `contents of ${(event.input as { path: string }).path}` } : { ok: false, text: 'not allowed' };
+      return event.name === 'read'
+        ? { ok: true, text: `contents of ${(event.input as { path: string }).path}` }
+        : { ok: false, text: 'not allowed' };
     };
-    assert.equal(await kernel.result("const answer = await tool('read', { path: 'a.txt' }); answer"), "'contents of a.txt'");
-    assert.equal(await kernel.result("let caught; try { await tool('write', {}); } catch (e) { caught = `${e.name}: ${e.message}`; }\ncaught"), "'ToolError: not allowed'");
-    assert.deepEqual(calls.map((event) => [event.id, event.call, event.name, event.input]), [[1, 1, 'read', { path: 'a.txt' }], [2, 2, 'write', {}]]);
+    assert.equal(
+      await kernel.result("const answer = await tool('read', { path: 'a.txt' }); answer"),
+      "'contents of a.txt'",
+    );
+    assert.equal(
+      await kernel.result(
+        "let caught; try { await tool('write', {}); } catch (e) { caught = `${e.name}: ${e.message}`; }\ncaught",
+      ),
+      "'ToolError: not allowed'",
+    );
+    assert.deepEqual(
+      calls.map((event) => [event.id, event.call, event.name, event.input]),
+      [
+        [1, 1, 'read', { path: 'a.txt' }],
+        [2, 2, 'write', {}],
+      ],
+    );
     const uncaught = await kernel.execute("await tool('write', {})");
     assert.equal(uncaught.find((event) => event.type === 'error')?.ename, 'ToolError');
   });
 
   it('requires and imports modules', async () => {
     assert.equal(await kernel.result("require('node:path').join('a', 'b')"), "'a/b'");
-    assert.equal(await kernel.result("import * as p from 'node:path'; import { join } from 'node:path'; import os from 'node:os'; [p.sep, join('x', 'y'), typeof os.cpus]"), "[ '/', 'x/y', 'function' ]");
+    assert.equal(
+      await kernel.result(
+        "import * as p from 'node:path'; import { join } from 'node:path'; import os from 'node:os'; [p.sep, join('x', 'y'), typeof os.cpus]",
+      ),
+      "[ '/', 'x/y', 'function' ]",
+    );
     assert.equal(await kernel.result('join.name'), "'join'");
   });
 
@@ -239,27 +291,45 @@ describe('JavaScript kernel host', function () {
       await kernel.stop();
       kernel = await TestKernel.start(dir);
       assert.equal(await kernel.result("require('./common.js').a"), '1');
-      assert.equal(await kernel.result("import common from './common.js'; import d, { answer } from './lib.mjs'; import { late } from './slow.mjs'; [common.a, d, answer, late]"), "[ 1, 'd', 42, 7 ]");
+      assert.equal(
+        await kernel.result(
+          "import common from './common.js'; import d, { answer } from './lib.mjs'; import { late } from './slow.mjs'; [common.a, d, answer, late]",
+        ),
+        "[ 1, 'd', 42, 7 ]",
+      );
       const missing = await kernel.execute("import x from './missing.js'");
-      assert.equal(missing.find((event) => event.type === 'error')?.evalue?.split('\n')[0], "Cannot find module './missing.js'");
+      assert.equal(
+        missing.find((event) => event.type === 'error')?.evalue?.split('\n')[0],
+        "Cannot find module './missing.js'",
+      );
     });
   });
 
   it('interrupts a synchronous loop on SIGINT and answers the next cell', async () => {
-    const events = await kernel.execute("process.stdout.write('looping\\n'); while (true) {}", () => kernel.child.kill('SIGINT'));
+    const events = await kernel.execute("process.stdout.write('looping\\n'); while (true) {}", () =>
+      kernel.child.kill('SIGINT'),
+    );
     assert.equal(events.find((event) => event.type === 'error')?.ename, 'Interrupted');
     assert.equal(await kernel.result('1 + 1'), '2');
     // Again, in a cell that awaits after the loop: the listeners are back after each interrupt.
-    const again = await kernel.execute("process.stdout.write('looping\\n'); for (;;) {} await 0;", () => kernel.child.kill('SIGINT'));
+    const again = await kernel.execute("process.stdout.write('looping\\n'); for (;;) {} await 0;", () =>
+      kernel.child.kill('SIGINT'),
+    );
     assert.equal(again.find((event) => event.type === 'error')?.ename, 'Interrupted');
     assert.equal(await kernel.result('3'), '3');
   });
 
   it('interrupts a pending await on SIGINT and answers the next cell', async () => {
     // Sent a little after the synchronous part: a SIGINT in the instant it ends is lost (see the host's comment).
-    const events = await kernel.execute("process.stdout.write('waiting\\n'); await new Promise(r => setTimeout(r, 60_000)); 'never'", () => setTimeout(() => kernel.child.kill('SIGINT'), 100));
+    const events = await kernel.execute(
+      "process.stdout.write('waiting\\n'); await new Promise(r => setTimeout(r, 60_000)); 'never'",
+      () => setTimeout(() => kernel.child.kill('SIGINT'), 100),
+    );
     assert.equal(events.find((event) => event.type === 'error')?.ename, 'Interrupted');
-    assert.equal(events.find((event) => event.type === 'result'), undefined);
+    assert.equal(
+      events.find((event) => event.type === 'result'),
+      undefined,
+    );
     assert.equal(await kernel.result('2 + 2'), '4');
   });
 

@@ -12,7 +12,14 @@ import * as readline from 'node:readline';
 import { BoundedLineReader } from '../../src/process/boundedLineReader';
 import { CallTool, Kernel, KernelLaunch } from '../../src/kernels/kernel';
 import { MAX_MESSAGE_BYTES } from '../../src/kernels/kernelLimits';
-import { formatText, KernelPart, KernelResult, MAX_IMAGE_BYTES_PER_CELL, MAX_IMAGES_PER_CELL, OutputCollector } from '../../src/kernels/kernelResult';
+import {
+  formatText,
+  KernelPart,
+  KernelResult,
+  MAX_IMAGE_BYTES_PER_CELL,
+  MAX_IMAGES_PER_CELL,
+  OutputCollector,
+} from '../../src/kernels/kernelResult';
 import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { processGroupExists, signalProcessGroup } from '../../src/process/childProcess';
@@ -25,9 +32,19 @@ const PYTHON_DRIVER = path.join(ROOT, 'src', 'kernels', 'python', 'kernel.py');
 const JS_HOST = path.join(ROOT, 'dist', 'kernels', 'jsKernelHost.js');
 const KERNEL_HOST = path.join(ROOT, 'out', 'test', 'fixtures', 'kernelHost.js');
 
-const LANGUAGES: ReadonlyArray<{ name: 'python' | 'javascript'; launch: () => KernelLaunch; interpreter: string; script: string }> = [
+const LANGUAGES: ReadonlyArray<{
+  name: 'python' | 'javascript';
+  launch: () => KernelLaunch;
+  interpreter: string;
+  script: string;
+}> = [
   { name: 'python', launch: () => pythonLaunch(PYTHON, PYTHON_DRIVER), interpreter: PYTHON, script: PYTHON_DRIVER },
-  { name: 'javascript', launch: () => javascriptLaunch(process.execPath, JS_HOST), interpreter: process.execPath, script: JS_HOST },
+  {
+    name: 'javascript',
+    launch: () => javascriptLaunch(process.execPath, JS_HOST),
+    interpreter: process.execPath,
+    script: JS_HOST,
+  },
 ];
 
 /** The cells each test runs, per language. */
@@ -35,15 +52,18 @@ const CELLS = {
   python: {
     setState: 'kept = 41',
     readState: 'kept + 1',
-    flood: 'import os\njunk = memoryview(b"x" * 100_000_000)\nwhile junk:\n    junk = junk[os.write(4, junk):]\n"result"',
+    flood:
+      'import os\njunk = memoryview(b"x" * 100_000_000)\nwhile junk:\n    junk = junk[os.write(4, junk):]\n"result"',
     strayLast: 'import os\nwritten = os.write(4, b"stray bytes")',
-    fireAndForget: 'import threading\nthreading.Thread(target=tool, args=("slow", {}), daemon=True).start()\nwhile True:\n    pass',
+    fireAndForget:
+      'import threading\nthreading.Thread(target=tool, args=("slow", {}), daemon=True).start()\nwhile True:\n    pass',
     awaitSlow: 'tool("slow", {})',
   },
   javascript: {
     setState: 'const kept = 41;',
     readState: 'kept + 1',
-    flood: "const junk = Buffer.alloc(100_000_000, 'x');\nfor (let at = 0; at < junk.length; ) at += require('node:fs').writeSync(4, junk, at);\n'result'",
+    flood:
+      "const junk = Buffer.alloc(100_000_000, 'x');\nfor (let at = 0; at < junk.length; ) at += require('node:fs').writeSync(4, junk, at);\n'result'",
     strayLast: "const written = require('node:fs').writeSync(4, 'stray bytes');",
     fireAndForget: 'tool("slow", {});\nwhile (true) {}',
     awaitSlow: 'await tool("slow", {})',
@@ -58,7 +78,8 @@ async function settles(what: string, done: () => boolean, timeoutMs = 10_000): P
   }
 }
 
-const resultText = (result: KernelResult): string | undefined => result.parts.find((part) => part.kind === 'result')?.text;
+const resultText = (result: KernelResult): string | undefined =>
+  result.parts.find((part) => part.kind === 'result')?.text;
 const image = (bytes: number): KernelPart => ({ kind: 'image', mime: 'image/png', data: new Uint8Array(bytes) });
 
 describe('bounded line reader', () => {
@@ -80,7 +101,12 @@ describe('bounded line reader', () => {
     ['a line across chunks', 10, ['ab', 'cd', 'e\nf'], ['abcde (5)', 'f (1)']],
     ['empty lines', 10, ['\n\na\n'], [' (0)', ' (0)', 'a (1)']],
     ['a line of exactly the bound', 4, ['abcd\n'], ['abcd (4)']],
-    ['a line over the bound, counted to its end; the next is whole', 4, ['abc', 'de', 'fghij\nok\n'], ['<10 bytes over>', 'ok (2)']],
+    [
+      'a line over the bound, counted to its end; the next is whole',
+      4,
+      ['abc', 'de', 'fghij\nok\n'],
+      ['<10 bytes over>', 'ok (2)'],
+    ],
     ['an oversized line ended by the stream', 4, ['abcdef'], ['<6 bytes over>']],
   ];
   for (const [title, maxBytes, chunks, expected] of cases) {
@@ -89,7 +115,11 @@ describe('bounded line reader', () => {
 
   it('splits a multi-byte character across chunks and decodes the line once', () => {
     const seen: string[] = [];
-    const reader = new BoundedLineReader(10, (line) => seen.push(line), () => undefined);
+    const reader = new BoundedLineReader(
+      10,
+      (line) => seen.push(line),
+      () => undefined,
+    );
     const bytes = Buffer.from('é€\n', 'utf8');
     for (const byte of bytes) reader.push(Buffer.from([byte]));
     assert.deepEqual(seen, ['é€']);
@@ -109,7 +139,10 @@ describe('kernel output bounds', () => {
     for (let index = 0; index < 12; index++) collector.add(image(1000));
     const parts = collector.parts();
     assert.equal(parts.filter((part) => part.kind === 'image').length, 10);
-    assert.match(formatText({ parts, status: 'ok', notes: [], cutChars: 0, seconds: 0 }), /\[2 of 12 images not shown \(2,000 bytes\): a cell shows at most 10 images and 5 MB of images in all; save the others to files, or show them in later cells\]$/);
+    assert.match(
+      formatText({ parts, status: 'ok', notes: [], cutChars: 0, seconds: 0 }),
+      /\[2 of 12 images not shown \(2,000 bytes\): a cell shows at most 10 images and 5 MB of images in all; save the others to files, or show them in later cells\]$/,
+    );
   });
 
   it('keeps images while their bytes fit, a later smaller one too', () => {
@@ -119,7 +152,10 @@ describe('kernel output bounds', () => {
     const kept = collector.parts().flatMap((part) => (part.kind === 'image' ? [part.data.length] : []));
     assert.deepEqual(kept, [2 * megabyte, 2 * megabyte, megabyte / 2, 10]);
     assert.ok(kept.reduce((sum, size) => sum + size, 0) <= MAX_IMAGE_BYTES_PER_CELL);
-    assert.match(formatText({ parts: collector.parts(), status: 'ok', notes: [], cutChars: 0, seconds: 0 }), /\[1 of 5 images not shown \(2,097,152 bytes\)/);
+    assert.match(
+      formatText({ parts: collector.parts(), status: 'ok', notes: [], cutChars: 0, seconds: 0 }),
+      /\[1 of 5 images not shown \(2,097,152 bytes\)/,
+    );
   });
 
   it('shows at most 10 images of 200 one-megabyte ones a Python cell displays, and says so', async function () {
@@ -139,9 +175,15 @@ describe('kernel output bounds', () => {
       const images = result.parts.filter((part) => part.kind === 'image');
       assert.equal(images.length, 5, formatText(result)); // 5 × 1 MB: the 6th would pass 5 MB
       const text = formatText(result);
-      assert.match(text, /\[195 of 200 images not shown \(195,000,000 bytes\): a cell shows at most 10 images and 5 MB/);
+      assert.match(
+        text,
+        /\[195 of 200 images not shown \(195,000,000 bytes\): a cell shows at most 10 images and 5 MB/,
+      );
       // One image over what a message may hold is not sent at all; the kernel says so in its place.
-      assert.match(text, /\[image\/png output not shown: [\d,]+ bytes as a message, over the 8 MB one kernel message may hold; save it to a file instead\]/);
+      assert.match(
+        text,
+        /\[image\/png output not shown: [\d,]+ bytes as a message, over the 8 MB one kernel message may hold; save it to a file instead\]/,
+      );
       assert.equal(resultText(result), "'after'");
     } finally {
       await kernel.dispose();
@@ -167,7 +209,14 @@ describe('kernels stay bounded', function () {
   }
 
   it('the Python driver holds the same message bound as the host', () => {
-    const bound = execFileSync(PYTHON, ['-c', `import importlib.util as u; s = u.spec_from_file_location("k", ${JSON.stringify(PYTHON_DRIVER)}); m = u.module_from_spec(s); s.loader.exec_module(m); print(m.MAX_MESSAGE_BYTES)`], { encoding: 'utf8' });
+    const bound = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        `import importlib.util as u; s = u.spec_from_file_location("k", ${JSON.stringify(PYTHON_DRIVER)}); m = u.module_from_spec(s); s.loader.exec_module(m); print(m.MAX_MESSAGE_BYTES)`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(Number(bound), MAX_MESSAGE_BYTES);
   });
 
@@ -189,7 +238,10 @@ describe('kernels stay bounded', function () {
       const took = Date.now() - started;
       assert.equal(flood.status, 'ok', formatText(flood));
       assert.equal(resultText(flood), "'result'");
-      assert.match(formatText(flood), /\[100,000,000 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line over the 8 MB one message may hold\. fd 4 belongs to the kernel; print, display\(\) or write to a file instead\]/);
+      assert.match(
+        formatText(flood),
+        /\[100,000,000 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line over the 8 MB one message may hold\. fd 4 belongs to the kernel; print, display\(\) or write to a file instead\]/,
+      );
       assert.ok(stalledMs < 2000, `the host's event loop stalled ${stalledMs} ms (the cell took ${took} ms)`);
       assert.equal(resultText(await kernel.execute(cells.readState)), '42');
     });
@@ -199,7 +251,10 @@ describe('kernels stay bounded', function () {
       await kernel.execute(cells.setState);
       const stray = await kernel.execute(cells.strayLast);
       assert.equal(stray.status, 'ok', formatText(stray));
-      assert.match(formatText(stray), /\[11 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line that was no kernel message\./);
+      assert.match(
+        formatText(stray),
+        /\[11 bytes on the kernel's message channel \(fd 4\) were dropped: 1 line that was no kernel message\./,
+      );
       assert.equal(resultText(await kernel.execute(cells.readState)), '42');
     });
 
@@ -220,7 +275,10 @@ describe('kernels stay bounded', function () {
     });
 
     it(`${language.name}: a cell waiting on a tool call longer than its idle budget is not interrupted`, async () => {
-      const kernel = start(language, () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, text: 'slow' }), 2000)));
+      const kernel = start(
+        language,
+        () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, text: 'slow' }), 2000)),
+      );
       const result = await kernel.execute(cells.awaitSlow, { idleBudgetSeconds: 1 });
       assert.equal(result.status, 'ok', formatText(result));
       assert.equal(resultText(result), "'slow'");
@@ -235,14 +293,20 @@ describe('kernels stay bounded', function () {
       return { ok: true, text: name };
     });
     try {
-      for (const code of ['tool("never", {}).then((text) => console.log(text));\nwhile (true) {}', 'Promise.all([tool("never", {})]);\nwhile (true) {}']) {
+      for (const code of [
+        'tool("never", {}).then((text) => console.log(text));\nwhile (true) {}',
+        'Promise.all([tool("never", {})]);\nwhile (true) {}',
+      ]) {
         const result = await kernel.execute(code, { idleBudgetSeconds: 1 });
         assert.equal(result.stoppedBecause, 'idle-budget', `${code}: ${formatText(result)}`);
       }
     } finally {
       release();
     }
-    const waited = await kernel.execute('const [a, b] = await Promise.all([tool("slow", {}), tool("slow", {})]);\n(await tool("slow", {}).then((text) => text.toUpperCase())) + a + b', { idleBudgetSeconds: 1 });
+    const waited = await kernel.execute(
+      'const [a, b] = await Promise.all([tool("slow", {}), tool("slow", {})]);\n(await tool("slow", {}).then((text) => text.toUpperCase())) + a + b',
+      { idleBudgetSeconds: 1 },
+    );
     assert.equal(waited.status, 'ok', formatText(waited));
     assert.equal(resultText(waited), "'SLOWslowslow'");
   });
@@ -253,8 +317,13 @@ describe('kernels stay bounded', function () {
       calls++;
       return { ok: true, text: 'sent' };
     });
-    const result = await kernel.execute('try:\n    tool("write", {"text": "x" * 9_000_000})\nexcept ToolError as error:\n    print(error)');
-    assert.match(formatText(result), /^tool\('write'\) was not called: its input is [\d,]+ bytes as JSON, over the 8 MB one kernel message may hold; write the data to a file and pass its path$/);
+    const result = await kernel.execute(
+      'try:\n    tool("write", {"text": "x" * 9_000_000})\nexcept ToolError as error:\n    print(error)',
+    );
+    assert.match(
+      formatText(result),
+      /^tool\('write'\) was not called: its input is [\d,]+ bytes as JSON, over the 8 MB one kernel message may hold; write the data to a file and pass its path$/,
+    );
     assert.equal(calls, 0);
   });
 
@@ -264,8 +333,13 @@ describe('kernels stay bounded', function () {
       calls++;
       return { ok: true, text: 'sent' };
     });
-    const result = await kernel.execute('try { await tool("write", { text: "x".repeat(9_000_000) }); } catch (error) { console.log(`${error.name}: ${error.message}`); }');
-    assert.match(formatText(result), /^ToolError: tool\("write"\) was not called: its input is \d+ bytes as JSON, over the 8 MB one kernel message may hold; write the data to a file and pass its path$/);
+    const result = await kernel.execute(
+      'try { await tool("write", { text: "x".repeat(9_000_000) }); } catch (error) { console.log(`${error.name}: ${error.message}`); }',
+    );
+    assert.match(
+      formatText(result),
+      /^ToolError: tool\("write"\) was not called: its input is \d+ bytes as JSON, over the 8 MB one kernel message may hold; write the data to a file and pass its path$/,
+    );
     assert.equal(calls, 0);
   });
 
@@ -304,8 +378,13 @@ describe('kernels do not outlive their host', function () {
   });
 
   /** Starts the stand-in host; resolves with the pids it reports once its kernel runs `sleep 300`. */
-  async function startHost(language: (typeof LANGUAGES)[number], flags: string[]): Promise<{ kernel: number; sleep: number; holder?: number }> {
-    host = spawn(process.execPath, [KERNEL_HOST, language.name, language.interpreter, language.script, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  async function startHost(
+    language: (typeof LANGUAGES)[number],
+    flags: string[],
+  ): Promise<{ kernel: number; sleep: number; holder?: number }> {
+    host = spawn(process.execPath, [KERNEL_HOST, language.name, language.interpreter, language.script, ...flags], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     host.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const lines = readline.createInterface({ input: host.stdout! });

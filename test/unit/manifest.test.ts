@@ -13,8 +13,12 @@ import { repoRoot } from '../support/repoRoot';
 
 const root = repoRoot();
 const packageJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const contributedTools: { name: string; tags: string[]; when: string; inputSchema: { required?: string[]; properties?: object } }[] =
-  packageJson.contributes.languageModelTools;
+const contributedTools: {
+  name: string;
+  tags: string[];
+  when: string;
+  inputSchema: { required?: string[]; properties?: object };
+}[] = packageJson.contributes.languageModelTools;
 
 /** Pascal-cased input interface name of a tool: lsp_rename → LspRenameInput. */
 function inputInterfaceName(tool: string): string {
@@ -35,7 +39,10 @@ function interfaceKeys(name: string): Map<string, boolean> {
   const declaration = files
     .map((file) => ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true))
     .flatMap((source) => source.statements)
-    .find((statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === name);
+    .find(
+      (statement): statement is ts.InterfaceDeclaration =>
+        ts.isInterfaceDeclaration(statement) && statement.name.text === name,
+    );
   assert.ok(declaration, `interface ${name} is not declared in any src/tools/<tool>/declaration.ts`);
   const keys = new Map<string, boolean>();
   for (const member of declaration.members) {
@@ -75,9 +82,20 @@ describe('manifest follows the catalog', () => {
   it("each schema's required and optional keys are exactly its input type's", () => {
     for (const declaration of TOOL_CATALOG) {
       const keys = interfaceKeys(inputInterfaceName(declaration.name));
-      const required = [...keys].filter(([, optional]) => !optional).map(([key]) => key).sort();
-      assert.deepEqual([...(declaration.inputSchema.required ?? [])].sort(), required, `${declaration.name}: required keys`);
-      assert.deepEqual(Object.keys(declaration.inputSchema.properties ?? {}).sort(), [...keys.keys()].sort(), `${declaration.name}: all keys`);
+      const required = [...keys]
+        .filter(([, optional]) => !optional)
+        .map(([key]) => key)
+        .sort();
+      assert.deepEqual(
+        [...(declaration.inputSchema.required ?? [])].sort(),
+        required,
+        `${declaration.name}: required keys`,
+      );
+      assert.deepEqual(
+        Object.keys(declaration.inputSchema.properties ?? {}).sort(),
+        [...keys.keys()].sort(),
+        `${declaration.name}: all keys`,
+      );
       assert.equal(declaration.inputSchema.additionalProperties, false, `${declaration.name} must reject unknown keys`);
     }
   });
@@ -111,20 +129,33 @@ describe('manifest follows the catalog', () => {
   it('the Plan agent lists exactly the read tier, by full reference name', () => {
     const agent = fs.readFileSync(path.join(root, PLAN_AGENT_PATH), 'utf8');
     const extensionId = `${packageJson.publisher}.${packageJson.name}`;
-    const listed = /^tools: \[(.*)\]$/m.exec(agent)?.[1].split(', ').map((entry) => entry.slice(1, -1)) ?? [];
-    const readTier = TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => fullReferenceName(extensionId, tool.name));
+    const listed =
+      /^tools: \[(.*)\]$/m
+        .exec(agent)?.[1]
+        .split(', ')
+        .map((entry) => entry.slice(1, -1)) ?? [];
+    const readTier = TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) =>
+      fullReferenceName(extensionId, tool.name),
+    );
     assert.deepEqual(listed.sort(), readTier.sort());
     assert.deepEqual(packageJson.contributes.chatAgents, [{ path: PLAN_AGENT_PATH }]);
   });
 
   it('declares exactly the settings the code reads', () => {
-    assert.deepEqual(Object.keys(packageJson.contributes.configuration.properties).sort(), Object.values(Setting).sort());
+    assert.deepEqual(
+      Object.keys(packageJson.contributes.configuration.properties).sort(),
+      Object.values(Setting).sort(),
+    );
     const sources = fs
       .readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && entry.name !== 'settings.ts')
       .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))
       .join('\n');
-    assert.doesNotMatch(sources, /getConfiguration\('liveTools/, 'read settings through Setting (src/platform/settings.ts)');
+    assert.doesNotMatch(
+      sources,
+      /getConfiguration\('liveTools/,
+      'read settings through Setting (src/platform/settings.ts)',
+    );
     assert.doesNotMatch(sources, /'liveTools\.\w+\.\w+'/, 'setting names belong in src/platform/settings.ts');
   });
 });

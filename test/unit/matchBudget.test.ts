@@ -25,7 +25,11 @@ function manyArguments(n: number): string {
 
 const FOUR_RUNS = 'f($$$A0, $$$A1, $$$A2, $$$A3, a1, a0)';
 
-async function stepsFor(pattern: string, source: string, stepBudget?: number): Promise<{ steps: number; matches: number }> {
+async function stepsFor(
+  pattern: string,
+  source: string,
+  stepBudget?: number,
+): Promise<{ steps: number; matches: number }> {
   const loaded = await registry.load('javascript');
   const compiled = compilePattern(loaded, pattern);
   const tree = loaded.parser.parse(source);
@@ -62,7 +66,10 @@ describe('structural matching: bounded cost', function () {
       const tree = loaded.parser.parse(source);
       if (!tree) throw new Error('no tree');
       try {
-        return findMatches(tree, source, compilePattern(loaded, pattern).root).map((found) => `${found.text} ${[...found.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`);
+        return findMatches(tree, source, compilePattern(loaded, pattern).root).map(
+          (found) =>
+            `${found.text} ${[...found.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`,
+        );
       } finally {
         tree.delete();
       }
@@ -75,18 +82,32 @@ describe('structural matching: bounded cost', function () {
   it('past its step budget a file ends in PatternTooExpensive, named by the search, with what to narrow', async () => {
     await assert.rejects(stepsFor(FOUR_RUNS, manyArguments(40), 1000), PatternTooExpensive);
     const search = new StructuralSearch(registry, async () => manyArguments(300));
-    await assert.rejects(search.search({ pattern: 'f($$$A0, $$$A1, $$$A2, $$$A3, $$$A4, $$$A5, a1, a0)', files: ['/w/args.js'], maxResults: 50 }), (error: Error) => {
-      assert.ok(error instanceof PatternTooExpensive, String(error));
-      assert.equal(error.file, '/w/args.js');
-      assert.match(error.message, /too expensive on \/w\/args\.js: matching stopped after [\d,]+ steps\. Narrow it: fewer `\$\$\$` runs/);
-      return true;
-    });
+    await assert.rejects(
+      search.search({
+        pattern: 'f($$$A0, $$$A1, $$$A2, $$$A3, $$$A4, $$$A5, a1, a0)',
+        files: ['/w/args.js'],
+        maxResults: 50,
+      }),
+      (error: Error) => {
+        assert.ok(error instanceof PatternTooExpensive, String(error));
+        assert.equal(error.file, '/w/args.js');
+        assert.match(
+          error.message,
+          /too expensive on \/w\/args\.js: matching stopped after [\d,]+ steps\. Narrow it: fewer `\$\$\$` runs/,
+        );
+        return true;
+      },
+    );
   });
 
   it('a pattern nested past the bound is a PatternError, not a stack overflow', async () => {
     const loaded = await registry.load('javascript');
     const deep = `${'('.repeat(20_000)}x${')'.repeat(20_000)}`;
-    assert.throws(() => compilePattern(loaded, deep), (error: Error) => error instanceof PatternError && new RegExp(`nests more than ${MAX_PATTERN_DEPTH} levels`).test(error.message));
+    assert.throws(
+      () => compilePattern(loaded, deep),
+      (error: Error) =>
+        error instanceof PatternError && new RegExp(`nests more than ${MAX_PATTERN_DEPTH} levels`).test(error.message),
+    );
     const shallow = `${'('.repeat(50)}x${')'.repeat(50)}`;
     assert.equal(compilePattern(loaded, shallow).language, 'javascript');
   });
@@ -141,7 +162,10 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
     try {
       const stuck = pool.match(job);
       const behind = pool.match(job);
-      await assert.rejects(stuck, (error: Error) => error instanceof ParsingTimedOut && /took more than 0\.5 s/.test(error.message));
+      await assert.rejects(
+        stuck,
+        (error: Error) => error instanceof ParsingTimedOut && /took more than 0\.5 s/.test(error.message),
+      );
       assert.deepEqual(await behind, []);
     } finally {
       pool.dispose();
@@ -152,7 +176,9 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
     const pool = new ParsePool({ script: SCRIPT, size: 2 });
     try {
       const abort = new AbortController();
-      const jobs = Array.from({ length: 30 }, (_, i) => pool.match({ language: 'javascript', pattern: 'f($A)', text: `f(${i})`, limit: 10 }, abort.signal));
+      const jobs = Array.from({ length: 30 }, (_, i) =>
+        pool.match({ language: 'javascript', pattern: 'f($A)', text: `f(${i})`, limit: 10 }, abort.signal),
+      );
       assert.equal(getEventListeners(abort.signal, 'abort').length, 1);
       assert.equal((await Promise.all(jobs)).flat().length, 30);
       assert.equal(getEventListeners(abort.signal, 'abort').length, 0);
@@ -165,7 +191,9 @@ describe('parsing threads: cancelled and overdue jobs end their thread', functio
     const pool = new ParsePool({ script: SCRIPT, size: 2 });
     try {
       const texts = Array.from({ length: 40 }, (_, i) => `log(${i});\n`.repeat(2000));
-      const search = new StructuralSearch(registry, async (file) => texts[Number(path.basename(file, '.js'))], { pool });
+      const search = new StructuralSearch(registry, async (file) => texts[Number(path.basename(file, '.js'))], {
+        pool,
+      });
       const files = texts.map((_, i) => `/w/${i}.js`);
       let cancel: () => void = () => undefined;
       const token = {

@@ -20,7 +20,12 @@ const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 const readFile = async (file: string): Promise<string | undefined> => fs.promises.readFile(file, 'utf8');
 
 function summary(result: Awaited<ReturnType<StructuralSearch['search']>>): string[] {
-  return result.files.flatMap((file) => file.matches.map((match) => `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`));
+  return result.files.flatMap((file) =>
+    file.matches.map(
+      (match) =>
+        `${path.basename(file.file)}:${match.startRow + 1} ${match.text} ${[...match.captures].map(([name, capture]) => `${name}=${capture.text}`).join(' ')}`,
+    ),
+  );
 }
 
 describe('structural search on worker threads', function () {
@@ -34,9 +39,11 @@ describe('structural search on worker threads', function () {
     for (let i = 0; i < 24; i++) {
       const extension = ['ts', 'py', 'go'][i % 3];
       const body =
-        extension === 'py' ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n` :
-        extension === 'go' ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n` :
-        `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
+        extension === 'py'
+          ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n`
+          : extension === 'go'
+            ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n`
+            : `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
       const file = path.join(dir(), `file${String(i).padStart(2, '0')}.${extension}`);
       fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
       files.push(file);
@@ -52,11 +59,19 @@ describe('structural search on worker threads', function () {
     const pooled = summary(await new StructuralSearch(registry, readFile, { pool }).search(request));
     assert.equal(inline.length, 20);
     assert.deepEqual(pooled, inline);
-    assert.ok(pooled.includes('file00.ts:3 log(x0) A=x0') && pooled.includes('file01.py:3 log(x1) A=x1') && pooled.includes('file02.go:4 log(x2) A=x2'));
+    assert.ok(
+      pooled.includes('file00.ts:3 log(x0) A=x0') &&
+        pooled.includes('file01.py:3 log(x1) A=x1') &&
+        pooled.includes('file02.go:4 log(x2) A=x2'),
+    );
   });
 
   it('stops at the cap with the first matches in file order (files grouped by language)', async () => {
-    const result = await new StructuralSearch(registry, readFile, { pool }).search({ pattern: 'log($$$A)', files, maxResults: 5 });
+    const result = await new StructuralSearch(registry, readFile, { pool }).search({
+      pattern: 'log($$$A)',
+      files,
+      maxResults: 5,
+    });
     assert.equal(result.truncated, true);
     assert.deepEqual(summary(result), [
       "file00.ts:2 log(0, 'a') A=0, 'a'",
@@ -68,14 +83,22 @@ describe('structural search on worker threads', function () {
   });
 
   it('reports an error raised in a thread with its type and message; a pattern error stays a PatternError', async () => {
-    await assert.rejects(pool.match({ language: 'javascript', pattern: 'foo(', text: 'foo(1)', limit: 10 }), { name: 'PatternError' });
-    await assert.rejects(pool.describe('javascript', 'foo('), (error: Error) => error instanceof PatternError && /in any context tried/.test(error.message));
+    await assert.rejects(pool.match({ language: 'javascript', pattern: 'foo(', text: 'foo(1)', limit: 10 }), {
+      name: 'PatternError',
+    });
+    await assert.rejects(
+      pool.describe('javascript', 'foo('),
+      (error: Error) => error instanceof PatternError && /in any context tried/.test(error.message),
+    );
     const { gapWords, ...summary } = await pool.describe('javascript', 'log($A, "a")');
     assert.deepEqual(summary, {
       language: 'javascript',
       context: 'statement',
       requiredTexts: ['log', 'a'],
-      requiredRuns: [['log', '('], ['a', '"']],
+      requiredRuns: [
+        ['log', '('],
+        ['a', '"'],
+      ],
       metavariables: new Map([['A', { multi: false }]]),
     });
     assert.ok(gapWords.includes('async') && gapWords.includes('function') && !gapWords.includes('log'));
@@ -92,10 +115,17 @@ describe('structural search on worker threads', function () {
     try {
       const answered: string[] = [];
       const job = (name: string, text: string): Promise<void> =>
-        single.match({ language: 'javascript', pattern: 'f($A)', text, limit: 10 }).then(() => void answered.push(name));
+        single
+          .match({ language: 'javascript', pattern: 'f($A)', text, limit: 10 })
+          .then(() => void answered.push(name));
       // The first is large: the thread gets nothing more until it answers, so the others wait together.
       const large = job('large', `f(0);\n${'x;\n'.repeat(150_000)}`);
-      await Promise.all([large, job('short', 'f(1);'), job('medium', 'f(2);\n'.repeat(100)), job('long', 'f(3);\n'.repeat(10_000))]);
+      await Promise.all([
+        large,
+        job('short', 'f(1);'),
+        job('medium', 'f(2);\n'.repeat(100)),
+        job('long', 'f(3);\n'.repeat(10_000)),
+      ]);
       assert.deepEqual(answered, ['large', 'long', 'medium', 'short']);
     } finally {
       single.dispose();
@@ -104,14 +134,33 @@ describe('structural search on worker threads', function () {
 
   it('sends matches with their own texts, or as offsets into the text when that copies less', () => {
     const text = 'function a() { function b() {} }';
-    const outer = { start: 0, end: text.length, startRow: 0, startColumn: 0, endRow: 0, text, captures: new Map([['F', { text: 'a', start: 9, end: 10 }]]) };
-    const inner = { start: 15, end: 30, startRow: 0, startColumn: 15, endRow: 0, text: text.slice(15, 30), captures: new Map() };
+    const outer = {
+      start: 0,
+      end: text.length,
+      startRow: 0,
+      startColumn: 0,
+      endRow: 0,
+      text,
+      captures: new Map([['F', { text: 'a', start: 9, end: 10 }]]),
+    };
+    const inner = {
+      start: 15,
+      end: 30,
+      startRow: 0,
+      startColumn: 15,
+      endRow: 0,
+      text: text.slice(15, 30),
+      captures: new Map(),
+    };
     const sliced = fileOutcomeToWire({ parsed: true, matches: [outer, inner], source: text }, false);
     assert.equal(sliced.source, text);
     assert.deepEqual(fileOutcomeFromWire(sliced, false), { parsed: true, matches: [outer, inner] });
     const own = fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, false);
     assert.deepEqual(own, { parsed: true, matches: [inner] });
-    assert.deepEqual(fileOutcomeFromWire(fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, true), true), { parsed: true, matches: [inner], source: text });
+    assert.deepEqual(
+      fileOutcomeFromWire(fileOutcomeToWire({ parsed: true, matches: [inner], source: text }, true), true),
+      { parsed: true, matches: [inner], source: text },
+    );
   });
 
   it('reports a thread that dies, and the next job gets a fresh thread', async () => {
@@ -121,7 +170,10 @@ describe('structural search on worker threads', function () {
     const faulty = new ParsePool({ script: dying, size: 1 });
     try {
       const job = { language: 'javascript', pattern: 'f()', text: 'f()', limit: 10 };
-      await assert.rejects(faulty.match(job), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 7/.test(error.message));
+      await assert.rejects(
+        faulty.match(job),
+        (error: Error) => error instanceof ParsingThreadFailed && /exited with code 7/.test(error.message),
+      );
       assert.equal(faulty.threads, 0);
       await assert.rejects(faulty.match(job), ParsingThreadFailed);
     } finally {
@@ -132,7 +184,8 @@ describe('structural search on worker threads', function () {
   it('takes a pattern from the first thread that answers; a thread that dies meanwhile fails it only when all do', async () => {
     // Stand-ins for the fault: of two threads started together (consecutive ids) the odd one exits on its first request, the other answers 300 ms later.
     const halfDying = path.join(dir(), 'half-dying.js');
-    const summary = "{ summary: { language: 'javascript', context: 'expression', requiredTexts: ['f'], requiredRuns: [], gapWords: [], metavariables: new Map() } }";
+    const summary =
+      "{ summary: { language: 'javascript', context: 'expression', requiredTexts: ['f'], requiredRuns: [], gapWords: [], metavariables: new Map() } }";
     fs.writeFileSync(
       halfDying,
       "const { parentPort, threadId } = require('node:worker_threads');\n" +
@@ -144,7 +197,10 @@ describe('structural search on worker threads', function () {
     const none = new ParsePool({ script: dying, size: 2 });
     try {
       assert.deepEqual((await half.describe('javascript', 'f()')).requiredTexts, ['f']);
-      await assert.rejects(none.describe('javascript', 'f()'), (error: Error) => error instanceof ParsingThreadFailed && /exited with code 3/.test(error.message));
+      await assert.rejects(
+        none.describe('javascript', 'f()'),
+        (error: Error) => error instanceof ParsingThreadFailed && /exited with code 3/.test(error.message),
+      );
     } finally {
       half.dispose();
       none.dispose();
@@ -154,14 +210,20 @@ describe('structural search on worker threads', function () {
   it('a thread that runs out of memory says how to ask for less', async () => {
     // A stand-in that holds on to everything: the thread's real heap limit stops it.
     const hoarding = path.join(dir(), 'hoarding.js');
-    fs.writeFileSync(hoarding, "const kept = []; require('node:worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e5).fill(kept.length)); });\n");
+    fs.writeFileSync(
+      hoarding,
+      "const kept = []; require('node:worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e5).fill(kept.length)); });\n",
+    );
     const faulty = new ParsePool({ script: hoarding, size: 1 });
     try {
-      await assert.rejects(faulty.match({ language: 'javascript', pattern: '$A', text: 'f()', limit: 10 }), (error: Error) => {
-        assert.ok(error instanceof ParsingThreadFailed);
-        assert.match(error.message, /memory limit.*narrow the pattern/);
-        return true;
-      });
+      await assert.rejects(
+        faulty.match({ language: 'javascript', pattern: '$A', text: 'f()', limit: 10 }),
+        (error: Error) => {
+          assert.ok(error instanceof ParsingThreadFailed);
+          assert.match(error.message, /memory limit.*narrow the pattern/);
+          return true;
+        },
+      );
     } finally {
       faulty.dispose();
     }
@@ -170,11 +232,18 @@ describe('structural search on worker threads', function () {
   it('stops its threads after the idle period', async () => {
     const quick = new ParsePool({ script: SCRIPT, size: 2, idleMs: 100 });
     try {
-      await Promise.all([1, 2, 3].map((n) => quick.match({ language: 'python', pattern: 'f($A)', text: `f(${n})`, limit: 10 })));
+      await Promise.all(
+        [1, 2, 3].map((n) => quick.match({ language: 'python', pattern: 'f($A)', text: `f(${n})`, limit: 10 })),
+      );
       assert.equal(quick.threads, 2);
       await new Promise((resolve) => setTimeout(resolve, 400));
       assert.equal(quick.threads, 0);
-      assert.deepEqual((await quick.match({ language: 'python', pattern: 'f($A)', text: 'f(9)', limit: 10 })).map((match) => match.text), ['f(9)']);
+      assert.deepEqual(
+        (await quick.match({ language: 'python', pattern: 'f($A)', text: 'f(9)', limit: 10 })).map(
+          (match) => match.text,
+        ),
+        ['f(9)'],
+      );
     } finally {
       quick.dispose();
     }
@@ -191,11 +260,14 @@ describe('structural search on worker threads', function () {
     assert.deepEqual(summary(repeat), summary(first));
 
     const changed = files[0];
-    fs.writeFileSync(changed, "function g() {\n  log(changed);\n}\n");
+    fs.writeFileSync(changed, 'function g() {\n  log(changed);\n}\n');
     fs.utimesSync(changed, new Date(), new Date(Date.now() + 5_000));
     const after = await engine.search(request);
     assert.equal(after.filesParsed, 1);
-    assert.deepEqual(summary(after).filter((line) => line.startsWith('file00.ts')), ['file00.ts:2 log(changed) A=changed']);
+    assert.deepEqual(
+      summary(after).filter((line) => line.startsWith('file00.ts')),
+      ['file00.ts:2 log(changed) A=changed'],
+    );
 
     // A capped search caches nothing it did not finish: the next full search still finds everything.
     engine.forgetMatches();

@@ -5,7 +5,10 @@ import { TOOL_CATALOG } from '../../src/tools/declarations';
 
 describe('JSON with comments', () => {
   it('parses comments and trailing commas, keeping strings intact', () => {
-    assert.deepEqual(parseJsonc('// head\n{ "a": "x // not a comment", /* b */ "b": [1, 2,], }\n'), { a: 'x // not a comment', b: [1, 2] });
+    assert.deepEqual(parseJsonc('// head\n{ "a": "x // not a comment", /* b */ "b": [1, 2,], }\n'), {
+      a: 'x // not a comment',
+      b: [1, 2],
+    });
   });
   it('keeps offsets when stripping, so error positions are right', () => {
     const text = '{\n  // note\n  "a": 1\n}';
@@ -26,11 +29,16 @@ describe('playground input template', () => {
     const text = inputTemplate(rename.inputSchema, { title: 'lsp_rename', howToRun: 'Run it.' });
     assert.deepEqual(parseJsonc(text), { file: '', line: 1, symbol: '', new_name: '' });
     assert.match(text, /^\/\/ lsp_rename\n\/\/ Run it\.\n\/\/ Required:\n/);
-    assert.match(text, /\/\/ Optional \(add them to the object as needed\):\n\/\/   occurrence \(integer\): Which occurrence/);
+    assert.match(
+      text,
+      /\/\/ Optional \(add them to the object as needed\):\n\/\/   occurrence \(integer\): Which occurrence/,
+    );
   });
   it('starts enums at their first value', () => {
     const lsp = TOOL_CATALOG.find((tool) => tool.name === 'lsp')!;
-    assert.deepEqual(parseJsonc(inputTemplate(lsp.inputSchema, { title: 't', howToRun: 'r' })), { action: 'diagnostics' });
+    assert.deepEqual(parseJsonc(inputTemplate(lsp.inputSchema, { title: 't', howToRun: 'r' })), {
+      action: 'diagnostics',
+    });
   });
   it('works for tools without a schema', () => {
     assert.deepEqual(parseJsonc(inputTemplate(undefined, { title: 't', howToRun: 'r' })), {});

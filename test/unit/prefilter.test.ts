@@ -23,10 +23,14 @@ describe('prefilter: runs of leaves in order', function () {
     assert.deepEqual((await compiled('javascript', 'console.log($$$A)')).requiredRuns, [['console', '.', 'log', '(']]);
     assert.deepEqual((await compiled('javascript', '$A.dispose()')).requiredRuns, [['dispose', '(', ')']]);
     // Into a node (`function`), not past one that may have more (parameters after `$F`, a body after them).
-    assert.deepEqual((await compiled('javascript', 'export default function $F() { return $X; }')).requiredRuns, [['export', 'default', 'function']]);
+    assert.deepEqual((await compiled('javascript', 'export default function $F() { return $X; }')).requiredRuns, [
+      ['export', 'default', 'function'],
+    ]);
     assert.deepEqual((await compiled('typescript', 'for (const $X of $Y) $B')).requiredRuns, [['for', '(', 'const']]);
     // Only the languages whose comments and keywords are known here.
-    assert.deepEqual((await compiled('python', 'os.path.join($$$A)')).requiredRuns, [['os', '.', 'path', '.', 'join', '(']]);
+    assert.deepEqual((await compiled('python', 'os.path.join($$$A)')).requiredRuns, [
+      ['os', '.', 'path', '.', 'join', '('],
+    ]);
     assert.deepEqual((await compiled('go', 'fmt.Println($A)')).requiredRuns, []);
   });
 
@@ -43,7 +47,12 @@ describe('prefilter: runs of leaves in order', function () {
       ['for (const $X of $Y) $B', 'async function f() { for await (const x of y) g(x); }', true],
       ['for (const $X of $Y) $B', 'for (let x of y) g(x); const z = 1;', false],
       // Python: `#` comments and `\` line continuations between; a line comment runs to the line feed.
-      ['os.path.join($$$A)', 'p = (os.path  # the . join\n  .join(a, b))\nq = os.path \\\n  .join(c)\n', true, 'python'],
+      [
+        'os.path.join($$$A)',
+        'p = (os.path  # the . join\n  .join(a, b))\nq = os.path \\\n  .join(c)\n',
+        true,
+        'python',
+      ],
       ['os.path.join($$$A)', 'x = (os.path  # a\rlone carriage return\n  .join(1))\n', true, 'python'],
       ['os.path.join($$$A)', 'os.path.exists(p) and join(a)\n', false, 'python'],
       ['self.$X.append($Y)', 'self.items . append(x)\n', true, 'python'],
@@ -52,23 +61,43 @@ describe('prefilter: runs of leaves in order', function () {
     for (const [pattern, text, expected, language = 'javascript'] of cases) {
       const matched = (await matchTexts(language, pattern, text)).length > 0;
       assert.equal(matched, expected, `the matcher, ${pattern} in ${JSON.stringify(text)}`);
-      assert.equal(mayMatch(text, await compiled(language, pattern)), expected, `the prefilter, ${pattern} in ${JSON.stringify(text)}`);
+      assert.equal(
+        mayMatch(text, await compiled(language, pattern)),
+        expected,
+        `the prefilter, ${pattern} in ${JSON.stringify(text)}`,
+      );
     }
   });
 
   it('never refuses a JavaScript or TypeScript file of real code the matcher finds a match in', async () => {
     const patterns = [
-      'console.log($$$A)', 'Object.defineProperty($O, $K, $D)', 'for (const $X of $Y) $B', 'export default function $F($$$P) { $$$B }',
-      'typeof $X === "function"', 'new Promise(($R) => $B)', 'require($M)', '$A.forEach(($X) => { $$$B })', 'process.env.$V',
+      'console.log($$$A)',
+      'Object.defineProperty($O, $K, $D)',
+      'for (const $X of $Y) $B',
+      'export default function $F($$$P) { $$$B }',
+      'typeof $X === "function"',
+      'new Promise(($R) => $B)',
+      'require($M)',
+      '$A.forEach(($X) => { $$$B })',
+      'process.env.$V',
     ];
-    const files = filesUnder(path.join(repoRoot(), 'node_modules'), /\.(js|mjs|ts)$/, 5).filter((file) => !file.endsWith('.d.ts'));
+    const files = filesUnder(path.join(repoRoot(), 'node_modules'), /\.(js|mjs|ts)$/, 5).filter(
+      (file) => !file.endsWith('.d.ts'),
+    );
     await checkRefusals(files, (file) => (file.endsWith('.ts') ? 'typescript' : 'javascript'), patterns);
   });
 
   it("never refuses a file of Debian's Python the matcher finds a match in", async () => {
     const patterns = [
-      'os.path.join($$$A)', 'self.$X.append($Y)', 'raise ValueError($M)', 'isinstance($X, str)', 'super().__init__($$$A)',
-      'with open($F) as $H: $$$B', 'for $K, $V in $D.items(): $$$B', 'def __init__(self, $$$P): $$$B', 'try: $$$B\nexcept Exception: pass',
+      'os.path.join($$$A)',
+      'self.$X.append($Y)',
+      'raise ValueError($M)',
+      'isinstance($X, str)',
+      'super().__init__($$$A)',
+      'with open($F) as $H: $$$B',
+      'for $K, $V in $D.items(): $$$B',
+      'def __init__(self, $$$P): $$$B',
+      'try: $$$B\nexcept Exception: pass',
     ];
     // Installed by .ci/run (python3): the standard library the differential tests use too.
     await checkRefusals(filesUnder('/usr/lib/python3.11', /\.py$/, 1), () => 'python', patterns);
@@ -85,7 +114,11 @@ function filesUnder(folder: string, name: RegExp, every: number): string[] {
 }
 
 /** Files the required texts let through but the runs refuse: the matcher must find nothing there. */
-async function checkRefusals(files: readonly string[], languageOf: (file: string) => string, patterns: readonly string[]): Promise<void> {
+async function checkRefusals(
+  files: readonly string[],
+  languageOf: (file: string) => string,
+  patterns: readonly string[],
+): Promise<void> {
   let refused = 0;
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
@@ -95,7 +128,11 @@ async function checkRefusals(files: readonly string[], languageOf: (file: string
       const summary = await compiled(language, pattern);
       if (!summary.requiredTexts.every((required) => text.includes(required)) || mayMatch(text, summary)) continue;
       refused++;
-      assert.deepEqual(await matchTexts(language, pattern, text), [], `${pattern} in ${path.relative(repoRoot(), file)}`);
+      assert.deepEqual(
+        await matchTexts(language, pattern, text),
+        [],
+        `${pattern} in ${path.relative(repoRoot(), file)}`,
+      );
     }
   }
   assert.ok(files.length > 200 && refused > 20, `${files.length} files, ${refused} refused by the runs alone`);

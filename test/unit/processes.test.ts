@@ -13,7 +13,11 @@ function lookalike(run: string | undefined, detached = false): ChildProcess {
   delete env[RUN_MARKER];
   if (run) env[RUN_MARKER] = run;
   // The script name is an argument only: the command line matches the checks' pattern.
-  return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'dist/kernels/python_kernel.py', run ?? 'none'], { env, detached, stdio: 'ignore' });
+  return spawn(
+    process.execPath,
+    ['-e', 'setTimeout(() => {}, 60000)', 'dist/kernels/python_kernel.py', run ?? 'none'],
+    { env, detached, stdio: 'ignore' },
+  );
 }
 
 describe('leftover-process checks', function () {
@@ -41,7 +45,10 @@ describe('leftover-process checks', function () {
     started.push(child);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.ok(kernels('run-mine', process.pid).some((line) => line.startsWith(`${child.pid}:`)));
-    assert.ok(!kernels('run-mine', 1).some((line) => line.startsWith(`${child.pid}:`)), 'without the marker or the parent it is not');
+    assert.ok(
+      !kernels('run-mine', 1).some((line) => line.startsWith(`${child.pid}:`)),
+      'without the marker or the parent it is not',
+    );
   });
 
   it('refuse to count without a run marker', () => {

@@ -15,10 +15,10 @@ import { suiteTempDir } from '../support/tempDir';
 const driverPath = path.join(repoRoot(), 'src', 'kernels', 'python', 'kernel.py');
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
-
 /** Killed processes are reaped by init a moment later: wait for that, briefly. */
 async function groupGone(pid: number): Promise<boolean> {
-  for (let waited = 0; waited < 2000 && processGroupExists(pid); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; waited < 2000 && processGroupExists(pid); waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   return !processGroupExists(pid);
 }
 
@@ -50,7 +50,11 @@ describe('python kernel', function () {
     return kernel;
   }
 
-  async function run(kernel: Kernel, code: string, options: Parameters<Kernel['execute']>[1] = {}): Promise<KernelResult> {
+  async function run(
+    kernel: Kernel,
+    code: string,
+    options: Parameters<Kernel['execute']>[1] = {},
+  ): Promise<KernelResult> {
     const result = await kernel.execute(code, options);
     if (kernel.pid !== undefined && !pids.includes(kernel.pid)) pids.push(kernel.pid);
     return result;
@@ -80,7 +84,10 @@ describe('python kernel', function () {
 
   it('keeps stdout and stderr in the order written, before the result', async () => {
     const kernel = start();
-    const result = await run(kernel, 'import sys\nprint("one")\nprint("two", file=sys.stderr)\nprint("three")\n"value"');
+    const result = await run(
+      kernel,
+      'import sys\nprint("one")\nprint("two", file=sys.stderr)\nprint("three")\n"value"',
+    );
     assert.deepEqual(result.parts, [
       { kind: 'text', stream: 'stdout', text: 'one\n' },
       { kind: 'text', stream: 'stderr', text: 'two\n' },
@@ -102,7 +109,10 @@ describe('python kernel', function () {
 
   it('shows a traceback of the user frames only, with the cell source lines', async () => {
     const kernel = start();
-    const result = await run(kernel, 'def check(n):\n    if n > 2:\n        raise ValueError(f"too big: {n}")\n\ncheck(5)');
+    const result = await run(
+      kernel,
+      'def check(n):\n    if n > 2:\n        raise ValueError(f"too big: {n}")\n\ncheck(5)',
+    );
     assert.equal(result.status, 'error');
     const error = result.parts.find((part) => part.kind === 'error');
     assert.ok(error && error.kind === 'error');
@@ -122,7 +132,10 @@ describe('python kernel', function () {
 
   it('shows a DataFrame as a table capped at 20 rows, saying so', async () => {
     const kernel = start();
-    const result = await run(kernel, 'import pandas as pd\npd.DataFrame({"n": range(1000), "sq": [i * i for i in range(1000)]})');
+    const result = await run(
+      kernel,
+      'import pandas as pd\npd.DataFrame({"n": range(1000), "sq": [i * i for i in range(1000)]})',
+    );
     const part = result.parts[0];
     assert.ok(part.kind === 'result', text(result));
     assert.match(part.text, /^\s+n\s+sq\n0\s+0\s+0\n/);
@@ -133,7 +146,10 @@ describe('python kernel', function () {
   it('renders matplotlib figures as PNG: displayed, as the last expression, and left open by pyplot', async () => {
     const kernel = start();
     const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-    const last = await run(kernel, 'import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 3, 2])\nfig');
+    const last = await run(
+      kernel,
+      'import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 3, 2])\nfig',
+    );
     const images = last.parts.filter((part) => part.kind === 'image');
     assert.equal(images.length, 1, text(last)); // the figure was the result: not shown again as an open figure
     assert.ok(images[0].kind === 'image');
@@ -159,7 +175,10 @@ describe('python kernel', function () {
     const bash = await run(kernel, '%%bash\nfor i in 1 2; do echo "line $i"; done\npwd');
     assert.equal(streamText(bash, 'stdout'), `line 1\nline 2\n${dir}\n`);
     const timeit = await run(kernel, '%%timeit -n 50 -r 3\nsum(range(100))');
-    assert.match(streamText(timeit, 'stdout'), /^[\d.]+ (ns|µs|ms|s) ± [\d.]+ (ns|µs|ms|s) per loop \(mean ± std\. dev\. of 3 runs, 50 loops each\)\n$/);
+    assert.match(
+      streamText(timeit, 'stdout'),
+      /^[\d.]+ (ns|µs|ms|s) ± [\d.]+ (ns|µs|ms|s) per loop \(mean ± std\. dev\. of 3 runs, 50 loops each\)\n$/,
+    );
     const strings = await run(kernel, 's = """\n%cd /\n!rm -rf nothing\n"""\nlen(s.splitlines())');
     assert.deepEqual(strings.parts, [{ kind: 'result', text: '3' }]);
     const unknown = await run(kernel, '%matplotlib inline');
@@ -171,17 +190,26 @@ describe('python kernel', function () {
     const pkg = path.join(tmp(), 'tinypkg-src');
     const write = (version: string): void => {
       fs.mkdirSync(path.join(pkg, 'tinypkg'), { recursive: true });
-      fs.writeFileSync(path.join(pkg, 'pyproject.toml'), `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n[project]\nname = "tinypkg"\nversion = "${version}"\n`);
+      fs.writeFileSync(
+        path.join(pkg, 'pyproject.toml'),
+        `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n[project]\nname = "tinypkg"\nversion = "${version}"\n`,
+      );
       fs.writeFileSync(path.join(pkg, 'tinypkg', '__init__.py'), `VERSION = "${version}"\n`);
       fs.rmSync(path.join(pkg, 'build'), { recursive: true, force: true });
     };
     const kernel = start();
     write('1.0');
-    const first = await run(kernel, `%pip install --no-index --no-build-isolation ${pkg}\nimport tinypkg\ntinypkg.VERSION`);
+    const first = await run(
+      kernel,
+      `%pip install --no-index --no-build-isolation ${pkg}\nimport tinypkg\ntinypkg.VERSION`,
+    );
     assert.match(streamText(first, 'stdout'), /Successfully installed tinypkg-1\.0/);
     assert.deepEqual(first.parts.at(-1), { kind: 'result', text: "'1.0'" });
     write('2.0');
-    const second = await run(kernel, `%pip install --no-index --no-build-isolation ${pkg}\nimport tinypkg\ntinypkg.VERSION`);
+    const second = await run(
+      kernel,
+      `%pip install --no-index --no-build-isolation ${pkg}\nimport tinypkg\ntinypkg.VERSION`,
+    );
     assert.match(streamText(second, 'stdout'), /Successfully installed tinypkg-2\.0/);
     assert.match(streamText(second, 'stdout'), /modules purged.*tinypkg/);
     assert.deepEqual(second.parts.at(-1), { kind: 'result', text: "'2.0'" });
@@ -191,7 +219,9 @@ describe('python kernel', function () {
     const calls: Array<{ name: string; input: unknown }> = [];
     const callTool: CallTool = async (name, input) => {
       calls.push({ name, input });
-      return name === 'fail' ? { ok: false, text: 'no such file' } : { ok: true, text: `answer to ${JSON.stringify(input)}` };
+      return name === 'fail'
+        ? { ok: false, text: 'no such file' }
+        : { ok: true, text: `answer to ${JSON.stringify(input)}` };
     };
     const kernel = start({ callTool });
     const ok = await run(kernel, 'reply = tool("read", {"path": "a.txt", "n": 2})\nreply.upper()');
@@ -215,7 +245,8 @@ describe('python kernel', function () {
   });
 
   it('does not count time spent waiting on a tool call against the idle budget', async () => {
-    const callTool: CallTool = () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, text: 'slow' }), 2000));
+    const callTool: CallTool = () =>
+      new Promise((resolve) => setTimeout(() => resolve({ ok: true, text: 'slow' }), 2000));
     const kernel = start({ callTool });
     const result = await run(kernel, 'tool("slow", {})', { idleBudgetSeconds: 1 });
     assert.equal(result.status, 'ok', text(result));
@@ -224,9 +255,16 @@ describe('python kernel', function () {
 
   it('kills a cell that ignores the interrupt after the grace, and says the state is lost', async () => {
     const kernel = start({ interruptGraceMs: 500 });
-    const first = await run(kernel, 'import time\nwhile True:\n    try:\n        time.sleep(10)\n    except KeyboardInterrupt:\n        pass', { idleBudgetSeconds: 0.5 });
+    const first = await run(
+      kernel,
+      'import time\nwhile True:\n    try:\n        time.sleep(10)\n    except KeyboardInterrupt:\n        pass',
+      { idleBudgetSeconds: 0.5 },
+    );
     assert.equal(first.status, 'killed');
-    assert.match(text(first), /the Python kernel was killed: the cell ran 0.5 s not waiting on a tool call .* its state is lost/);
+    assert.match(
+      text(first),
+      /the Python kernel was killed: the cell ran 0.5 s not waiting on a tool call .* its state is lost/,
+    );
     const next = await run(kernel, '1');
     assert.match(next.notes.join('\n'), /state was lost/);
   });
@@ -240,7 +278,10 @@ describe('python kernel', function () {
     assert.equal(result.stoppedBecause, 'cancelled');
     assert.match(text(result), /was cancelled/);
     const listeners: Array<() => void> = [];
-    const token = { isCancellationRequested: false, onCancellationRequested: (listener: () => void) => (listeners.push(listener), { dispose: () => undefined }) };
+    const token = {
+      isCancellationRequested: false,
+      onCancellationRequested: (listener: () => void) => (listeners.push(listener), { dispose: () => undefined }),
+    };
     setTimeout(() => listeners.forEach((listener) => listener()), 300);
     const second = await run(kernel, 'import time\ntime.sleep(30)', { cancellation: token });
     assert.equal(second.stoppedBecause, 'cancelled');
@@ -310,10 +351,18 @@ describe('python kernel', function () {
   });
 
   it('rejects with KernelStartError when the interpreter is missing or the driver dies before ready', async () => {
-    await assert.rejects(start({ python: path.join(tmp(), 'no-such-python') }).execute('1'), (error: Error) => error instanceof KernelStartError && /ENOENT/.test(error.message));
+    await assert.rejects(
+      start({ python: path.join(tmp(), 'no-such-python') }).execute('1'),
+      (error: Error) => error instanceof KernelStartError && /ENOENT/.test(error.message),
+    );
     const broken = path.join(tmp(), 'broken_driver.py');
     fs.writeFileSync(broken, 'import sys\nprint("driver cannot start", file=sys.stderr)\nsys.exit(4)\n');
-    await assert.rejects(start({ driverPath: broken }).execute('1'), (error: Error) => error instanceof KernelStartError && /exited with code 4 before it was ready:\ndriver cannot start/.test(error.message));
+    await assert.rejects(
+      start({ driverPath: broken }).execute('1'),
+      (error: Error) =>
+        error instanceof KernelStartError &&
+        /exited with code 4 before it was ready:\ndriver cannot start/.test(error.message),
+    );
   });
 
   it('leaves no process behind after dispose, including what cells started', async () => {
@@ -334,9 +383,18 @@ describe('python interpreter choice', () => {
   beforeEach(() => executables.clear());
 
   it('prefers .venv, then venv, then the setting, then python3 on PATH', () => {
-    const inputs = { root: '/p', setting: 'tools/py', settingName: 'liveTools.eval.python', pathVariable: '/usr/local/bin:/usr/bin', isExecutable };
+    const inputs = {
+      root: '/p',
+      setting: 'tools/py',
+      settingName: 'liveTools.eval.python',
+      pathVariable: '/usr/local/bin:/usr/bin',
+      isExecutable,
+    };
     executables.add('/usr/bin/python3');
-    assert.deepEqual(choosePythonInterpreter({ ...inputs, setting: undefined }), { python: '/usr/bin/python3', why: 'python3 on PATH (no project venv; set liveTools.eval.python to choose another)' });
+    assert.deepEqual(choosePythonInterpreter({ ...inputs, setting: undefined }), {
+      python: '/usr/bin/python3',
+      why: 'python3 on PATH (no project venv; set liveTools.eval.python to choose another)',
+    });
     executables.add('/p/tools/py');
     assert.deepEqual(choosePythonInterpreter(inputs), { python: '/p/tools/py', why: 'from liveTools.eval.python' });
     executables.add('/p/venv/bin/python');
@@ -347,8 +405,17 @@ describe('python interpreter choice', () => {
 
   it('says when the setting names no executable', () => {
     executables.add('/usr/bin/python3');
-    const choice = choosePythonInterpreter({ root: '/p', setting: '/opt/missing/python', settingName: 'liveTools.eval.python', pathVariable: '/usr/bin', isExecutable });
-    assert.deepEqual(choice, { python: '/usr/bin/python3', why: 'python3 on PATH (no project venv; liveTools.eval.python names /opt/missing/python, which is not an executable file)' });
+    const choice = choosePythonInterpreter({
+      root: '/p',
+      setting: '/opt/missing/python',
+      settingName: 'liveTools.eval.python',
+      pathVariable: '/usr/bin',
+      isExecutable,
+    });
+    assert.deepEqual(choice, {
+      python: '/usr/bin/python3',
+      why: 'python3 on PATH (no project venv; liveTools.eval.python names /opt/missing/python, which is not an executable file)',
+    });
   });
 
   it('finds none when nothing is executable', () => {

@@ -22,7 +22,10 @@ describe('tiers', () => {
     it(`${tier} is ${within ? '' : 'not '}within a ${cap} cap`, () => assert.equal(tierWithinCap(tier, cap), within));
   }
   it('write and exec ask for confirmation, read does not', () => {
-    assert.deepEqual([tierNeedsConfirmation('read'), tierNeedsConfirmation('write'), tierNeedsConfirmation('exec')], [false, true, true]);
+    assert.deepEqual(
+      [tierNeedsConfirmation('read'), tierNeedsConfirmation('write'), tierNeedsConfirmation('exec')],
+      [false, true, true],
+    );
   });
 });
 
@@ -42,8 +45,14 @@ describe('resource board and what a model is offered', () => {
     const board = new ResourceBoard();
     assert.deepEqual(offeredTools(catalog, board, 'exec'), []);
     board.set('lsp', { ready: true });
-    assert.deepEqual(offeredTools(catalog, board, 'read').map((tool) => tool.name), ['lsp']);
-    assert.deepEqual(offeredTools(catalog, board, 'write').map((tool) => tool.name), ['lsp', 'lsp_rename']);
+    assert.deepEqual(
+      offeredTools(catalog, board, 'read').map((tool) => tool.name),
+      ['lsp'],
+    );
+    assert.deepEqual(
+      offeredTools(catalog, board, 'write').map((tool) => tool.name),
+      ['lsp', 'lsp_rename'],
+    );
   });
 
   it('notifies on real changes only', () => {
@@ -113,32 +122,69 @@ describe('input validation against the schema', () => {
   });
 
   it('checks maxima, empty strings and list lengths', () => {
-    assert.deepEqual(problemsOf('ast_grep', { pattern: '$A', max_results: 1e12 }), ['"max_results" must be at most 1000.']);
+    assert.deepEqual(problemsOf('ast_grep', { pattern: '$A', max_results: 1e12 }), [
+      '"max_results" must be at most 1000.',
+    ]);
     assert.deepEqual(problemsOf('ask_user', { question: '' }), ['"question" must not be empty.']);
-    assert.deepEqual(problemsOf('lsp', { action: 'hover', file: 'a.ts', line: 0, symbol: '' }), ['"line" must be at least 1.', '"symbol" must not be empty.']);
+    assert.deepEqual(problemsOf('lsp', { action: 'hover', file: 'a.ts', line: 0, symbol: '' }), [
+      '"line" must be at least 1.',
+      '"symbol" must not be empty.',
+    ]);
     const many = Array.from({ length: 51 }, (_, i) => ({ label: `o${i}` }));
-    assert.deepEqual(problemsOf('ask_user', { question: 'Which?', options: many }), ['"options" must have at most 50 items.']);
+    assert.deepEqual(problemsOf('ask_user', { question: 'Which?', options: many }), [
+      '"options" must have at most 50 items.',
+    ]);
   });
 
   it('says an alternative once, as what it accepts', () => {
     const schema = {
       type: 'object' as const,
-      properties: { lines: { type: 'array' as const, items: { anyOf: [{ type: 'integer' as const, minimum: 1 }, { type: 'object' as const, properties: { line: { type: 'integer' as const } }, required: ['line'] }] } } },
+      properties: {
+        lines: {
+          type: 'array' as const,
+          items: {
+            anyOf: [
+              { type: 'integer' as const, minimum: 1 },
+              { type: 'object' as const, properties: { line: { type: 'integer' as const } }, required: ['line'] },
+            ],
+          },
+        },
+      },
     };
     assert.throws(
       () => validateInput(schema, { lines: [4, 'four'] }),
-      (error: unknown) => error instanceof InputError && error.message === '"lines[1]" must be a whole number (at least 1) or an object {line}.',
+      (error: unknown) =>
+        error instanceof InputError &&
+        error.message === '"lines[1]" must be a whole number (at least 1) or an object {line}.',
     );
   });
 
   it('debug: breakpoint lines as plain numbers or objects, env values and args as strings, waits bounded', () => {
     assert.deepEqual(problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [4, 9] }), []);
-    assert.deepEqual(problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [4, { line: 9, condition: 'i > 2' }] }), []);
+    assert.deepEqual(
+      problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [4, { line: 9, condition: 'i > 2' }] }),
+      [],
+    );
     const alternatives = 'must be a whole number (at least 1) or an object {line, condition?, log_message?}.';
-    assert.deepEqual(problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [0, 'nine', { line: 3, hit: 2 }] }), [`"lines[0]" ${alternatives}`, `"lines[1]" ${alternatives}`, `"lines[2]" ${alternatives}`]);
-    assert.deepEqual(problemsOf('debug', { op: 'launch', program: 'a.py', env: { MODE: 'fast', DEBUG: 1 }, args: ['-v', 2] }).toSorted(), ['"args[1]" must be a string.', '"env.DEBUG" must be a string.']);
-    assert.deepEqual(problemsOf('debug', { op: 'continue', timeout_seconds: 1e9 }), ['"timeout_seconds" must be at most 3600.']);
-    assert.deepEqual(problemsOf('vibe_wait', { worker_id: 'w1', timeout_seconds: 1e9 }), ['"timeout_seconds" must be at most 3600.']);
+    assert.deepEqual(
+      problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [0, 'nine', { line: 3, hit: 2 }] }),
+      [`"lines[0]" ${alternatives}`, `"lines[1]" ${alternatives}`, `"lines[2]" ${alternatives}`],
+    );
+    assert.deepEqual(
+      problemsOf('debug', {
+        op: 'launch',
+        program: 'a.py',
+        env: { MODE: 'fast', DEBUG: 1 },
+        args: ['-v', 2],
+      }).toSorted(),
+      ['"args[1]" must be a string.', '"env.DEBUG" must be a string.'],
+    );
+    assert.deepEqual(problemsOf('debug', { op: 'continue', timeout_seconds: 1e9 }), [
+      '"timeout_seconds" must be at most 3600.',
+    ]);
+    assert.deepEqual(problemsOf('vibe_wait', { worker_id: 'w1', timeout_seconds: 1e9 }), [
+      '"timeout_seconds" must be at most 3600.',
+    ]);
   });
 
   it('takes null for an optional key as leaving it out', () => {
@@ -147,7 +193,10 @@ describe('input validation against the schema', () => {
   });
 
   it('names missing required keys and refuses non-objects', () => {
-    assert.throws(() => validateInput(lspSchema, {}), (error: unknown) => error instanceof InputError && error.message === 'Missing "action".');
+    assert.throws(
+      () => validateInput(lspSchema, {}),
+      (error: unknown) => error instanceof InputError && error.message === 'Missing "action".',
+    );
     assert.throws(() => validateInput(lspSchema, [1]), /must be a JSON object/);
     assert.throws(() => validateInput(lspSchema, null), /must be a JSON object/);
   });
@@ -159,6 +208,9 @@ describe('callers', () => {
     assert.equal(singleLine('x'.repeat(100), 10), `${'x'.repeat(9)}…`);
   });
   it("a worker's conversation is its own, under its owner's", () => {
-    assert.equal(workerConversation('vscode-chat-session://local/abc', 'w3'), 'vscode-chat-session://local/abc#worker-w3');
+    assert.equal(
+      workerConversation('vscode-chat-session://local/abc', 'w3'),
+      'vscode-chat-session://local/abc#worker-w3',
+    );
   });
 });

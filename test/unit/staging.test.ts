@@ -40,10 +40,28 @@ describe('applyEdits', () => {
   });
 
   it('insertions, deletions and touching edits', () => {
-    assert.equal(applyEdits('abcdef', [{ start: 0, end: 0, text: '>' }, { start: 6, end: 6, text: '<' }]), '>abcdef<');
-    assert.equal(applyEdits('abcdef', [{ start: 1, end: 3, text: '' }, { start: 3, end: 5, text: 'XY' }]), 'aXYf');
+    assert.equal(
+      applyEdits('abcdef', [
+        { start: 0, end: 0, text: '>' },
+        { start: 6, end: 6, text: '<' },
+      ]),
+      '>abcdef<',
+    );
+    assert.equal(
+      applyEdits('abcdef', [
+        { start: 1, end: 3, text: '' },
+        { start: 3, end: 5, text: 'XY' },
+      ]),
+      'aXYf',
+    );
     // An insertion at the start of a replacement goes first.
-    assert.equal(applyEdits('abcdef', [{ start: 2, end: 4, text: '34' }, { start: 2, end: 2, text: '+' }]), 'ab+34ef');
+    assert.equal(
+      applyEdits('abcdef', [
+        { start: 2, end: 4, text: '34' },
+        { start: 2, end: 2, text: '+' },
+      ]),
+      'ab+34ef',
+    );
     assert.equal(applyEdits('abc', []), 'abc');
   });
 
@@ -52,21 +70,46 @@ describe('applyEdits', () => {
     // 😀 is two UTF-16 units: the second café sits 2 units further right than its code-point index.
     const second = text.lastIndexOf('café');
     assert.equal(second, [...text].join('').lastIndexOf('café'));
-    assert.notEqual(second, [...text].findLastIndex((_, index, chars) => chars.slice(index, index + 4).join('') === 'café'));
-    const edits = [replace(text, 'café', 'crème', 1), { start: second, end: second + 4, text: 'crème' }, replace(text, '😀', '🎉', 2)];
+    assert.notEqual(
+      second,
+      [...text].findLastIndex((_, index, chars) => chars.slice(index, index + 4).join('') === 'café'),
+    );
+    const edits = [
+      replace(text, 'café', 'crème', 1),
+      { start: second, end: second + 4, text: 'crème' },
+      replace(text, '😀', '🎉', 2),
+    ];
     assert.equal(applyEdits(text, edits), 'const crème = "😀 中文 🎉";\nconsole.log(crème);\n');
   });
 
   it('refuses overlapping edits with the two edits named', () => {
     const overlapping: [TextEdit, TextEdit][] = [
-      [{ start: 0, end: 4, text: 'x' }, { start: 3, end: 6, text: 'y' }],
-      [{ start: 2, end: 8, text: 'x' }, { start: 3, end: 4, text: 'y' }],
-      [{ start: 2, end: 5, text: 'x' }, { start: 2, end: 5, text: 'y' }],
-      [{ start: 2, end: 5, text: 'x' }, { start: 3, end: 3, text: 'inside' }],
-      [{ start: 4, end: 4, text: 'a' }, { start: 4, end: 4, text: 'b' }], // which insertion first would be a guess
+      [
+        { start: 0, end: 4, text: 'x' },
+        { start: 3, end: 6, text: 'y' },
+      ],
+      [
+        { start: 2, end: 8, text: 'x' },
+        { start: 3, end: 4, text: 'y' },
+      ],
+      [
+        { start: 2, end: 5, text: 'x' },
+        { start: 2, end: 5, text: 'y' },
+      ],
+      [
+        { start: 2, end: 5, text: 'x' },
+        { start: 3, end: 3, text: 'inside' },
+      ],
+      [
+        { start: 4, end: 4, text: 'a' },
+        { start: 4, end: 4, text: 'b' },
+      ], // which insertion first would be a guess
     ];
     for (const [first, second] of overlapping) {
-      for (const edits of [[first, second], [second, first]]) {
+      for (const edits of [
+        [first, second],
+        [second, first],
+      ]) {
         assert.throws(
           () => applyEdits('0123456789', edits),
           (error: unknown) =>
@@ -89,7 +132,10 @@ describe('applyEdits', () => {
       ['a\r\nb', { start: 2, end: 2, text: 'x' }, /splits a CRLF line break/],
     ];
     for (const [text, edit, reason] of invalid) {
-      assert.throws(() => applyEdits(text, [edit]), (error: unknown) => error instanceof InvalidEdit && reason.test(error.message));
+      assert.throws(
+        () => applyEdits(text, [edit]),
+        (error: unknown) => error instanceof InvalidEdit && reason.test(error.message),
+      );
     }
   });
 });
@@ -123,7 +169,11 @@ describe('staging store', () => {
         {
           path: '/w/b.ts',
           original: original.b,
-          edits: [replaceWord(original.b, 'a', 'first', 1), replaceWord(original.b, 'a', 'first', 3), replaceWord(original.b, 'a', 'first', 4)],
+          edits: [
+            replaceWord(original.b, 'a', 'first', 1),
+            replaceWord(original.b, 'a', 'first', 3),
+            replaceWord(original.b, 'a', 'first', 4),
+          ],
         },
       ],
     });
@@ -145,14 +195,23 @@ describe('staging store', () => {
       first.files.map((file) => file.proposed),
       ['export const first = 1;\n', 'import { first } from "./a";\nexport const b = first + first;\n'],
     );
-    assert.deepEqual(store.pending().map((edit) => edit.id), ['edit_1', 'edit_2']);
-    assert.deepEqual(store.pending('chat-2').map((edit) => edit.id), ['edit_2']);
+    assert.deepEqual(
+      store.pending().map((edit) => edit.id),
+      ['edit_1', 'edit_2'],
+    );
+    assert.deepEqual(
+      store.pending('chat-2').map((edit) => edit.id),
+      ['edit_2'],
+    );
     assert.deepEqual(seen, ['edit_1:pending', 'edit_2:pending']);
   });
 
   it('accept checks every file, writes them all at once and records who accepted', async () => {
     const store = new StagingStore(() => 7);
-    const files = new Map([['/w/a.ts', original.a], ['/w/b.ts', original.b]]);
+    const files = new Map([
+      ['/w/a.ts', original.a],
+      ['/w/b.ts', original.b],
+    ]);
     const edit = stageRename(store);
     const io = memoryIo(files);
     const { edit: accepted, written } = await store.accept(edit.id, 'agent', io);
@@ -162,7 +221,11 @@ describe('staging store', () => {
     assert.equal(accepted.state, 'accepted');
     assert.deepEqual(accepted.resolution, { action: 'accept', by: 'agent', at: 7 });
     assert.deepEqual(store.pending(), []);
-    await assert.rejects(store.accept(edit.id, 'agent', io), (error: unknown) => error instanceof AlreadyResolved && error.message === 'edit_1 was already accepted by the agent.');
+    await assert.rejects(
+      store.accept(edit.id, 'agent', io),
+      (error: unknown) =>
+        error instanceof AlreadyResolved && error.message === 'edit_1 was already accepted by the agent.',
+    );
   });
 
   it('a discard by the user is what a later accept or discard reports', async () => {
@@ -170,10 +233,18 @@ describe('staging store', () => {
     const edit = stageRename(store);
     const discarded = store.discard(edit.id, 'user');
     assert.equal(discarded.state, 'discarded');
-    const io = memoryIo(new Map([['/w/a.ts', original.a], ['/w/b.ts', original.b]]));
+    const io = memoryIo(
+      new Map([
+        ['/w/a.ts', original.a],
+        ['/w/b.ts', original.b],
+      ]),
+    );
     await assert.rejects(
       store.accept(edit.id, 'agent', io),
-      (error: unknown) => error instanceof AlreadyResolved && error.resolution.by === 'user' && error.message === 'edit_1 was already discarded by the user.',
+      (error: unknown) =>
+        error instanceof AlreadyResolved &&
+        error.resolution.by === 'user' &&
+        error.message === 'edit_1 was already discarded by the user.',
     );
     assert.throws(() => store.discard(edit.id, 'agent'), AlreadyResolved);
     assert.equal(io.writes, 0);
@@ -184,7 +255,10 @@ describe('staging store', () => {
     stageRename(store);
     assert.throws(
       () => store.discard('edit_9', 'agent'),
-      (error: unknown) => error instanceof UnknownStagedEdit && error.id === 'edit_9' && error.pending.map((edit) => edit.id).join() === 'edit_1',
+      (error: unknown) =>
+        error instanceof UnknownStagedEdit &&
+        error.id === 'edit_9' &&
+        error.pending.map((edit) => edit.id).join() === 'edit_1',
     );
     await assert.rejects(store.accept('nope', 'agent', memoryIo(new Map())), UnknownStagedEdit);
   });
@@ -193,11 +267,27 @@ describe('staging store', () => {
     const store = new StagingStore();
     const request = { conversation: 'window', origin: 'ast_edit', summary: 's' };
     assert.throws(() => store.stage({ ...request, files: [] }), InvalidStagedChange);
-    assert.throws(() => store.stage({ ...request, files: [{ path: '/w/a.ts', original: 'x', edits: [] }] }), /nothing to stage/);
+    assert.throws(
+      () => store.stage({ ...request, files: [{ path: '/w/a.ts', original: 'x', edits: [] }] }),
+      /nothing to stage/,
+    );
     const file = { path: '/w/a.ts', original: 'abc', edits: [{ start: 0, end: 1, text: 'A' }] };
     assert.throws(() => store.stage({ ...request, files: [file, file] }), /listed twice/);
     assert.throws(
-      () => store.stage({ ...request, files: [{ path: '/w/a.ts', original: 'abc', edits: [{ start: 0, end: 2, text: 'A' }, { start: 1, end: 3, text: 'B' }] }] }),
+      () =>
+        store.stage({
+          ...request,
+          files: [
+            {
+              path: '/w/a.ts',
+              original: 'abc',
+              edits: [
+                { start: 0, end: 2, text: 'A' },
+                { start: 1, end: 3, text: 'B' },
+              ],
+            },
+          ],
+        }),
       OverlappingEdits,
     );
     assert.deepEqual(store.pending(), []);
@@ -216,28 +306,42 @@ describe('staging store', () => {
         { path: '/w/lf.ts', original: 'a;\nb;\n', edits: [{ start: 2, end: 2, text: '\r\n// one' }] },
       ],
     });
-    assert.deepEqual(edit.files.map((file) => file.proposed), ['a;\r\n// one\r\n// two\r\nb;\r\n', 'a;\n// one\nb;\n']);
+    assert.deepEqual(
+      edit.files.map((file) => file.proposed),
+      ['a;\r\n// one\r\n// two\r\nb;\r\n', 'a;\n// one\nb;\n'],
+    );
   });
 
   it('drift lists changed and missing files', () => {
     const store = new StagingStore();
     const edit = stageRename(store);
-    assert.deepEqual(driftOf(edit, (file) => (file === '/w/a.ts' ? original.a : original.b)), []);
-    assert.deepEqual(driftOf(edit, (file) => (file === '/w/a.ts' ? `${original.a} ` : undefined)), [
-      { path: '/w/a.ts', kind: 'changed' },
-      { path: '/w/b.ts', kind: 'missing' },
-    ]);
+    assert.deepEqual(
+      driftOf(edit, (file) => (file === '/w/a.ts' ? original.a : original.b)),
+      [],
+    );
+    assert.deepEqual(
+      driftOf(edit, (file) => (file === '/w/a.ts' ? `${original.a} ` : undefined)),
+      [
+        { path: '/w/a.ts', kind: 'changed' },
+        { path: '/w/b.ts', kind: 'missing' },
+      ],
+    );
   });
 
   it('a stale change is refused whole, nothing written, and stays pending until the files are back', async () => {
     const store = new StagingStore();
     const edit = stageRename(store);
-    const files = new Map([['/w/a.ts', original.a], ['/w/b.ts', `${original.b}// typed by the user\n`]]);
+    const files = new Map([
+      ['/w/a.ts', original.a],
+      ['/w/b.ts', `${original.b}// typed by the user\n`],
+    ]);
     const io = memoryIo(files);
     await assert.rejects(
       store.accept(edit.id, 'agent', io),
       (error: unknown) =>
-        error instanceof StaleStagedEdit && error.origin === 'lsp_rename' && JSON.stringify(error.drifted) === JSON.stringify([{ path: '/w/b.ts', kind: 'changed' }]),
+        error instanceof StaleStagedEdit &&
+        error.origin === 'lsp_rename' &&
+        JSON.stringify(error.drifted) === JSON.stringify([{ path: '/w/b.ts', kind: 'changed' }]),
     );
     assert.equal(io.writes, 0);
     assert.equal(files.get('/w/a.ts'), original.a);
@@ -249,11 +353,17 @@ describe('staging store', () => {
   it('a second resolve while an accept is writing is told so, and nothing is written twice', async () => {
     const store = new StagingStore();
     const edit = stageRename(store);
-    const files = new Map([['/w/a.ts', original.a], ['/w/b.ts', original.b]]);
+    const files = new Map([
+      ['/w/a.ts', original.a],
+      ['/w/b.ts', original.b],
+    ]);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = memoryIo(files);
-    const io: AcceptIo<string[]> = { currentText: slow.currentText, write: async (staged) => (await gate, slow.write(staged)) };
+    const io: AcceptIo<string[]> = {
+      currentText: slow.currentText,
+      write: async (staged) => (await gate, slow.write(staged)),
+    };
     const first = store.accept(edit.id, 'user', io);
     await new Promise((resolve) => setImmediate(resolve));
     await assert.rejects(store.accept(edit.id, 'agent', io), ResolutionInProgress);
@@ -266,8 +376,14 @@ describe('staging store', () => {
   it('a writer that refuses leaves the change pending', async () => {
     const store = new StagingStore();
     const edit = stageRename(store);
-    const files = new Map([['/w/a.ts', original.a], ['/w/b.ts', original.b]]);
-    const io: AcceptIo<void> = { currentText: (file) => files.get(file), write: async () => Promise.reject(new Error('refused')) };
+    const files = new Map([
+      ['/w/a.ts', original.a],
+      ['/w/b.ts', original.b],
+    ]);
+    const io: AcceptIo<void> = {
+      currentText: (file) => files.get(file),
+      write: async () => Promise.reject(new Error('refused')),
+    };
     await assert.rejects(store.accept(edit.id, 'agent', io), /refused/);
     assert.equal(store.get(edit.id)?.state, 'pending');
   });
@@ -284,7 +400,10 @@ describe('staging answers', () => {
       {
         path: '/w/src/a.ts',
         original: 'console.log(1); console.log(2)',
-        edits: [{ start: 0, end: 11, text: 'logger.debug' }, { start: 16, end: 27, text: 'logger.debug' }],
+        edits: [
+          { start: 0, end: 11, text: 'logger.debug' },
+          { start: 16, end: 27, text: 'logger.debug' },
+        ],
       },
     ],
   });
@@ -307,7 +426,10 @@ describe('staging answers', () => {
       acceptedAnswer(edit, display),
       'Accepted edit_1 (console.log($X) → logger.debug($X)): wrote 3 replacements in 2 files; all saved.\nsrc/a.ts: 2 replacements\nsrc/z.ts: 1 replacement',
     );
-    assert.match(acceptedAnswer(edit, display, ['/w/src/z.ts']), /; saved except src\/z\.ts, left modified and unsaved in the editor\./);
+    assert.match(
+      acceptedAnswer(edit, display, ['/w/src/z.ts']),
+      /; saved except src\/z\.ts, left modified and unsaved in the editor\./,
+    );
     assert.equal(discardedAnswer(edit), 'Discarded edit_1 (console.log($X) → logger.debug($X)); nothing was written.');
   });
 
@@ -320,7 +442,10 @@ describe('staging answers', () => {
       resolveConfirmation(edit, 'accept', [{ path: '/w/src/a.ts', kind: 'missing' }], display),
       /\*\*refused and nothing written\*\*: these files changed since it was staged: src\/a\.ts \(no longer exists\)\./,
     );
-    assert.equal(resolveConfirmation(edit, 'discard', [], display), 'Discard edit_1 — console.log($X) → logger.debug($X), staged by ast_edit (3 replacements in 2 files)? Nothing is written.');
+    assert.equal(
+      resolveConfirmation(edit, 'discard', [], display),
+      'Discard edit_1 — console.log($X) → logger.debug($X), staged by ast_edit (3 replacements in 2 files)? Nothing is written.',
+    );
   });
 });
 
@@ -336,15 +461,26 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
     const pick = <T>(items: readonly T[]): T => items[int(items.length)];
     const randomText = (length: number) => Array.from({ length }, () => pick(alphabet)).join('');
     /** Offsets that do not split a surrogate pair. */
-    const boundaries = (text: string) => [...Array(text.length + 1).keys()].filter((offset) => !(offset > 0 && offset < text.length && text.charCodeAt(offset) >= 0xdc00 && text.charCodeAt(offset) <= 0xdfff));
+    const boundaries = (text: string) =>
+      [...Array(text.length + 1).keys()].filter(
+        (offset) =>
+          !(
+            offset > 0 &&
+            offset < text.length &&
+            text.charCodeAt(offset) >= 0xdc00 &&
+            text.charCodeAt(offset) <= 0xdfff
+          ),
+      );
     const randomEdits = (text: string): TextEdit[] => {
       const cuts = boundaries(text);
       const chosen = [...new Set(Array.from({ length: 2 + int(6) }, () => pick(cuts)))].sort((a, b) => a - b);
       const edits: TextEdit[] = [];
-      for (let index = 0; index + 1 < chosen.length; index += 2) edits.push({ start: chosen[index], end: chosen[index + 1], text: randomText(int(5)) });
+      for (let index = 0; index + 1 < chosen.length; index += 2)
+        edits.push({ start: chosen[index], end: chosen[index + 1], text: randomText(int(5)) });
       return edits;
     };
-    const read = (file: string): string | undefined => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
+    const read = (file: string): string | undefined =>
+      fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     const fsIo: AcceptIo<void> = {
       currentText: read,
       write: async (files) => {
@@ -353,7 +489,9 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
     };
     /** The naive reference: splice edits from the end. */
     const expectedText = (file: StagedFile) =>
-      [...file.edits].sort((a, b) => b.start - a.start).reduce((text, edit) => text.slice(0, edit.start) + edit.text + text.slice(edit.end), file.original);
+      [...file.edits]
+        .sort((a, b) => b.start - a.start)
+        .reduce((text, edit) => text.slice(0, edit.start) + edit.text + text.slice(edit.end), file.original);
 
     let accepted = 0;
     let refused = 0;
@@ -368,7 +506,11 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
       const staged: StagedEdit[] = [];
       for (let count = 1 + int(3); count > 0; count--) {
         const chosen = paths.filter(() => random() < 0.6);
-        const files = (chosen.length ? chosen : [pick(paths)]).map((file) => ({ path: file, original: read(file)!, edits: randomEdits(read(file)!) }));
+        const files = (chosen.length ? chosen : [pick(paths)]).map((file) => ({
+          path: file,
+          original: read(file)!,
+          edits: randomEdits(read(file)!),
+        }));
         if (files.every((file) => file.edits.length === 0)) continue;
         staged.push(store.stage({ conversation: 'window', origin: 'ast_edit', summary: `trial ${trial}`, files }));
       }
@@ -389,14 +531,22 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
           const wasPending = store.get(edit.id)!.state === 'pending';
           try {
             await store.accept(edit.id, 'agent', fsIo);
-            assert.ok(wasPending && shouldSucceed, `trial ${trial}: ${edit.id} was accepted although it should not have been`);
+            assert.ok(
+              wasPending && shouldSucceed,
+              `trial ${trial}: ${edit.id} was accepted although it should not have been`,
+            );
             for (const candidate of paths) {
               const stagedFile = edit.files.find((staged) => staged.path === candidate);
-              assert.equal(read(candidate), stagedFile ? expectedText(stagedFile) : before.get(candidate), `trial ${trial}: ${candidate}`);
+              assert.equal(
+                read(candidate),
+                stagedFile ? expectedText(stagedFile) : before.get(candidate),
+                `trial ${trial}: ${candidate}`,
+              );
             }
             accepted++;
           } catch (error) {
-            for (const candidate of paths) assert.equal(read(candidate), before.get(candidate), `trial ${trial}: partial write to ${candidate}`);
+            for (const candidate of paths)
+              assert.equal(read(candidate), before.get(candidate), `trial ${trial}: partial write to ${candidate}`);
             if (!wasPending) {
               assert.ok(error instanceof AlreadyResolved, `trial ${trial}: ${String(error)}`);
               continue;
@@ -405,7 +555,10 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
             assert.ok(!shouldSucceed, `trial ${trial}: refused although no file drifted`);
             const expectedDrift = edit.files
               .filter((staged) => before.get(staged.path) !== staged.original)
-              .map((staged) => ({ path: staged.path, kind: before.get(staged.path) === undefined ? 'missing' : 'changed' }));
+              .map((staged) => ({
+                path: staged.path,
+                kind: before.get(staged.path) === undefined ? 'missing' : 'changed',
+              }));
             assert.deepEqual(error.drifted, expectedDrift, `trial ${trial}`);
             refused++;
           }
@@ -421,23 +574,40 @@ describe('staging errors, worded for the model', () => {
   const text = (error: unknown) => errorText(error, { displayPath: display });
 
   it('unknown, already resolved, in progress', () => {
-    assert.equal(text(new UnknownStagedEdit('edit_9', [])), 'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). No staged edit is pending.');
+    assert.equal(
+      text(new UnknownStagedEdit('edit_9', [])),
+      'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). No staged edit is pending.',
+    );
     assert.equal(
       text(new UnknownStagedEdit('edit_9', [{ id: 'edit_2', summary: 'rename "a" → "b"' }])),
       'Error: there is no staged edit "edit_9" in this window (ids look like "edit_1"). Pending staged edits: edit_2 (rename "a" → "b").',
     );
-    assert.equal(text(new AlreadyResolved('edit_3', { action: 'accept', by: 'user', at: 0 })), 'Error: edit_3 was already accepted by the user; its changes are written.');
+    assert.equal(
+      text(new AlreadyResolved('edit_3', { action: 'accept', by: 'user', at: 0 })),
+      'Error: edit_3 was already accepted by the user; its changes are written.',
+    );
     assert.equal(
       text(new AlreadyResolved('edit_3', { action: 'discard', by: 'user', at: 0 })),
       'Error: edit_3 was already discarded by the user; nothing was written. The user chose not to apply it; ask before proposing it again.',
     );
-    assert.equal(text(new AlreadyResolved('edit_3', { action: 'discard', by: 'agent', at: 0 })), 'Error: edit_3 was already discarded by the agent; nothing was written.');
-    assert.match(text(new ResolutionInProgress('edit_3')), /^Error: edit_3 is being accepted or discarded right now .*call resolve again in a moment/);
+    assert.equal(
+      text(new AlreadyResolved('edit_3', { action: 'discard', by: 'agent', at: 0 })),
+      'Error: edit_3 was already discarded by the agent; nothing was written.',
+    );
+    assert.match(
+      text(new ResolutionInProgress('edit_3')),
+      /^Error: edit_3 is being accepted or discarded right now .*call resolve again in a moment/,
+    );
   });
 
   it('stale: which files, that nothing was written, what to do', () => {
     assert.equal(
-      text(new StaleStagedEdit('edit_4', 'ast_edit', [{ path: '/w/src/a.ts', kind: 'changed' }, { path: '/w/src/b.ts', kind: 'missing' }])),
+      text(
+        new StaleStagedEdit('edit_4', 'ast_edit', [
+          { path: '/w/src/a.ts', kind: 'changed' },
+          { path: '/w/src/b.ts', kind: 'missing' },
+        ]),
+      ),
       'Error: edit_4 was not accepted: 2 files changed since it was staged — src/a.ts (changed), src/b.ts (no longer exists). ' +
         'Nothing was written; edit_4 stays pending. Re-run ast_edit on the current text to stage a fresh edit, then discard edit_4.',
     );

@@ -31,14 +31,19 @@ const PYTHON_STDLIB = '/usr/lib/python3.11';
 function pythonStandardLibrary(): string[] | undefined {
   if (!fs.existsSync(PYTHON_STDLIB)) return undefined;
   const optional = /^(distutils|lib2to3|ensurepip|config-[^/]*|site-packages|dist-packages)\//;
-  return filesUnder(PYTHON_STDLIB, '.py').filter((file) => !optional.test(path.relative(PYTHON_STDLIB, file).split(path.sep).join('/')));
+  return filesUnder(PYTHON_STDLIB, '.py').filter(
+    (file) => !optional.test(path.relative(PYTHON_STDLIB, file).split(path.sep).join('/')),
+  );
 }
 
 /** The given packages' files, without their own nested node_modules. */
 function packageFiles(packages: readonly string[], suffix: string): string[] {
   return packages
     .flatMap((name) => filesUnder(path.join(repoRoot(), 'node_modules', name), suffix))
-    .filter((file) => !path.relative(path.join(repoRoot(), 'node_modules'), file).split(path.sep).slice(1).includes('node_modules'))
+    .filter(
+      (file) =>
+        !path.relative(path.join(repoRoot(), 'node_modules'), file).split(path.sep).slice(1).includes('node_modules'),
+    )
     .sort();
 }
 
@@ -81,7 +86,8 @@ const CORPORA: readonly Corpus[] = [
     name: 'JavaScript of mocha and its dependencies, vscode-languageclient, jszip',
     language: 'javascript',
     astGrepLanguage: 'javascript',
-    files: () => packageFiles(['mocha', 'js-yaml', 'yargs', 'diff', 'glob', 'vscode-languageclient', 'semver', 'jszip'], '.js'),
+    files: () =>
+      packageFiles(['mocha', 'js-yaml', 'yargs', 'diff', 'glob', 'vscode-languageclient', 'semver', 'jszip'], '.js'),
     patterns: [
       'console.log($$$A)',
       'require($A)',
@@ -168,7 +174,12 @@ const EXTRA_BEFORE_NODE = 'a comment or line continuation before a nested node';
 
 /** Every disagreement on the corpora, by corpus and pattern: how many matches only we find, and why. */
 const KNOWN_DIFFERENCES: ReadonlyArray<{ corpus: string; pattern: string; onlyOurs: number; reason: string }> = [
-  { corpus: 'Python 3.11 standard library', pattern: 'for $K, $V in $D.items(): $$$B', onlyOurs: 1, reason: EXTRA_BEFORE_NODE },
+  {
+    corpus: 'Python 3.11 standard library',
+    pattern: 'for $K, $V in $D.items(): $$$B',
+    onlyOurs: 1,
+    reason: EXTRA_BEFORE_NODE,
+  },
   { corpus: 'Python 3.11 standard library', pattern: '$A and not $B', onlyOurs: 2, reason: EXTRA_BEFORE_NODE },
   ...[
     ['function $F($$$P) { $$$B }', 14],
@@ -182,7 +193,12 @@ const KNOWN_DIFFERENCES: ReadonlyArray<{ corpus: string; pattern: string; onlyOu
     onlyOurs: onlyOurs as number,
     reason: EXTRA_BEFORE_NODE,
   })),
-  { corpus: 'TypeScript sources of @azure/msal-common and @azure/msal-node', pattern: 'if ($X) { throw $E; }', onlyOurs: 2, reason: EXTRA_BEFORE_NODE },
+  {
+    corpus: 'TypeScript sources of @azure/msal-common and @azure/msal-node',
+    pattern: 'if ($X) { throw $E; }',
+    onlyOurs: 2,
+    reason: EXTRA_BEFORE_NODE,
+  },
 ];
 
 /** Why only we match this node, or undefined when no known reason applies. */
@@ -207,7 +223,17 @@ function byteOffsets(source: string): (offset: number) => number {
   for (let i = 0; i < source.length; i++) {
     const code = source.charCodeAt(i);
     // A surrogate pair is four bytes, counted on its first half.
-    bytes[i + 1] = bytes[i] + (code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code < 0xdc00 ? 4 : code >= 0xdc00 && code < 0xe000 ? 0 : 3);
+    bytes[i + 1] =
+      bytes[i] +
+      (code < 0x80
+        ? 1
+        : code < 0x800
+          ? 2
+          : code >= 0xd800 && code < 0xdc00
+            ? 4
+            : code >= 0xdc00 && code < 0xe000
+              ? 0
+              : 3);
   }
   return (offset) => bytes[offset];
 }
@@ -228,7 +254,8 @@ async function ourMatches(corpus: Corpus, files: readonly string[]): Promise<Arr
     assert.ok(tree, file);
     try {
       compiled.forEach((pattern, index) => {
-        for (const match of findMatches(tree, source, pattern.root)) matches[index].add(key(file, toBytes(match.start), toBytes(match.end)));
+        for (const match of findMatches(tree, source, pattern.root))
+          matches[index].add(key(file, toBytes(match.start), toBytes(match.end)));
       });
     } finally {
       tree.delete();
@@ -260,7 +287,8 @@ async function reasonsOnlyOurs(language: string, file: string, keys: readonly st
       const start = toOffset(Number(byteStart));
       const end = toOffset(Number(byteEnd));
       let node: Node | null = tree.rootNode.descendantForIndex(start, end);
-      while (node && node.parent && node.parent.startIndex === start && node.parent.endIndex === end) node = node.parent;
+      while (node && node.parent && node.parent.startIndex === start && node.parent.endIndex === end)
+        node = node.parent;
       const reason = node && node.startIndex === start && node.endIndex === end ? reasonFor(node) : undefined;
       return reason ?? `unexplained: ${match}`;
     });
@@ -311,17 +339,29 @@ describe('structural engine against ast-grep: same matches on real code', functi
           const file = match.slice(0, match.lastIndexOf(':'));
           byFile.set(file, [...(byFile.get(file) ?? []), match]);
         }
-        for (const [file, keys] of byFile) for (const reason of await reasonsOnlyOurs(corpus.language, file, keys)) reasons.add(reason);
+        for (const [file, keys] of byFile)
+          for (const reason of await reasonsOnlyOurs(corpus.language, file, keys)) reasons.add(reason);
         for (const match of onlyAstGrep) reasons.add(`unexplained, only ast-grep: ${match}`);
-        disagreements.push({ pattern: corpus.patterns[index], onlyOurs: onlyOurs.length, onlyAstGrep: onlyAstGrep.length, reason: [...reasons].join('; ') });
+        disagreements.push({
+          pattern: corpus.patterns[index],
+          onlyOurs: onlyOurs.length,
+          onlyAstGrep: onlyAstGrep.length,
+          reason: [...reasons].join('; '),
+        });
       }
-      const expected = KNOWN_DIFFERENCES.filter((known) => known.corpus === corpus.name).map(({ pattern, onlyOurs, reason }) => ({
-        pattern,
-        onlyOurs,
-        onlyAstGrep: 0,
-        reason,
-      }));
-      assert.deepEqual(disagreements, expected, `the disagreements are now:\n${JSON.stringify(disagreements, null, 2)}`);
+      const expected = KNOWN_DIFFERENCES.filter((known) => known.corpus === corpus.name).map(
+        ({ pattern, onlyOurs, reason }) => ({
+          pattern,
+          onlyOurs,
+          onlyAstGrep: 0,
+          reason,
+        }),
+      );
+      assert.deepEqual(
+        disagreements,
+        expected,
+        `the disagreements are now:\n${JSON.stringify(disagreements, null, 2)}`,
+      );
       const total = ours.reduce((sum, set) => sum + set.size, 0);
       assert.ok(agreed > 0, 'no match at all: the comparison would prove nothing');
       this.test!.title = `${corpus.name}: ${files.length} files, ${corpus.patterns.length} patterns, ${agreed} matches agree, ${total - agreed} only ours (explained)`;
@@ -338,7 +378,11 @@ interface Case {
   readonly astGrep: readonly string[] | 'refused';
 }
 
-const AST_GREP_NAMES: Readonly<Record<string, string>> = { javascript: 'javascript', python: 'python', typescript: 'typescript' };
+const AST_GREP_NAMES: Readonly<Record<string, string>> = {
+  javascript: 'javascript',
+  python: 'python',
+  typescript: 'typescript',
+};
 
 async function astGrepTexts(language: string, pattern: string, source: string): Promise<readonly string[] | 'refused'> {
   const extension = { javascript: '.js', python: '.py', typescript: '.ts' }[language] as string;
@@ -346,7 +390,9 @@ async function astGrepTexts(language: string, pattern: string, source: string): 
     const file = path.join(dir, `case${extension}`);
     fs.writeFileSync(file, source);
     try {
-      return (await astGrepMatches(astGrepBinary(repoRoot()), AST_GREP_NAMES[language], pattern, [file])).map((match) => match.text);
+      return (await astGrepMatches(astGrepBinary(repoRoot()), AST_GREP_NAMES[language], pattern, [file])).map(
+        (match) => match.text,
+      );
     } catch (error) {
       if (/ast-grep exited/.test((error as Error).message)) return 'refused';
       throw error;

@@ -29,7 +29,27 @@ function samples(): Array<{ language: string; source: string }> {
 }
 
 const METAVARIABLES = ['$A', '$B', '$$$ARGS', '$_', '$$$', '$A', '$X'];
-const PUNCTUATION = ['(', ')', '{', '}', '[', ']', ',', ';', '.', ':', '=', '==', '+', '->', '=>', '"', "'", '\n', '  '];
+const PUNCTUATION = [
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ';',
+  '.',
+  ':',
+  '=',
+  '==',
+  '+',
+  '->',
+  '=>',
+  '"',
+  "'",
+  '\n',
+  '  ',
+];
 
 class Generator {
   private readonly next: () => number;
@@ -52,14 +72,18 @@ class Generator {
     const tokens = source.match(/[\p{L}\p{N}_$]+|[^\s\p{L}\p{N}_$]/gu) ?? [];
     switch (this.int(4)) {
       case 0:
-        return Array.from({ length: 1 + this.int(8) }, () => (this.int(3) === 0 ? this.pick(PUNCTUATION) : this.pick(tokens))).join(' ');
+        return Array.from({ length: 1 + this.int(8) }, () =>
+          this.int(3) === 0 ? this.pick(PUNCTUATION) : this.pick(tokens),
+        ).join(' ');
       case 1: {
         const line = this.pick(lines).trim();
         return line.slice(0, 1 + this.int(line.length));
       }
       case 2: {
         const line = this.pick(lines).trim();
-        return line.replace(/[\p{L}_][\p{L}\p{N}_]*/gu, (word) => (this.int(3) === 0 ? this.pick(METAVARIABLES) : word));
+        return line.replace(/[\p{L}_][\p{L}\p{N}_]*/gu, (word) =>
+          this.int(3) === 0 ? this.pick(METAVARIABLES) : word,
+        );
       }
       default: {
         const start = this.int(lines.length);
@@ -123,7 +147,10 @@ function checkMatches(compiled: CompiledPattern, source: string, where: string):
     const template = [...compiled.metavariables.keys()].map((name) => `$${name}`).join(' + ') || 'x';
     let previousEnd = 0;
     for (const edit of editsFor(source, matches, template)) {
-      assert.ok(previousEnd <= edit.start && edit.start <= edit.end && edit.end <= source.length, `${where}: overlapping or outside edit`);
+      assert.ok(
+        previousEnd <= edit.start && edit.start <= edit.end && edit.end <= source.length,
+        `${where}: overlapping or outside edit`,
+      );
       previousEnd = edit.end;
     }
     return matches.length;
@@ -165,7 +192,10 @@ describe('structural engine: fuzzing', function () {
     }
     assert.ok(counts.iterations >= 1000, `only ${counts.iterations} iterations in the time allowed`);
     // The generator must exercise both outcomes, or the test proves little.
-    assert.ok(counts.compiled > counts.iterations / 10 && counts.refused > counts.iterations / 10, JSON.stringify(counts));
+    assert.ok(
+      counts.compiled > counts.iterations / 10 && counts.refused > counts.iterations / 10,
+      JSON.stringify(counts),
+    );
     assert.ok(counts.matches > 0, JSON.stringify(counts));
     this.test!.title += ` (${counts.iterations} fragments: ${counts.compiled} compiled, ${counts.refused} refused; ${counts.matches} matches checked)`;
   });
@@ -208,7 +238,10 @@ describe('structural engine: fuzzing', function () {
     for (let i = 0; i < rounds; i++) round();
     const grown = process.memoryUsage().rss - before;
     const grownMb = (grown / 1024 / 1024).toFixed(1);
-    assert.ok(grown < 48 * 1024 * 1024, `RSS grew by ${grownMb} MB over ${rounds * patterns.length} parses of a 300 KB file`);
+    assert.ok(
+      grown < 48 * 1024 * 1024,
+      `RSS grew by ${grownMb} MB over ${rounds * patterns.length} parses of a 300 KB file`,
+    );
     this.test!.title += ` (RSS ${grownMb} MB more after ${rounds * patterns.length} parses of ${(large.length / 1000).toFixed(0)} K characters)`;
   });
 });

@@ -3,8 +3,19 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nullLogger } from '../../src/log/logger';
-import { EditorExtension, EffectiveEntry, effectiveTable, LanguageOverrides } from '../../src/lsp/supervisor/serverTable';
-import { ServerClient, ServerLaunch, ServerProcess, SupervisorEngine, SupervisorHost } from '../../src/lsp/supervisor/supervisorEngine';
+import {
+  EditorExtension,
+  EffectiveEntry,
+  effectiveTable,
+  LanguageOverrides,
+} from '../../src/lsp/supervisor/serverTable';
+import {
+  ServerClient,
+  ServerLaunch,
+  ServerProcess,
+  SupervisorEngine,
+  SupervisorHost,
+} from '../../src/lsp/supervisor/supervisorEngine';
 
 /** A process that exits when told to (or when stopped). */
 class FakeProcess implements ServerProcess {
@@ -149,8 +160,14 @@ describe('supervisor engine', () => {
 
   it('status before any start: our server not started, a root without binary says where it looked', () => {
     const status = engine.statusAnswer();
-    assert.match(status, /- Python at app \(pyproject\.toml\): our server `pyright-langserver --stdio` \(.*app\/\.venv\/bin\/pyright-langserver \(project-local\)\): not started — starts when a Python file under this root is opened, or with lsp reload/);
-    assert.match(status, /- Go at svc \(go\.mod\): no server: root marker present, but `gopls` not found \(looked in project: svc\/node_modules\/\.bin, svc\/\.venv\/bin, svc\/venv\/bin, node_modules\/\.bin, \.venv\/bin, venv\/bin; liveTools\.lsp\.binDirs: \(none set\); PATH: \(empty\)\)/);
+    assert.match(
+      status,
+      /- Python at app \(pyproject\.toml\): our server `pyright-langserver --stdio` \(.*app\/\.venv\/bin\/pyright-langserver \(project-local\)\): not started — starts when a Python file under this root is opened, or with lsp reload/,
+    );
+    assert.match(
+      status,
+      /- Go at svc \(go\.mod\): no server: root marker present, but `gopls` not found \(looked in project: svc\/node_modules\/\.bin, svc\/\.venv\/bin, svc\/venv\/bin, node_modules\/\.bin, \.venv\/bin, venv\/bin; liveTools\.lsp\.binDirs: \(none set\); PATH: \(empty\)\)/,
+    );
     assert.match(status, /Open documents: python \(2 files\)\./);
   });
 
@@ -179,7 +196,11 @@ describe('supervisor engine', () => {
     host.overrides = { python: { enabled: false } };
     await engine.ensureFor(ws.file('app/main.py'), 'python');
     host.overrides = {};
-    host.editorExtensions.set('python', { id: 'ms-python.python', restartCommand: 'python.analysis.restartLanguageServer', active: true });
+    host.editorExtensions.set('python', {
+      id: 'ms-python.python',
+      restartCommand: 'python.analysis.restartLanguageServer',
+      active: true,
+    });
     await engine.ensureFor(ws.file('app/main.py'), 'python');
     assert.equal(host.clients.length, 0);
   });
@@ -225,7 +246,10 @@ describe('supervisor engine', () => {
       await engine.reload('python'),
       'Reload:\n- Python at app: restarted our server (pid 1001 stopped, pid 1002, running)\n- Python at lib: started our server (pid 1003, running)',
     );
-    assert.equal(await engine.reload('python', ws.file('lib/main.py')), 'Reload:\n- Python at lib: restarted our server (pid 1003 stopped, pid 1004, running)');
+    assert.equal(
+      await engine.reload('python', ws.file('lib/main.py')),
+      'Reload:\n- Python at lib: restarted our server (pid 1003 stopped, pid 1004, running)',
+    );
     assert.equal(
       await engine.reload('go'),
       'Reload:\n- Go at svc: nothing started: root marker present, but `gopls` not found (looked in project: svc/node_modules/.bin, svc/.venv/bin, svc/venv/bin, node_modules/.bin, .venv/bin, venv/bin; liveTools.lsp.binDirs: (none set); PATH: (empty))',
@@ -235,21 +259,34 @@ describe('supervisor engine', () => {
       await engine.reload('python', ws.file('app/main.py')),
       'Reload:\n- Python at app: restarted our server (pid 1002 stopped) but it is failed: failed to start: initialize failed: bad flag',
     );
-    assert.equal(await engine.reload('rust'), 'Nothing to reload: no language server serves this workspace (see lsp status for why).');
+    assert.equal(
+      await engine.reload('rust'),
+      'Nothing to reload: no language server serves this workspace (see lsp status for why).',
+    );
   });
 
   it('reload of an editor-served language asks the extension, when its restart command is registered', async () => {
     host.editorExtensions.set('go', { id: 'golang.go', restartCommand: 'go.languageserver.restart', active: true });
-    host.editorExtensions.set('rust', { id: 'rust-lang.rust-analyzer', restartCommand: 'rust-analyzer.restartServer', active: false });
+    host.editorExtensions.set('rust', {
+      id: 'rust-lang.rust-analyzer',
+      restartCommand: 'rust-analyzer.restartServer',
+      active: false,
+    });
     host.editorExtensions.set('c', { id: 'ms-vscode.cpptools', active: true });
     assert.equal(
       await engine.reload('go'),
       'Reload:\n- Go: served by golang.go; its restart command go.languageserver.restart is not registered (the extension is not active yet); nothing done',
     );
     host.registeredCommands = new Set(['go.languageserver.restart']);
-    assert.equal(await engine.reload('go'), 'Reload:\n- Go: asked golang.go to restart its server (go.languageserver.restart)');
+    assert.equal(
+      await engine.reload('go'),
+      'Reload:\n- Go: asked golang.go to restart its server (go.languageserver.restart)',
+    );
     assert.deepEqual(host.executed, ['go.languageserver.restart']);
-    assert.equal(await engine.reload('cpp'), 'Reload:\n- C/C++: served by ms-vscode.cpptools, which has no restart command; nothing done');
+    assert.equal(
+      await engine.reload('cpp'),
+      'Reload:\n- C/C++: served by ms-vscode.cpptools, which has no restart command; nothing done',
+    );
     // Reload of everything: an editor's server neither active nor with a root here is left alone.
     const all = await engine.reload(undefined);
     assert.doesNotMatch(all, /Rust/);

@@ -28,10 +28,30 @@ const file = source(
 );
 
 describe('locateSymbol: line + symbol → position', () => {
-  const cases: { name: string; line: number; symbol: string; occurrence?: number; character: number; length: number }[] = [
+  const cases: {
+    name: string;
+    line: number;
+    symbol: string;
+    occurrence?: number;
+    character: number;
+    length: number;
+  }[] = [
     { name: 'a unique identifier', line: 1, symbol: 'greet', character: 9, length: 5 },
-    { name: 'whole identifiers win over substrings (greeter ≠ greet)', line: 3, symbol: 'greet', character: 0, length: 5 },
-    { name: 'an occurrence index picks one of several', line: 3, symbol: 'greeter', occurrence: 2, character: 15, length: 7 },
+    {
+      name: 'whole identifiers win over substrings (greeter ≠ greet)',
+      line: 3,
+      symbol: 'greet',
+      character: 0,
+      length: 5,
+    },
+    {
+      name: 'an occurrence index picks one of several',
+      line: 3,
+      symbol: 'greeter',
+      occurrence: 2,
+      character: 15,
+      length: 7,
+    },
     { name: 'the name#N shorthand', line: 3, symbol: 'greeter#1', character: 6, length: 7 },
     { name: 'foo is not found inside foobar', line: 4, symbol: 'foo', character: 15, length: 3 },
     { name: 'a literal # in code is taken literally', line: 5, symbol: 'count#1', character: 14, length: 7 },
@@ -50,7 +70,8 @@ describe('locateSymbol: line + symbol → position', () => {
   it('refuses a symbol that occurs more than once, listing the occurrences', () => {
     assert.throws(
       () => locateSymbol(file, 3, 'greeter'),
-      (error: unknown) => error instanceof AmbiguousSymbol && error.occurrences.join(',') === '6,15' && error.line === 3,
+      (error: unknown) =>
+        error instanceof AmbiguousSymbol && error.occurrences.join(',') === '6,15' && error.line === 3,
     );
   });
 
@@ -63,7 +84,10 @@ describe('locateSymbol: line + symbol → position', () => {
   });
 
   it('refuses a line outside the file', () => {
-    assert.throws(() => locateSymbol(file, 99, 'x'), (error: unknown) => error instanceof LineOutOfRange && error.lineCount === 7);
+    assert.throws(
+      () => locateSymbol(file, 99, 'x'),
+      (error: unknown) => error instanceof LineOutOfRange && error.lineCount === 7,
+    );
     assert.throws(() => locateSymbol(file, 0, 'x'), LineOutOfRange);
   });
 

@@ -33,7 +33,10 @@ function modelAnswering(respond: (signal: AbortSignal) => Promise<ModelTurn>): W
 
 describe('timers with durations from outside', () => {
   it('timerDelay keeps a delay setTimeout honours', () => {
-    assert.deepEqual([timerDelay(-5), timerDelay(0), timerDelay(1500), timerDelay(HUGE_MS), timerDelay(Infinity), timerDelay(NaN)], [0, 0, 1500, MAX_TIMER_MS, MAX_TIMER_MS, 0]);
+    assert.deepEqual(
+      [timerDelay(-5), timerDelay(0), timerDelay(1500), timerDelay(HUGE_MS), timerDelay(Infinity), timerDelay(NaN)],
+      [0, 0, 1500, MAX_TIMER_MS, MAX_TIMER_MS, 0],
+    );
     assert.equal(MAX_TIMER_MS, 2_147_483_647);
   });
 
@@ -48,7 +51,10 @@ describe('timers with durations from outside', () => {
 
   it('ask_user: a card whose time limit is past the limit does not expire at once', async () => {
     const board = new QuestionBoard();
-    const { outcome } = board.ask({ question: 'Which?', options: [{ label: 'a' }], allowFreeText: false, multiSelect: false }, HUGE_MS);
+    const { outcome } = board.ask(
+      { question: 'Which?', options: [{ label: 'a' }], allowFreeText: false, multiSelect: false },
+      HUGE_MS,
+    );
     try {
       assert.equal(await settlesWithin(outcome, 200), false);
     } finally {
@@ -81,7 +87,9 @@ describe('timers with durations from outside', () => {
     this.timeout(30_000);
     const kernel = new Kernel({ launch: pythonLaunch('/usr/bin/python3', driverPath), cwd: os.tmpdir() });
     try {
-      const result = await kernel.execute('import time\ntime.sleep(0.3)\n"slept"', { idleBudgetSeconds: HUGE_MS / 1000 });
+      const result = await kernel.execute('import time\ntime.sleep(0.3)\n"slept"', {
+        idleBudgetSeconds: HUGE_MS / 1000,
+      });
       assert.equal(result.stoppedBecause, undefined, JSON.stringify(result.parts));
       assert.equal(result.status, 'ok');
     } finally {

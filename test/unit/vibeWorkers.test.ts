@@ -4,7 +4,17 @@
  * finished workers continue on a message, kill, budgets, and clear errors.
  */
 import * as assert from 'node:assert/strict';
-import { ModelTurn, NotYourWorker, TranscriptEntry, UnknownWorker, WorkerHost, WorkerModel, WorkerPool, WorkerSummary, WorkerTier } from '../../src/vibe/vibeWorkers';
+import {
+  ModelTurn,
+  NotYourWorker,
+  TranscriptEntry,
+  UnknownWorker,
+  WorkerHost,
+  WorkerModel,
+  WorkerPool,
+  WorkerSummary,
+  WorkerTier,
+} from '../../src/vibe/vibeWorkers';
 
 type Step = ModelTurn | ((transcript: readonly TranscriptEntry[]) => ModelTurn | Promise<ModelTurn>);
 
@@ -28,7 +38,10 @@ class ScriptedModel implements WorkerModel {
 const call = (name: string, input: unknown = {}, callId = `${name}-${Math.random()}`) => ({ callId, name, input });
 const say = (text: string): ModelTurn => ({ text, toolCalls: [] });
 
-function makeHost(models: Partial<Record<WorkerTier, WorkerModel>>, options: { approve?: (tool: string) => Promise<boolean> | boolean } = {}) {
+function makeHost(
+  models: Partial<Record<WorkerTier, WorkerModel>>,
+  options: { approve?: (tool: string) => Promise<boolean> | boolean } = {},
+) {
   const invoked: Array<{ tool: string; input: unknown }> = [];
   const approvals: string[] = [];
   const changes: WorkerSummary[] = [];
@@ -58,7 +71,10 @@ const budget = { maxTurns: 20, maxMinutes: 1 };
 
 describe('vibe workers', () => {
   it('runs tool calls and feeds their results back until the model answers without one', async () => {
-    const model = new ScriptedModel('scripted (fast)', [{ text: 'looking', toolCalls: [call('lsp', { action: 'status' }, 'c1')] }, (transcript) => say(`done after ${(transcript.at(-1) as { text: string }).text}`)]);
+    const model = new ScriptedModel('scripted (fast)', [
+      { text: 'looking', toolCalls: [call('lsp', { action: 'status' }, 'c1')] },
+      (transcript) => say(`done after ${(transcript.at(-1) as { text: string }).text}`),
+    ]);
     const { host, invoked, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
     const spawned = spawn(pool, 'check the servers', 'servers');
@@ -68,7 +84,10 @@ describe('vibe workers', () => {
     assert.equal(worker.status, 'done');
     assert.equal(worker.result, 'done after lsp answered {"action":"status"}');
     assert.deepEqual(invoked, [{ tool: 'lsp', input: { action: 'status' } }]);
-    assert.deepEqual(model.seen[1].map((entry) => entry.role), ['brief', 'assistant', 'tool']);
+    assert.deepEqual(
+      model.seen[1].map((entry) => entry.role),
+      ['brief', 'assistant', 'tool'],
+    );
   });
 
   it('a worker runs on the model it was given and reports its name', () => {
@@ -79,7 +98,10 @@ describe('vibe workers', () => {
   });
 
   it('asks for approval before a write tool; a denial is told to the model and nothing runs', async () => {
-    const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('write', { file: 'a.ts' })] }, (transcript) => say((transcript.at(-1) as { text: string }).text)]);
+    const model = new ScriptedModel('m', [
+      { text: '', toolCalls: [call('write', { file: 'a.ts' })] },
+      (transcript) => say((transcript.at(-1) as { text: string }).text),
+    ]);
     const { host, invoked, approvals, spawn } = makeHost({ fast: model }, { approve: () => false });
     const pool = new WorkerPool(host, () => budget);
     spawn(pool, 'write a file', 'writer');
@@ -112,7 +134,13 @@ describe('vibe workers', () => {
         await held;
         return { text: 'first step', toolCalls: [call('lsp')] };
       },
-      (transcript) => say(`saw: ${transcript.filter((entry) => entry.role === 'user').map((entry) => (entry as { text: string }).text).join(', ')}`),
+      (transcript) =>
+        say(
+          `saw: ${transcript
+            .filter((entry) => entry.role === 'user')
+            .map((entry) => (entry as { text: string }).text)
+            .join(', ')}`,
+        ),
     ]);
     const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
@@ -126,7 +154,10 @@ describe('vibe workers', () => {
   });
 
   it('a message to a finished worker continues it from its transcript', async () => {
-    const model = new ScriptedModel('m', [say('first answer'), (transcript) => say(`continued with ${transcript.length} entries`)]);
+    const model = new ScriptedModel('m', [
+      say('first answer'),
+      (transcript) => say(`continued with ${transcript.length} entries`),
+    ]);
     const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => budget);
     spawn(pool, 'brief', 'twice');
@@ -149,7 +180,11 @@ describe('vibe workers', () => {
   });
 
   it('stops a worker at its turn budget, keeping its last message', async () => {
-    const model = new ScriptedModel('m', [{ text: 'step 1', toolCalls: [call('lsp')] }, { text: 'step 2', toolCalls: [call('lsp')] }, say('never reached')]);
+    const model = new ScriptedModel('m', [
+      { text: 'step 1', toolCalls: [call('lsp')] },
+      { text: 'step 2', toolCalls: [call('lsp')] },
+      say('never reached'),
+    ]);
     const { host, spawn } = makeHost({ fast: model });
     const pool = new WorkerPool(host, () => ({ maxTurns: 2, maxMinutes: 1 }));
     spawn(pool, 'loop', 'looper');
@@ -166,8 +201,14 @@ describe('vibe workers', () => {
     const { worker } = await pool.wait('w1', 5_000);
     assert.equal(worker.status, 'failed');
     assert.equal(worker.result, 'the worker failed: the script ran out');
-    assert.equal((pool.transcript('w1').find((entry) => entry.role === 'tool') as { text: string }).text, 'Error: broken failed: it broke');
-    assert.throws(() => pool.kill('w9'), (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.');
+    assert.equal(
+      (pool.transcript('w1').find((entry) => entry.role === 'tool') as { text: string }).text,
+      'Error: broken failed: it broke',
+    );
+    assert.throws(
+      () => pool.kill('w9'),
+      (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.',
+    );
   });
 
   it('a worker belongs to the conversation that spawned it: another is refused, naming the owner; the human (no conversation) may stop any', async () => {
@@ -176,22 +217,44 @@ describe('vibe workers', () => {
     spawn(pool, 'first', 'mine', 'fast', 'chat-a');
     spawn(pool, 'second', 'theirs', 'fast', 'chat-b');
     await pool.wait('w1', 5_000, undefined, 'chat-a');
-    const notYours = (error: unknown) => error instanceof NotYourWorker && error.owner === 'chat-b' && error.id === 'w2';
+    const notYours = (error: unknown) =>
+      error instanceof NotYourWorker && error.owner === 'chat-b' && error.id === 'w2';
     assert.throws(() => pool.send('w2', 'hi', 'chat-a'), notYours);
     assert.throws(() => pool.kill('w2', 'x', 'chat-a'), notYours);
     await assert.rejects(pool.wait('w2', 10, undefined, 'chat-a'), notYours);
-    assert.deepEqual(pool.list('chat-a').map((worker) => worker.id), ['w1']);
-    assert.throws(() => pool.kill('w9', 'x', 'chat-a'), (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.');
+    assert.deepEqual(
+      pool.list('chat-a').map((worker) => worker.id),
+      ['w1'],
+    );
+    assert.throws(
+      () => pool.kill('w9', 'x', 'chat-a'),
+      (error: Error) => error instanceof UnknownWorker && error.message === 'No worker "w9"; workers: w1.',
+    );
     assert.equal(pool.kill('w2', 'stopped by the human').id, 'w2');
   });
 
   it('asks approval for each call as the host judges it, with the worker and the input', async () => {
-    const model = new ScriptedModel('m', [{ text: '', toolCalls: [call('vibe_spawn', { access: 'write' }), call('vibe_spawn', { access: 'read' })] }, say('done')]);
+    const model = new ScriptedModel('m', [
+      { text: '', toolCalls: [call('vibe_spawn', { access: 'write' }), call('vibe_spawn', { access: 'read' })] },
+      say('done'),
+    ]);
     const asked: unknown[] = [];
     const { host, spawn } = makeHost({ fast: model });
-    const pool = new WorkerPool({ ...host, needsApproval: (worker, tool, input) => (asked.push([worker.id, tool, input]), (input as { access: string }).access !== 'read') }, () => budget);
+    const pool = new WorkerPool(
+      {
+        ...host,
+        needsApproval: (worker, tool, input) => (
+          asked.push([worker.id, tool, input]),
+          (input as { access: string }).access !== 'read'
+        ),
+      },
+      () => budget,
+    );
     spawn(pool, 'spawn two', 'spawner');
     await pool.wait('w1', 5_000);
-    assert.deepEqual(asked, [['w1', 'vibe_spawn', { access: 'write' }], ['w1', 'vibe_spawn', { access: 'read' }]]);
+    assert.deepEqual(asked, [
+      ['w1', 'vibe_spawn', { access: 'write' }],
+      ['w1', 'vibe_spawn', { access: 'read' }],
+    ]);
   });
 });

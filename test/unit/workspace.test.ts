@@ -1,11 +1,24 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { InvalidPath, LinkLeavesWorkspace, MAX_PATH_BYTES, pathTextOf, realPathOf } from '../../src/workspace/containment';
+import {
+  InvalidPath,
+  LinkLeavesWorkspace,
+  MAX_PATH_BYTES,
+  pathTextOf,
+  realPathOf,
+} from '../../src/workspace/containment';
 import { resolveWritePath } from '../../src/writes/targetPath';
 import { DeadlineExceeded, withDeadline } from '../../src/async/deadline';
 import { DiagnosticsClock, freshnessNote } from '../../src/lsp/freshness';
-import { AmbiguousFile, displayPath, FileNotFound, NoWorkspaceFolder, OutsideWorkspace, resolveFileArgument } from '../../src/workspace/paths';
+import {
+  AmbiguousFile,
+  displayPath,
+  FileNotFound,
+  NoWorkspaceFolder,
+  OutsideWorkspace,
+  resolveFileArgument,
+} from '../../src/workspace/paths';
 import { suiteTempDir } from '../support/tempDir';
 
 const one = [{ name: 'app', path: '/w/app' }];
@@ -51,7 +64,16 @@ describe('file arguments and display paths', () => {
     assert.equal(displayPath(one, '/w/app/src/a.ts'), 'src/a.ts');
     assert.equal(displayPath(two, '/w/lib/src/a.ts'), 'lib/src/a.ts');
     assert.equal(displayPath(one, '/usr/lib/x.d.ts'), '/usr/lib/x.d.ts');
-    assert.equal(displayPath([{ name: 'app', path: '/w/app' }, { name: 'inner', path: '/w/app/inner' }], '/w/app/inner/x.ts'), 'inner/x.ts');
+    assert.equal(
+      displayPath(
+        [
+          { name: 'app', path: '/w/app' },
+          { name: 'inner', path: '/w/app/inner' },
+        ],
+        '/w/app/inner/x.ts',
+      ),
+      'inner/x.ts',
+    );
   });
 });
 
@@ -80,10 +102,16 @@ describe('the workspace boundary on the real file system', () => {
   it('refuses a linked folder and a linked file that point outside, naming the link and its target', () => {
     assert.throws(
       () => resolveFileArgument(folders, 'linkdir/secret.txt', onDisk),
-      (error: unknown) => error instanceof LinkLeavesWorkspace && error.link === path.join(folders[0].path, 'linkdir') && error.target === outside,
+      (error: unknown) =>
+        error instanceof LinkLeavesWorkspace &&
+        error.link === path.join(folders[0].path, 'linkdir') &&
+        error.target === outside,
     );
     assert.throws(() => resolveFileArgument(folders, 'linked.txt', onDisk), LinkLeavesWorkspace);
-    assert.throws(() => resolveFileArgument(folders, path.join(folders[0].path, 'linked.txt'), onDisk), LinkLeavesWorkspace);
+    assert.throws(
+      () => resolveFileArgument(folders, path.join(folders[0].path, 'linked.txt'), onDisk),
+      LinkLeavesWorkspace,
+    );
   });
 
   it('refuses to create a file through a linked folder or a dangling link', () => {
@@ -96,12 +124,18 @@ describe('the workspace boundary on the real file system', () => {
   it('lets links that stay inside the workspace through', () => {
     assert.equal(resolveFileArgument(folders, 'srclink/a.ts', onDisk), path.join(folders[0].path, 'srclink', 'a.ts'));
     assert.equal(resolveWritePath(folders, 'srclink/new.ts', onDisk), path.join(folders[0].path, 'srclink', 'new.ts'));
-    assert.equal(resolveWritePath(folders, 'src/new/deeper.ts', onDisk), path.join(folders[0].path, 'src', 'new', 'deeper.ts'));
+    assert.equal(
+      resolveWritePath(folders, 'src/new/deeper.ts', onDisk),
+      path.join(folders[0].path, 'src', 'new', 'deeper.ts'),
+    );
   });
 
   it('refuses path text that names no workspace file, decoding nothing', () => {
     const invalid = (input: string, reason: RegExp) =>
-      assert.throws(() => resolveWritePath(folders, input, onDisk), (error: unknown) => error instanceof InvalidPath && reason.test(error.reason));
+      assert.throws(
+        () => resolveWritePath(folders, input, onDisk),
+        (error: unknown) => error instanceof InvalidPath && reason.test(error.reason),
+      );
     invalid('src/a.ts\u0000.png', /NUL/);
     invalid(`file://evil.example/${folders[0].path}/src/a.ts`, /host "evil\.example"/);
     invalid(`file://${folders[0].path}/src/a%2e%2e/x.ts`, /percent-encoded/);
@@ -109,7 +143,10 @@ describe('the workspace boundary on the real file system', () => {
     invalid(`src/${'abc/'.repeat(MAX_PATH_BYTES / 4)}x.ts`, /longer than 4096 bytes/);
     invalid('   ', /empty/);
     assert.equal(pathTextOf('file://localhost/w/app/a.ts'), '/w/app/a.ts');
-    assert.equal(resolveFileArgument(folders, `file://${folders[0].path}/src/a.ts`, onDisk), path.join(folders[0].path, 'src', 'a.ts'));
+    assert.equal(
+      resolveFileArgument(folders, `file://${folders[0].path}/src/a.ts`, onDisk),
+      path.join(folders[0].path, 'src', 'a.ts'),
+    );
   });
 });
 
@@ -138,7 +175,8 @@ describe('deadlines', () => {
     await assert.rejects(withDeadline(Promise.reject(new Error('boom')), 1, 'x'), /boom/);
     await assert.rejects(
       withDeadline(new Promise(() => undefined), 0.05, 'the server'),
-      (error: unknown) => error instanceof DeadlineExceeded && error.message === 'Timed out after 0.05 s waiting for the server.',
+      (error: unknown) =>
+        error instanceof DeadlineExceeded && error.message === 'Timed out after 0.05 s waiting for the server.',
     );
   });
 });

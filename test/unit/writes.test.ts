@@ -43,7 +43,10 @@ describe('patch parser', () => {
     assert.equal(updated.moveTo, 'src/renamed.ts');
     assert.equal(updated.hunks.length, 2);
     assert.equal(updated.hunks[0].header, 'function f() {');
-    assert.deepEqual(updated.hunks[0].lines.map((line) => line.kind), ['context', 'remove', 'add']);
+    assert.deepEqual(
+      updated.hunks[0].lines.map((line) => line.kind),
+      ['context', 'remove', 'add'],
+    );
     assert.equal(updated.hunks[1].endOfFile, true);
     assert.deepEqual(operations[2], { kind: 'delete', path: 'src/gone.ts' });
   });
@@ -59,30 +62,56 @@ describe('patch parser', () => {
     ['no begin', '*** Update File: a\n-x\n+y\n*** End Patch', /must start with "\*\*\* Begin Patch"/],
     ['no end', '*** Begin Patch\n*** Update File: a\n-x\n+y', /must end with "\*\*\* End Patch"/],
     ['bad hunk line', patch('*** Update File: a', '-x', 'oops'), /line 4: a hunk line must start with/],
-    ['added file line without +', patch('*** Add File: a', 'x'), /line 3: every line of an added file must start with "\+"/],
+    [
+      'added file line without +',
+      patch('*** Add File: a', 'x'),
+      /line 3: every line of an added file must start with "\+"/,
+    ],
     ['unknown section', patch('*** Rename File: a'), /line 2: expected/],
     ['update that changes nothing', patch('*** Update File: a', ' x'), /has no hunk that changes anything/],
     ['empty patch', patch(), /changes no file/],
   ];
   for (const [name, text, message] of errors) {
     it(`refuses: ${name}`, () => {
-      assert.throws(() => parsePatch(text), (error: unknown) => error instanceof PatchSyntaxError && message.test(error.message));
+      assert.throws(
+        () => parsePatch(text),
+        (error: unknown) => error instanceof PatchSyntaxError && message.test(error.message),
+      );
     });
   }
 });
 
 describe('applying hunks', () => {
-  const source = ['function f() {', '  const x = 1;', '  return x;', '}', '', 'function g() {', '  const x = 1;', '  return x;', '}', ''].join('\n');
+  const source = [
+    'function f() {',
+    '  const x = 1;',
+    '  return x;',
+    '}',
+    '',
+    'function g() {',
+    '  const x = 1;',
+    '  return x;',
+    '}',
+    '',
+  ].join('\n');
   const hunksOf = (...body: string[]) => update(parsePatch(patch('*** Update File: a.ts', ...body))).hunks;
 
   it('replaces by context; @@ picks the second of two identical blocks', () => {
-    const { text, matches } = applyHunks('a.ts', source, hunksOf('@@ function g() {', '   const x = 1;', '-  return x;', '+  return x * 2;'));
+    const { text, matches } = applyHunks(
+      'a.ts',
+      source,
+      hunksOf('@@ function g() {', '   const x = 1;', '-  return x;', '+  return x * 2;'),
+    );
     assert.equal(text, source.replace(/return x;\n}\n$/, 'return x * 2;\n}\n'));
     assert.deepEqual(matches, ['exact']);
   });
 
   it('hunks apply in order, each after the previous', () => {
-    const { text } = applyHunks('a.ts', source, hunksOf(' function f() {', '-  const x = 1;', '+  const x = 2;', '@@', '-  const x = 1;', '+  const x = 3;'));
+    const { text } = applyHunks(
+      'a.ts',
+      source,
+      hunksOf(' function f() {', '-  const x = 1;', '+  const x = 2;', '@@', '-  const x = 1;', '+  const x = 3;'),
+    );
     assert.match(text, /f\(\) \{\n {2}const x = 2;[\s\S]*g\(\) \{\n {2}const x = 3;/);
   });
 
@@ -114,9 +143,17 @@ describe('applying hunks', () => {
 
   it('a hunk that does not match names itself and the closest line', () => {
     assert.throws(
-      () => applyHunks('a.ts', source, hunksOf(' function f() {', '-  const y = 1;', '+  const y = 2;', '@@', '-  retrun x;', '+  return 0;')),
+      () =>
+        applyHunks(
+          'a.ts',
+          source,
+          hunksOf(' function f() {', '-  const y = 1;', '+  const y = 2;', '@@', '-  retrun x;', '+  return 0;'),
+        ),
       (error: unknown) =>
-        error instanceof HunkNotFound && error.hunkIndex === 0 && error.missing === 'lines' && error.closest?.line === 2,
+        error instanceof HunkNotFound &&
+        error.hunkIndex === 0 &&
+        error.missing === 'lines' &&
+        error.closest?.line === 2,
     );
     assert.throws(
       () => applyHunks('a.ts', source, hunksOf('@@ function h() {', '-  return x;', '+  return 1;')),
@@ -129,32 +166,49 @@ describe('edit: finding old_string', () => {
   const text = 'const a = 1;\nfunction f() {\n    return a;\n}\nconst b = a;\n';
 
   it('one occurrence → one edit; replace_all → every one', () => {
-    assert.equal(applyEdits(text, editsFor(text, 'return a;', 'return a + 1;', false)), text.replace('return a;', 'return a + 1;'));
+    assert.equal(
+      applyEdits(text, editsFor(text, 'return a;', 'return a + 1;', false)),
+      text.replace('return a;', 'return a + 1;'),
+    );
     assert.equal(editsFor(text, 'a', 'z', true).length, text.split('a').length - 1);
   });
 
   it('not unique: the line of each occurrence', () => {
-    assert.throws(() => editsFor(text, ' = ', ' := ', false), (error: unknown) => error instanceof OldStringNotUnique && error.lines.join() === '1,5');
+    assert.throws(
+      () => editsFor(text, ' = ', ' := ', false),
+      (error: unknown) => error instanceof OldStringNotUnique && error.lines.join() === '1,5',
+    );
   });
 
   it('missing: the closest near-match, whitespace-insensitive first', () => {
     assert.throws(
       () => editsFor(text, 'function f() {\n  return a;\n}', 'x', false),
-      (error: unknown) => error instanceof OldStringNotFound && error.closest?.line === 2 && /whitespace/.test(error.closest.how),
+      (error: unknown) =>
+        error instanceof OldStringNotFound && error.closest?.line === 2 && /whitespace/.test(error.closest.how),
     );
     assert.throws(
       () => editsFor(text, 'retrun a;', 'x', false),
-      (error: unknown) => error instanceof OldStringNotFound && error.closest?.line === 3 && /closest line/.test(error.closest.how),
+      (error: unknown) =>
+        error instanceof OldStringNotFound && error.closest?.line === 3 && /closest line/.test(error.closest.how),
     );
-    assert.throws(() => editsFor(text, 'zzzzqqqq', 'x', false), (error: unknown) => error instanceof OldStringNotFound && !error.closest);
+    assert.throws(
+      () => editsFor(text, 'zzzzqqqq', 'x', false),
+      (error: unknown) => error instanceof OldStringNotFound && !error.closest,
+    );
   });
 
   it('line breaks are layout: an LF old_string matches a CRLF file and the other way round', () => {
     const crlf = 'const a = 1;\r\nfunction f() {\r\n    return a;\r\n}\r\n';
     const edits = editsFor(crlf, 'function f() {\n    return a;\n}', 'function f() {\n    return 2;\n}', false);
-    assert.deepEqual(edits.map(({ start, end }) => crlf.slice(start, end)), ['function f() {\r\n    return a;\r\n}']);
+    assert.deepEqual(
+      edits.map(({ start, end }) => crlf.slice(start, end)),
+      ['function f() {\r\n    return a;\r\n}'],
+    );
     assert.equal(editsFor(text, 'function f() {\r\n    return a;', 'x', false).length, 1);
-    assert.throws(() => editsFor(`${crlf}${crlf}`, 'const a = 1;\nfunction', 'x', false), (error: unknown) => error instanceof OldStringNotUnique && error.lines.join() === '1,5');
+    assert.throws(
+      () => editsFor(`${crlf}${crlf}`, 'const a = 1;\nfunction', 'x', false),
+      (error: unknown) => error instanceof OldStringNotUnique && error.lines.join() === '1,5',
+    );
   });
 
   it('empty or identical strings are refused', () => {
@@ -164,7 +218,13 @@ describe('edit: finding old_string', () => {
 });
 
 describe('diagnostic registry', () => {
-  const error = (line: number, message: string, code = '2322', path = 'a.ts'): WriteDiagnostic => ({ path, line, severity: 'error', message, code });
+  const error = (line: number, message: string, code = '2322', path = 'a.ts'): WriteDiagnostic => ({
+    path,
+    line,
+    severity: 'error',
+    message,
+    code,
+  });
   const E = error(3, "Type 'string' is not assignable to type 'number'.");
 
   it('introduce → reported once; moved → not again; fixed → counted; reintroduced → reported again', () => {
@@ -187,10 +247,15 @@ describe('diagnostic registry', () => {
 
   it('counts: a second identical error is new; a different code or severity is a different diagnostic', () => {
     const registry = new DiagnosticRegistry();
-    assert.deepEqual(registry.observe('c', { path: 'a.ts', before: [E], after: [E, { ...E, line: 9 }] }).introduced, [{ ...E, line: 9 }]);
+    assert.deepEqual(registry.observe('c', { path: 'a.ts', before: [E], after: [E, { ...E, line: 9 }] }).introduced, [
+      { ...E, line: 9 },
+    ]);
     const other = { ...E, code: '2345' };
     const warning = { ...E, severity: 'warning' as const };
-    assert.deepEqual(registry.observe('c', { path: 'a.ts', before: [E, E], after: [E, E, other, warning] }).introduced, [other, warning]);
+    assert.deepEqual(
+      registry.observe('c', { path: 'a.ts', before: [E, E], after: [E, E, other, warning] }).introduced,
+      [other, warning],
+    );
   });
 
   it('pending keeps the older baseline, so what that write broke is reported by the next answer', () => {
@@ -202,7 +267,15 @@ describe('diagnostic registry', () => {
 
 describe('write answers', () => {
   it('lists new problems with importers named, fixed counts and pending files', () => {
-    const item = { path: 'src/main.ts', line: 4, text: 'foo(1)', severity: 'error' as const, message: 'Expected 0 arguments, but got 1.', code: '2554', source: 'ts' };
+    const item = {
+      path: 'src/main.ts',
+      line: 4,
+      text: 'foo(1)',
+      severity: 'error' as const,
+      message: 'Expected 0 arguments, but got 1.',
+      code: '2554',
+      source: 'ts',
+    };
     const text = diagnosticsSection(
       [
         { verdict: { path: 'src/a.ts', pending: false, introduced: [], fixed: 2 }, written: true },
@@ -230,7 +303,8 @@ describe('write answers', () => {
 
 describe('importers and write paths', () => {
   it('finds relative import specifiers that name the file', () => {
-    const text = "import { a } from './format';\nexport * from \"../lib/b.js\";\nconst c = require('./c');\nimport 'lodash';\n";
+    const text =
+      "import { a } from './format';\nexport * from \"../lib/b.js\";\nconst c = require('./c');\nimport 'lodash';\n";
     assert.deepEqual(relativeSpecifiers(text), ['./format', '../lib/b.js', './c']);
     assert.equal(importsFile('/w/src/main.ts', text, '/w/src/format.ts'), true);
     assert.equal(importsFile('/w/src/main.ts', text, '/w/lib/b.ts'), true);
@@ -240,7 +314,10 @@ describe('importers and write paths', () => {
 
   it('write paths may be new but never outside the workspace', () => {
     const folders = [{ name: 'app', path: '/w/app' }];
-    assert.equal(resolveWritePath(folders, 'src/new.ts', () => false), '/w/app/src/new.ts');
+    assert.equal(
+      resolveWritePath(folders, 'src/new.ts', () => false),
+      '/w/app/src/new.ts',
+    );
     assert.throws(() => resolveWritePath(folders, '../evil.ts', () => false), OutsideWorkspace);
     assert.throws(() => resolveWritePath(folders, '/etc/passwd', () => false), OutsideWorkspace);
   });
@@ -248,11 +325,24 @@ describe('importers and write paths', () => {
 
 describe('write confirmations', () => {
   it('name the files later tool calls execute or read as instructions, and only those', () => {
-    const warning = executableWarning(['src/a.ts', '.vscode/launch.json', 'web/node_modules/.bin/tsc', '.venv/bin/python', 'venv/bin/pip', '.git/hooks/pre-commit']);
+    const warning = executableWarning([
+      'src/a.ts',
+      '.vscode/launch.json',
+      'web/node_modules/.bin/tsc',
+      '.venv/bin/python',
+      'venv/bin/pip',
+      '.git/hooks/pre-commit',
+    ]);
     assert.match(warning, /^\n\n\*\*Warning:\*\* this writes files that later tool calls can execute:/);
-    for (const file of ['.vscode/launch.json', 'web/node_modules/.bin/tsc', '.venv/bin/python', 'venv/bin/pip', '.git/hooks/pre-commit']) assert.ok(warning.includes(`\`${file}\``), file);
+    for (const file of [
+      '.vscode/launch.json',
+      'web/node_modules/.bin/tsc',
+      '.venv/bin/python',
+      'venv/bin/pip',
+      '.git/hooks/pre-commit',
+    ])
+      assert.ok(warning.includes(`\`${file}\``), file);
     assert.ok(!warning.includes('src/a.ts'));
     assert.equal(executableWarning(['src/a.ts', 'docs/vscode/notes.md', 'bin/run.sh']), '');
   });
 });
-

@@ -28,14 +28,24 @@ export async function startDelve(dlv: string, cwd: string): Promise<vscode.Debug
   let socket: net.Socket;
   try {
     socket = await new Promise<net.Socket>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`dlv did not connect within ${CONNECT_TIMEOUT_MS / 1000} s. Its output: ${earlyOutput.trim() || '(none)'}`)), CONNECT_TIMEOUT_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `dlv did not connect within ${CONNECT_TIMEOUT_MS / 1000} s. Its output: ${earlyOutput.trim() || '(none)'}`,
+            ),
+          ),
+        CONNECT_TIMEOUT_MS,
+      );
       server.once('connection', (connection) => {
         clearTimeout(timer);
         resolve(connection);
       });
       void process.exited.then((code) => {
         clearTimeout(timer);
-        reject(new Error(`dlv exited with code ${code} before connecting. Its output: ${earlyOutput.trim() || '(none)'}`));
+        reject(
+          new Error(`dlv exited with code ${code} before connecting. Its output: ${earlyOutput.trim() || '(none)'}`),
+        );
       });
     });
   } catch (error) {
@@ -83,6 +93,12 @@ class SocketAdapter implements vscode.DebugAdapter {
   private output(category: 'stdout' | 'stderr', output: string): void {
     // dlv's own banner ("DAP server listening at…") is not the program's output.
     const text = output.replace(/^DAP server (listening|connecting).*\n?/gm, '');
-    if (text) this.emitter.fire({ type: 'event', seq: this.outputSeq++, event: 'output', body: { category, output: text } } as vscode.DebugProtocolMessage);
+    if (text)
+      this.emitter.fire({
+        type: 'event',
+        seq: this.outputSeq++,
+        event: 'output',
+        body: { category, output: text },
+      } as vscode.DebugProtocolMessage);
   }
 }

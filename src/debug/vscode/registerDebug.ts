@@ -15,7 +15,12 @@ import { ADAPTER_FIELD, VscodeDebugHost } from './vscodeDebugHost';
 export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime): DebugController {
   const host = new VscodeDebugHost();
   const update = (): void =>
-    runtime.board.set('debug', (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? { ready: true } : { ready: false, reason: 'no folder is open, and programs and breakpoints are given relative to it' });
+    runtime.board.set(
+      'debug',
+      (vscode.workspace.workspaceFolders?.length ?? 0) > 0
+        ? { ready: true }
+        : { ready: false, reason: 'no folder is open, and programs and breakpoints are given relative to it' },
+    );
   update();
   context.subscriptions.push(
     vscode.workspace.onDidChangeWorkspaceFolders(update),
@@ -30,7 +35,8 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
           const configuration = session.configuration;
           // `python -m debugpy --listen` runs debugpy's own adapter on that port: attaching is connecting to it.
           const connect = configuration.connect as { host?: string; port?: number } | undefined;
-          if (spec.id === 'debugpy' && configuration.request === 'attach' && connect?.port) return new vscode.DebugAdapterServer(connect.port, connect.host ?? '127.0.0.1');
+          if (spec.id === 'debugpy' && configuration.request === 'attach' && connect?.port)
+            return new vscode.DebugAdapterServer(connect.port, connect.host ?? '127.0.0.1');
           let adapter = configuration[ADAPTER_FIELD] as { command: string; args: string[] } | undefined;
           const program = typeof configuration.program === 'string' ? configuration.program : undefined;
           const { adapter: adapterContext } = host.contextFor(program);
@@ -40,7 +46,12 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
             if (!resolution.ok) throw new Error(`The ${spec.id} adapter cannot start: ${resolution.reason}`);
             adapter = { command: resolution.command as string, args: [...(resolution.args ?? [])] };
           }
-          const cwd = typeof configuration.cwd === 'string' ? configuration.cwd : program ? path.dirname(program) : adapterContext.root;
+          const cwd =
+            typeof configuration.cwd === 'string'
+              ? configuration.cwd
+              : program
+                ? path.dirname(program)
+                : adapterContext.root;
           runtime.log.info('debug.adapter', `${spec.id}: ${adapter.command} ${adapter.args.join(' ')} (cwd ${cwd})`);
           if (spec.id === 'delve') return startDelve(adapter.command, cwd);
           return new vscode.DebugAdapterExecutable(adapter.command, adapter.args, { cwd });
@@ -48,7 +59,11 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
       }),
     );
   }
-  const controller = new DebugController(host, () => 60_000 * (vscode.workspace.getConfiguration().get<number>(Setting.debugSessionMinutes) ?? 30), runtime.log);
+  const controller = new DebugController(
+    host,
+    () => 60_000 * (vscode.workspace.getConfiguration().get<number>(Setting.debugSessionMinutes) ?? 30),
+    runtime.log,
+  );
   context.subscriptions.push({ dispose: () => void controller.disposeAll() });
   return controller;
 }

@@ -28,7 +28,17 @@ const STOP_TIMEOUT_S = 10;
 /** A DAP request's answer (stack, variables, evaluate…); steps and continues answer at once. */
 const REQUEST_TIMEOUT_S = 30;
 /** Requests after which the program runs again (what the editor knew of its stack is old). */
-const RESUMING = new Set(['continue', 'next', 'stepIn', 'stepOut', 'stepBack', 'reverseContinue', 'restartFrame', 'goto', 'pause']);
+const RESUMING = new Set([
+  'continue',
+  'next',
+  'stepIn',
+  'stepOut',
+  'stepBack',
+  'reverseContinue',
+  'restartFrame',
+  'goto',
+  'pause',
+]);
 /** How long an adapter's exit report is awaited after it failed, so the answer can give its exit code. */
 const EXIT_GRACE_MS = 2_000;
 
@@ -138,39 +148,70 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     // exists: its first stop can arrive before the editor announces the session as started.
     if (session !== root) this.targets.set(root.id, session);
     const launchId = root.configuration[LAUNCH_ID_FIELD];
-    if (session === root && typeof launchId === 'string') stream.exceptionFilters = this.launchFilters.get(launchId) ?? [];
+    if (session === root && typeof launchId === 'string')
+      stream.exceptionFilters = this.launchFilters.get(launchId) ?? [];
     /** The editor's own `stackTrace` requests of this session (from the first frame), by seq. */
     const asked = new Map<number, { threadId: number; epoch: number }>();
     return {
-      onWillReceiveMessage: (message: { type?: string; seq?: number; command?: string; arguments?: { filters?: string[]; threadId?: number; startFrame?: number } }) => {
-        if (message.type === 'request' && message.command === 'stackTrace' && message.seq !== undefined && !message.arguments?.startFrame && message.arguments?.threadId !== undefined) {
+      onWillReceiveMessage: (message: {
+        type?: string;
+        seq?: number;
+        command?: string;
+        arguments?: { filters?: string[]; threadId?: number; startFrame?: number };
+      }) => {
+        if (
+          message.type === 'request' &&
+          message.command === 'stackTrace' &&
+          message.seq !== undefined &&
+          !message.arguments?.startFrame &&
+          message.arguments?.threadId !== undefined
+        ) {
           asked.set(message.seq, { threadId: message.arguments.threadId, epoch: stream.epoch });
         }
         if (message.type === 'request' && message.command && RESUMING.has(message.command)) stream.epoch++;
         // The editor sends its own exception settings when it configures the session: ours are added.
         // The tracker sees the very message the adapter is sent, so adding to it changes the request.
-        if (message.type !== 'request' || message.command !== 'setExceptionBreakpoints' || stream.exceptionFilters.length === 0) return;
+        if (
+          message.type !== 'request' ||
+          message.command !== 'setExceptionBreakpoints' ||
+          stream.exceptionFilters.length === 0
+        )
+          return;
         const args = (message.arguments ??= {});
         args.filters = [...new Set([...(args.filters ?? []), ...stream.knownFilters()])];
       },
-      onDidSendMessage: (message: { type?: string; event?: string; command?: string; request_seq?: number; success?: boolean; body?: Record<string, unknown> }) => {
+      onDidSendMessage: (message: {
+        type?: string;
+        event?: string;
+        command?: string;
+        request_seq?: number;
+        success?: boolean;
+        body?: Record<string, unknown>;
+      }) => {
         if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
         if (message.type === 'response' && message.command === 'stackTrace' && message.request_seq !== undefined) {
           const question = asked.get(message.request_seq);
           asked.delete(message.request_seq);
           const frames = message.body?.stackFrames;
-          if (question && message.success && Array.isArray(frames) && frames.length > 0) stream.sawTopFrame(question.threadId, question.epoch, frames[0]);
+          if (question && message.success && Array.isArray(frames) && frames.length > 0)
+            stream.sawTopFrame(question.threadId, question.epoch, frames[0]);
         }
         if (message.type === 'response' && message.command === 'initialize' && !stream.offeredFilters) {
           const filters = message.body?.exceptionBreakpointFilters;
-          stream.offeredFilters = Array.isArray(filters) ? filters.map((filter: { filter?: unknown }) => String(filter.filter)) : [];
+          stream.offeredFilters = Array.isArray(filters)
+            ? filters.map((filter: { filter?: unknown }) => String(filter.filter))
+            : [];
         }
       },
       onError: (error) => {
         if (!stream.exited) stream.failure = `the adapter failed: ${error.message}`;
       },
       onExit: (code, signal) => {
-        stream.exit(code || signal ? `the adapter exited${code ? ` with code ${code}` : ''}${signal ? ` on ${signal}` : ''}` : undefined);
+        stream.exit(
+          code || signal
+            ? `the adapter exited${code ? ` with code ${code}` : ''}${signal ? ` on ${signal}` : ''}`
+            : undefined,
+        );
       },
     };
   }
@@ -193,7 +234,11 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     let subscription: vscode.Disposable | undefined;
     let timer: NodeJS.Timeout | undefined;
     const started = new Promise<vscode.DebugSession>((resolve, reject) => {
-      timer = setTimeout(() => reject(new DebugRefusal(`The ${plan.adapter} session did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          reject(new DebugRefusal(`The ${plan.adapter} session did not start within ${START_TIMEOUT_MS / 1000} s.`)),
+        START_TIMEOUT_MS,
+      );
       subscription = vscode.debug.onDidStartDebugSession((session) => {
         if (session.configuration[LAUNCH_ID_FIELD] !== id) return;
         clearTimeout(timer);
@@ -204,14 +249,23 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     // answers it when the program has been launched), or never when the editor is stuck on
     // something, so it is not waited for past that point: only its refusal before the start counts.
     const starting = Promise.resolve(
-      vscode.debug.startDebugging(folder, { internalConsoleOptions: 'neverOpen', ...configuration }, { suppressSaveBeforeStart: true, suppressDebugView: true }),
+      vscode.debug.startDebugging(
+        folder,
+        { internalConsoleOptions: 'neverOpen', ...configuration },
+        { suppressSaveBeforeStart: true, suppressDebugView: true },
+      ),
     ).then(
       (ok) => {
-        if (!ok) throw new DebugRefusal(`The editor could not start the ${plan.adapter} session (${plan.detail}). Check op "adapters", and the Debug Console for the adapter's message.`);
+        if (!ok)
+          throw new DebugRefusal(
+            `The editor could not start the ${plan.adapter} session (${plan.detail}). Check op "adapters", and the Debug Console for the adapter's message.`,
+          );
         return undefined;
       },
       (error: unknown) => {
-        throw new DebugRefusal(`The editor could not start the ${plan.adapter} session: ${error instanceof Error ? error.message : String(error)}`);
+        throw new DebugRefusal(
+          `The editor could not start the ${plan.adapter} session: ${error instanceof Error ? error.message : String(error)}`,
+        );
       },
     );
     starting.catch(() => undefined);
@@ -224,12 +278,23 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   }
 
   async setBreakpoints(file: string, specs: readonly BreakpointSpec[]): Promise<void> {
-    const existing = vscode.debug.breakpoints.filter((breakpoint) => breakpoint instanceof vscode.SourceBreakpoint && breakpoint.location.uri.fsPath === file);
+    const existing = vscode.debug.breakpoints.filter(
+      (breakpoint) => breakpoint instanceof vscode.SourceBreakpoint && breakpoint.location.uri.fsPath === file,
+    );
     if (existing.length > 0) vscode.debug.removeBreakpoints(existing);
     const uri = vscode.Uri.file(file);
     if (specs.length > 0) {
       vscode.debug.addBreakpoints(
-        specs.map((spec) => new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(spec.line - 1, 0)), true, spec.condition, undefined, spec.logMessage)),
+        specs.map(
+          (spec) =>
+            new vscode.SourceBreakpoint(
+              new vscode.Location(uri, new vscode.Position(spec.line - 1, 0)),
+              true,
+              spec.condition,
+              undefined,
+              spec.logMessage,
+            ),
+        ),
       );
     }
   }
@@ -237,7 +302,8 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   contextFor(file: string | undefined): { folder: string; adapter: AdapterContext } {
     const folders = workspaceFolderPaths();
     if (folders.length === 0) throw new DebugRefusal('No workspace folder is open.');
-    const folder = (file && folders.find((candidate) => file.startsWith(candidate.path + path.sep))?.path) || folders[0].path;
+    const folder =
+      (file && folders.find((candidate) => file.startsWith(candidate.path + path.sep))?.path) || folders[0].path;
     const markers = new Set(ADAPTERS.flatMap((spec) => spec.markers));
     let root = folder;
     for (let dir = file ? path.dirname(file) : folder; dir.startsWith(folder); dir = path.dirname(dir)) {
@@ -275,7 +341,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
 
   namedConfiguration(name: string): Record<string, unknown> | undefined {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const configurations = vscode.workspace.getConfiguration('launch', folder.uri).get<Array<Record<string, unknown>>>('configurations') ?? [];
+      const configurations =
+        vscode.workspace.getConfiguration('launch', folder.uri).get<Array<Record<string, unknown>>>('configurations') ??
+        [];
       const found = configurations.find((configuration) => configuration.name === name);
       if (found) return found;
     }
@@ -314,8 +382,13 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         return (await withDeadline(target.customRequest(command, args), REQUEST_TIMEOUT_S, `"${command}"`)) as T;
       } catch (error) {
         const failure = stream.failure ? ` (${stream.failure})` : '';
-        if (error instanceof DeadlineExceeded) throw new DebugRefusal(`The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_S} s${failure}. Terminate the session and launch again.`);
-        throw new DebugRefusal(`The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${failure}`);
+        if (error instanceof DeadlineExceeded)
+          throw new DebugRefusal(
+            `The adapter did not answer "${command}" within ${REQUEST_TIMEOUT_S} s${failure}. Terminate the session and launch again.`,
+          );
+        throw new DebugRefusal(
+          `The adapter refused "${command}": ${error instanceof Error ? error.message : String(error)}${failure}`,
+        );
       }
     };
     return {
@@ -332,7 +405,11 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       ended,
       terminate: async () => {
         // Bounded: an adapter that ignores the disconnect must not hold up the next launch.
-        await withDeadline(Promise.resolve(vscode.debug.stopDebugging(root)).then(() => ended), STOP_TIMEOUT_S, 'the session to end').catch((error: unknown) => {
+        await withDeadline(
+          Promise.resolve(vscode.debug.stopDebugging(root)).then(() => ended),
+          STOP_TIMEOUT_S,
+          'the session to end',
+        ).catch((error: unknown) => {
           if (!(error instanceof DeadlineExceeded)) throw error;
         });
       },

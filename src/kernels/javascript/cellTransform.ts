@@ -65,7 +65,8 @@ function rewrite(source: string, program: Node): TransformedCell {
   for (const statement of statements) {
     const inner = statement.type === 'export_statement' ? statement.childForFieldName('declaration') : statement;
     if (!inner) continue;
-    const exportPrefix = inner === statement ? undefined : { start: statement.startIndex, end: inner.startIndex, text: '' };
+    const exportPrefix =
+      inner === statement ? undefined : { start: statement.startIndex, end: inner.startIndex, text: '' };
     const before = edits.length;
     switch (inner.type) {
       case 'lexical_declaration':
@@ -97,7 +98,8 @@ function rewrite(source: string, program: Node): TransformedCell {
   if (isAsync) edits.push(...nestedVarEdits(source, program, statements, declared));
 
   const last = statements.at(-1);
-  const lastExpression = last?.type === 'expression_statement' ? last.namedChildren.find((node) => node.type !== 'comment') : undefined;
+  const lastExpression =
+    last?.type === 'expression_statement' ? last.namedChildren.find((node) => node.type !== 'comment') : undefined;
   if (lastExpression && isAsync) {
     edits.push({ start: lastExpression.startIndex, end: lastExpression.startIndex, text: 'return { value: (' });
     edits.push({ start: lastExpression.endIndex, end: lastExpression.endIndex, text: ') }' });
@@ -150,7 +152,11 @@ function declarationEdit(source: string, declaration: Node, declared: string[]):
   const ownSemicolon = declaration.text.endsWith(';');
   const text = parts.length > 0 ? `void (${parts.join(', ')})` : 'void 0';
   // A declaration in a `for (…;` head keeps its semicolon; a statement gets one.
-  return keepLines(source, declaration, ownSemicolon || declaration.parent?.type !== 'for_statement' ? `${text};` : text);
+  return keepLines(
+    source,
+    declaration,
+    ownSemicolon || declaration.parent?.type !== 'for_statement' ? `${text};` : text,
+  );
 }
 
 /** The names a binding pattern declares (not its default values or computed keys). */
@@ -194,7 +200,8 @@ function importStatement(statement: Node, declared: string[]): string {
   const properties: string[] = [];
   for (const part of clause.namedChildren) {
     if (part.type === 'identifier') defaultName = part.text;
-    else if (part.type === 'namespace_import') namespace = part.namedChildren.find((node) => node.type === 'identifier')?.text;
+    else if (part.type === 'namespace_import')
+      namespace = part.namedChildren.find((node) => node.type === 'identifier')?.text;
     else if (part.type === 'named_imports') {
       for (const specifierNode of part.namedChildren) {
         if (specifierNode.type !== 'import_specifier') continue;
@@ -222,7 +229,9 @@ function importStatement(statement: Node, declared: string[]): string {
 function stringValue(node: Node): string {
   const text = node.text;
   try {
-    return text.startsWith('"') ? (JSON.parse(text) as string) : (JSON.parse(`"${text.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string);
+    return text.startsWith('"')
+      ? (JSON.parse(text) as string)
+      : (JSON.parse(`"${text.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string);
   } catch {
     return text.slice(1, -1);
   }
@@ -261,7 +270,10 @@ function nestedVarEdits(source: string, program: Node, statements: readonly Node
 /** Top-level statements whose whole text `rewrite` replaces (nothing inside them may be edited). */
 function isRewrittenTopLevel(node: Node): boolean {
   const inner = node.type === 'export_statement' ? node.childForFieldName('declaration') : node;
-  return inner !== null && ['lexical_declaration', 'variable_declaration', 'class_declaration', 'import_statement'].includes(inner.type);
+  return (
+    inner !== null &&
+    ['lexical_declaration', 'variable_declaration', 'class_declaration', 'import_statement'].includes(inner.type)
+  );
 }
 
 /** Replaces `node` by `text`, padded with the newlines it had so that later lines keep their numbers. */
@@ -278,7 +290,9 @@ function countNewlines(text: string): number {
 
 /** Applies non-overlapping edits (insertions at one offset keep the order they were pushed in). */
 function applyEdits(source: string, edits: readonly Edit[]): string {
-  const ordered = edits.map((edit, order) => ({ edit, order })).sort((a, b) => a.edit.start - b.edit.start || a.order - b.order);
+  const ordered = edits
+    .map((edit, order) => ({ edit, order }))
+    .sort((a, b) => a.edit.start - b.edit.start || a.order - b.order);
   let result = '';
   let cursor = 0;
   for (const { edit } of ordered) {

@@ -44,7 +44,12 @@ const EVENT_FD = 4;
 const CELL_OUTPUT_LIMIT = 2 * 1024 * 1024;
 /** Output written between cells (timers, late promises), kept for the next cell. */
 const BETWEEN_CELLS_LIMIT = 64 * 1024;
-const INSPECT_OPTIONS: util.InspectOptions = { depth: 4, maxArrayLength: 100, maxStringLength: 10_000, breakLength: 100 };
+const INSPECT_OPTIONS: util.InspectOptions = {
+  depth: 4,
+  maxArrayLength: 100,
+  maxStringLength: 10_000,
+  breakLength: 100,
+};
 const MAX_INSPECT_CHARS = 100_000;
 /** Characters of stream text per event (as the Python kernel): at most ~400 KB as JSON, whatever the characters. */
 const STREAM_CHUNK = 65_536;
@@ -59,8 +64,7 @@ const hostProcess = process;
 const PARENT_POLL_MS = 500;
 
 type Command =
-  | { type: 'execute'; id: number; code: string }
-  | { type: 'tool_result'; call: number; ok: boolean; text: string };
+  { type: 'execute'; id: number; code: string } | { type: 'tool_result'; call: number; ok: boolean; text: string };
 
 type Event =
   | { type: 'ready'; pid: number; version: string }
@@ -127,7 +131,7 @@ class CellOutput {
 
   stream(name: 'stdout' | 'stderr', text: string): void {
     const kept = this.take(text);
-    for (let start = 0; start < kept.length; ) {
+    for (let start = 0; start < kept.length;) {
       const end = cutPoint(kept, start + STREAM_CHUNK);
       send({ type: 'stream', id: this.id, name, text: kept.slice(start, end) });
       start = end;
@@ -141,7 +145,12 @@ class CellOutput {
 
   finish(): void {
     if (this.dropped > 0) {
-      send({ type: 'stream', id: this.id, name: 'stderr', text: `\n[output limit of ${CELL_OUTPUT_LIMIT} characters reached: ${this.dropped} characters dropped]\n` });
+      send({
+        type: 'stream',
+        id: this.id,
+        name: 'stderr',
+        text: `\n[output limit of ${CELL_OUTPUT_LIMIT} characters reached: ${this.dropped} characters dropped]\n`,
+      });
     }
     send({ type: 'done', id: this.id });
   }
@@ -181,7 +190,10 @@ function emitStream(name: 'stdout' | 'stderr', text: string): void {
     current.stream(name, text);
   } else if (betweenCellsChars < BETWEEN_CELLS_LIMIT) {
     const room = BETWEEN_CELLS_LIMIT - betweenCellsChars;
-    const kept = text.length <= room ? text : `${text.slice(0, room)}\n[output between cells cut at ${BETWEEN_CELLS_LIMIT} characters]\n`;
+    const kept =
+      text.length <= room
+        ? text
+        : `${text.slice(0, room)}\n[output between cells cut at ${BETWEEN_CELLS_LIMIT} characters]\n`;
     betweenCells.push({ name, text: kept });
     betweenCellsChars += text.length <= room ? text.length : room;
   }
@@ -196,7 +208,9 @@ function captureWrites(): void {
       const text =
         typeof chunk === 'string'
           ? chunk
-          : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' && Buffer.isEncoding(encoding) ? encoding : 'utf8');
+          : Buffer.from(chunk as Uint8Array).toString(
+              typeof encoding === 'string' && Buffer.isEncoding(encoding) ? encoding : 'utf8',
+            );
       emitStream(name, withoutHostFrames(text));
       if (typeof done === 'function') hostProcess.nextTick(done as () => void);
       return true;
@@ -215,7 +229,7 @@ function withoutHostFrames(text: string): string {
   if (!text.includes('<cell ')) return text;
   const lines = text.split('\n');
   const kept: string[] = [];
-  for (let index = 0; index < lines.length; ) {
+  for (let index = 0; index < lines.length;) {
     if (!STACK_FRAME.test(lines[index])) {
       kept.push(lines[index++]);
       continue;
@@ -235,7 +249,9 @@ function inspect(value: unknown): string {
 }
 
 function capped(text: string): string {
-  return text.length > MAX_INSPECT_CHARS ? `${text.slice(0, cutPoint(text, MAX_INSPECT_CHARS))}… [${text.length - MAX_INSPECT_CHARS} more characters]` : text;
+  return text.length > MAX_INSPECT_CHARS
+    ? `${text.slice(0, cutPoint(text, MAX_INSPECT_CHARS))}… [${text.length - MAX_INSPECT_CHARS} more characters]`
+    : text;
 }
 
 // --- tool() relay -----------------------------------------------------------------------------
@@ -265,7 +281,11 @@ const ENGINE_RESOLVER = ((): { source: string; name: string } => {
 })();
 
 function isEngineResolver(value: unknown): boolean {
-  return typeof value === 'function' && value.name === ENGINE_RESOLVER.name && functionSource.call(value) === ENGINE_RESOLVER.source;
+  return (
+    typeof value === 'function' &&
+    value.name === ENGINE_RESOLVER.name &&
+    functionSource.call(value) === ENGINE_RESOLVER.source
+  );
 }
 
 /**
@@ -287,7 +307,10 @@ class ToolCall extends Promise<string> {
     return { promise, pending };
   }
 
-  override then<R1 = string, R2 = never>(onFulfilled?: ((value: string) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+  override then<R1 = string, R2 = never>(
+    onFulfilled?: ((value: string) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
     const pending = this.#pending;
     if (pending && isEngineResolver(onFulfilled)) markAwaited(pending);
     const derived = super.then(onFulfilled, onRejected);
@@ -301,21 +324,27 @@ function markAwaited(pending: PendingCall): void {
   if (pending.awaited) return;
   pending.awaited = true;
   setImmediate(() => {
-    if (pendingCalls.get(pending.call) === pending && current?.id === pending.cell) send({ type: 'tool_awaited', id: pending.cell, call: pending.call });
+    if (pendingCalls.get(pending.call) === pending && current?.id === pending.cell)
+      send({ type: 'tool_awaited', id: pending.cell, call: pending.call });
   });
 }
 
 function callTool(name: unknown, input: unknown): Promise<string> {
   const cell = current;
   if (!cell) return Promise.reject(new ToolError('tool() can only be called while a cell runs'));
-  if (typeof name !== 'string' || name.length === 0) return Promise.reject(new TypeError('tool(name, input): name must be a non-empty string'));
+  if (typeof name !== 'string' || name.length === 0)
+    return Promise.reject(new TypeError('tool(name, input): name must be a non-empty string'));
   const { promise, pending } = ToolCall.start(cell.id, nextCall++);
   const { call } = pending;
   try {
     send({ type: 'tool', id: cell.id, call, name, input: input ?? {} });
   } catch (error) {
     if (!(error instanceof MessageTooLarge)) throw error;
-    pending.reject(new ToolError(`tool(${JSON.stringify(name)}) was not called: its input is ${error.size} bytes as JSON, over the ${MAX_MESSAGE_BYTES / (1024 * 1024)} MB one kernel message may hold; write the data to a file and pass its path`));
+    pending.reject(
+      new ToolError(
+        `tool(${JSON.stringify(name)}) was not called: its input is ${error.size} bytes as JSON, over the ${MAX_MESSAGE_BYTES / (1024 * 1024)} MB one kernel message may hold; write the data to a file and pass its path`,
+      ),
+    );
     return promise;
   }
   pendingCalls.set(call, pending);
@@ -384,7 +413,9 @@ async function runCell(id: number, code: string): Promise<void> {
     const transformed = parse ? transformCell(code, parse) : { code, async: false };
     const script = new vm.Script(transformed.code, { filename: `<cell ${id}>` });
     const completion: unknown = script.runInThisContext({ breakOnSigint: true });
-    const value = transformed.async ? ((await untilInterrupted(completion as Promise<{ value: unknown } | undefined>))?.value) : completion;
+    const value = transformed.async
+      ? (await untilInterrupted(completion as Promise<{ value: unknown } | undefined>))?.value
+      : completion;
     if (value !== undefined) cell.data('result', inspect(value));
   } catch (error) {
     send({ type: 'error', id, ...describeError(error) });
@@ -416,8 +447,17 @@ function describeError(error: unknown): { ename: string; evalue: string; traceba
   const stack = typeof (error as Error).stack === 'string' ? (error as Error).stack!.split('\n') : [];
   const header = stack.findIndex((line) => line.startsWith(ename));
   // V8 puts the offending line and a caret before the header for errors thrown at the top of a cell.
-  const context = header > 0 ? stack.slice(0, header).filter((line) => line.trim() !== '').map((line) => cut(line, MAX_ERROR_CHARS)) : [];
-  const frames = stack.filter((line) => /^\s+at /.test(line) && CELL_FRAME.test(line)).slice(0, MAX_FRAMES).map((line) => cut(line.trim(), MAX_ERROR_CHARS));
+  const context =
+    header > 0
+      ? stack
+          .slice(0, header)
+          .filter((line) => line.trim() !== '')
+          .map((line) => cut(line, MAX_ERROR_CHARS))
+      : [];
+  const frames = stack
+    .filter((line) => /^\s+at /.test(line) && CELL_FRAME.test(line))
+    .slice(0, MAX_FRAMES)
+    .map((line) => cut(line.trim(), MAX_ERROR_CHARS));
   return { ename, evalue, traceback: [...context, `${ename}: ${evalue}`, ...frames] };
 }
 
@@ -465,16 +505,25 @@ async function loadParser(): Promise<ParseJavaScript> {
 
 async function main(): Promise<void> {
   hostProcess.on('SIGINT', () => interruptWaiting?.());
-  hostProcess.on('unhandledRejection', (reason) => emitStream('stderr', `Uncaught (in promise) ${describeError(reason).traceback.join('\n')}\n`));
-  hostProcess.on('uncaughtException', (error) => emitStream('stderr', `Uncaught ${describeError(error).traceback.join('\n')}\n`));
+  hostProcess.on('unhandledRejection', (reason) =>
+    emitStream('stderr', `Uncaught (in promise) ${describeError(reason).traceback.join('\n')}\n`),
+  );
+  hostProcess.on('uncaughtException', (error) =>
+    emitStream('stderr', `Uncaught ${describeError(error).traceback.join('\n')}\n`),
+  );
   captureWrites();
   installGlobals();
   try {
     parse = await loadParser();
   } catch (error) {
-    logToHost(`the JavaScript grammar did not load, cells run untransformed (no top-level await): ${(error as Error).message}`);
+    logToHost(
+      `the JavaScript grammar did not load, cells run untransformed (no top-level await): ${(error as Error).message}`,
+    );
   }
-  const commands = readline.createInterface({ input: fs.createReadStream('', { fd: COMMAND_FD }), crlfDelay: Infinity });
+  const commands = readline.createInterface({
+    input: fs.createReadStream('', { fd: COMMAND_FD }),
+    crlfDelay: Infinity,
+  });
   commands.on('line', onLine);
   // The host closed its end: nobody reads the answers any more.
   commands.on('close', endProcessGroup);
@@ -505,7 +554,12 @@ function watchParent(): void {
     try { process.kill(-workerData.pid, 'SIGKILL'); } catch {}
     process.kill(workerData.pid, 'SIGKILL');`;
   try {
-    new Worker(source, { eval: true, workerData: { parent: hostProcess.ppid, pid: hostProcess.pid }, stdout: true, stderr: true }).unref();
+    new Worker(source, {
+      eval: true,
+      workerData: { parent: hostProcess.ppid, pid: hostProcess.pid },
+      stdout: true,
+      stderr: true,
+    }).unref();
   } catch (error) {
     logToHost(`no parent watch (the end of fd 3 still ends the kernel): ${(error as Error).message}`);
   }

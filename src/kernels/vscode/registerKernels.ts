@@ -20,9 +20,11 @@ export const SHOW_KERNELS_COMMAND = 'liveTools.showKernels';
 export const STOP_KERNELS_COMMAND = 'liveTools.stopKernels';
 
 function kernelsState(): ResourceState {
-  if (workspaceFolderPaths().length === 0) return { ready: false, reason: 'no folder is open, and a kernel runs in the workspace folder' };
+  if (workspaceFolderPaths().length === 0)
+    return { ready: false, reason: 'no folder is open, and a kernel runs in the workspace folder' };
   const missing = [defaultDriverPath(), defaultHostPath()].filter((file) => !fs.existsSync(file));
-  if (missing.length > 0) return { ready: false, reason: `the extension is missing its kernel files (${missing.join(', ')}); reinstall it` };
+  if (missing.length > 0)
+    return { ready: false, reason: `the extension is missing its kernel files (${missing.join(', ')}); reinstall it` };
   return { ready: true };
 }
 
@@ -30,14 +32,23 @@ function launchFor(language: EvalLanguage): LaunchChoice {
   if (language === 'javascript') return { ok: true, launch: javascriptLaunch(), origin: "the editor's own Node" };
   const root = workspaceFolderPaths()[0]?.path ?? process.cwd();
   const setting = userSettingValue<string>(Setting.evalPython) || undefined;
-  const choice = choosePythonInterpreter({ root, setting, settingName: Setting.evalPython, pathVariable: process.env.PATH ?? '' });
+  const choice = choosePythonInterpreter({
+    root,
+    setting,
+    settingName: Setting.evalPython,
+    pathVariable: process.env.PATH ?? '',
+  });
   if (!choice) {
     return {
       ok: false,
       reason: `no Python found: ${root} has no .venv/bin/python or venv/bin/python, ${setting ? `${Setting.evalPython} (${setting}) is not an executable file` : `${Setting.evalPython} is not set`}, and there is no python3 on PATH. Create a venv in the project or set ${Setting.evalPython}.`,
     };
   }
-  return { ok: true, launch: pythonLaunch(choice.python), origin: `${displayPath(workspaceFolderPaths(), choice.python)}: ${choice.why}` };
+  return {
+    ok: true,
+    launch: pythonLaunch(choice.python),
+    origin: `${displayPath(workspaceFolderPaths(), choice.python)}: ${choice.why}`,
+  };
 }
 
 export function registerKernels(context: vscode.ExtensionContext, runtime: Runtime): KernelPool {
@@ -59,7 +70,8 @@ export function registerKernels(context: vscode.ExtensionContext, runtime: Runti
   const pool: KernelPool = new KernelPool({
     launchFor,
     cwd: () => workspaceFolderPaths()[0]?.path ?? process.cwd(),
-    idleBudgetSeconds: () => vscode.workspace.getConfiguration().get<number>(Setting.evalIdleSeconds) ?? DEFAULT_IDLE_BUDGET_SECONDS,
+    idleBudgetSeconds: () =>
+      vscode.workspace.getConfiguration().get<number>(Setting.evalIdleSeconds) ?? DEFAULT_IDLE_BUDGET_SECONDS,
     logger: runtime.log,
     onChange: showLive,
   });
@@ -89,7 +101,12 @@ async function pickKernelToStop(pool: KernelPool): Promise<LiveKernel | undefine
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    live.map((kernel) => ({ label: `$(debug-stop) Stop ${kernel.languageName}`, description: describeKernel(kernel), detail: kernel.origin, kernel })),
+    live.map((kernel) => ({
+      label: `$(debug-stop) Stop ${kernel.languageName}`,
+      description: describeKernel(kernel),
+      detail: kernel.origin,
+      kernel,
+    })),
     { title: 'Agent kernels (eval tool)', placeHolder: 'Pick a kernel to stop; its variables are lost' },
   );
   if (!picked) return undefined;

@@ -45,7 +45,14 @@ export function parseTsc(output: string, cwd: string): CheckerFinding[] {
   for (const line of output.split(/\r?\n/)) {
     const match = head.exec(line);
     if (match) {
-      last = { file: path.resolve(cwd, match[1]), line: Number(match[2]), severity: severityOf(match[4]), message: match[6], source: 'tsc', code: `TS${match[5]}` };
+      last = {
+        file: path.resolve(cwd, match[1]),
+        line: Number(match[2]),
+        severity: severityOf(match[4]),
+        message: match[6],
+        source: 'tsc',
+        code: `TS${match[5]}`,
+      };
       findings.push(last);
     } else if (last && /^\s+\S/.test(line)) {
       last.message += `\n${line.trim()}`;
@@ -75,7 +82,8 @@ export function parsePyrightJson(output: string, cwd: string): CheckerFinding[] 
   } catch (error) {
     throw new CheckerOutputUnreadable('pyright-json', error instanceof Error ? error.message : String(error));
   }
-  if (!Array.isArray(parsed.generalDiagnostics)) throw new CheckerOutputUnreadable('pyright-json', 'no generalDiagnostics array');
+  if (!Array.isArray(parsed.generalDiagnostics))
+    throw new CheckerOutputUnreadable('pyright-json', 'no generalDiagnostics array');
   return parsed.generalDiagnostics.map((item) => ({
     file: path.resolve(cwd, item.file),
     line: (item.range?.start.line ?? 0) + 1,
@@ -94,7 +102,13 @@ export function parseGoVet(output: string, cwd: string): CheckerFinding[] {
   for (const line of output.split(/\r?\n/)) {
     const match = head.exec(line.startsWith('vet: ') ? line.slice(5) : line);
     if (match) {
-      last = { file: path.resolve(cwd, match[1]), line: Number(match[2]), severity: 'error', message: match[4], source: 'go vet' };
+      last = {
+        file: path.resolve(cwd, match[1]),
+        line: Number(match[2]),
+        severity: 'error',
+        message: match[4],
+        source: 'go vet',
+      };
       findings.push(last);
     } else if (last && /^\t\S/.test(line)) {
       last.message += `\n${line.trim()}`;
@@ -159,7 +173,12 @@ export function parseDartMachine(output: string, cwd: string): CheckerFinding[] 
 }
 
 /** Parses `stdout`/`stderr` of a checker run in `cwd`. */
-export function parseCheckerOutput(format: CheckerFormat, stdout: string, stderr: string, cwd: string): CheckerFinding[] {
+export function parseCheckerOutput(
+  format: CheckerFormat,
+  stdout: string,
+  stderr: string,
+  cwd: string,
+): CheckerFinding[] {
   switch (format) {
     case 'tsc':
       return parseTsc(stdout, cwd);

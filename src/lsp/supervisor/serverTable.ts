@@ -118,13 +118,21 @@ function strings(value: unknown): readonly string[] | undefined {
 }
 
 /** The table with the settings' overrides applied; malformed fields are ignored. */
-export function effectiveTable(overrides: LanguageOverrides = {}, table: readonly LanguageEntry[] = LANGUAGE_TABLE): EffectiveEntry[] {
+export function effectiveTable(
+  overrides: LanguageOverrides = {},
+  table: readonly LanguageEntry[] = LANGUAGE_TABLE,
+): EffectiveEntry[] {
   return table.map((entry) => {
     const override = overrides[entry.id] ?? {};
     const overridden: string[] = [];
-    const command = typeof override.command === 'string' && override.command ? (overridden.push('command'), override.command) : entry.server.command;
+    const command =
+      typeof override.command === 'string' && override.command
+        ? (overridden.push('command'), override.command)
+        : entry.server.command;
     const args = strings(override.args) ? (overridden.push('args'), strings(override.args)!) : entry.server.args;
-    const rootMarkers = strings(override.rootMarkers) ? (overridden.push('rootMarkers'), strings(override.rootMarkers)!) : entry.rootMarkers;
+    const rootMarkers = strings(override.rootMarkers)
+      ? (overridden.push('rootMarkers'), strings(override.rootMarkers)!)
+      : entry.rootMarkers;
     let checker = entry.checker;
     if (checker && typeof override.checkerCommand === 'string' && override.checkerCommand) {
       overridden.push('checkerCommand');

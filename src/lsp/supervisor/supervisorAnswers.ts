@@ -66,11 +66,15 @@ export function supervisorStatusAnswer(
     lines.push('Languages without a root marker in the workspace (no server is started without one):');
     for (const language of withoutRoot) {
       const served = language.servedByEditor ? `; the editor's ${language.servedByEditor} serves its files anyway` : '';
-      lines.push(`- ${language.language}: no ${language.markers.join(', ')} found; server binary: ${language.binary}${served}`);
+      lines.push(
+        `- ${language.language}: no ${language.markers.join(', ')} found; server binary: ${language.binary}${served}`,
+      );
     }
   }
   if (openLanguages.size > 0) {
-    lines.push(`Open documents: ${[...openLanguages].map(([language, files]) => `${language} (${plural(files, 'file')})`).join(', ')}.`);
+    lines.push(
+      `Open documents: ${[...openLanguages].map(([language, files]) => `${language} (${plural(files, 'file')})`).join(', ')}.`,
+    );
   }
   return lines.join('\n');
 }
@@ -82,12 +86,22 @@ export interface ReloadOutcome {
 }
 
 export function supervisorReloadAnswer(outcomes: readonly ReloadOutcome[]): string {
-  if (outcomes.length === 0) return 'Nothing to reload: no language server serves this workspace (see lsp status for why).';
-  return ['Reload:', ...outcomes.map((outcome) => `- ${outcome.language}${outcome.root ? ` at ${outcome.root}` : ''}: ${outcome.did}`)].join('\n');
+  if (outcomes.length === 0)
+    return 'Nothing to reload: no language server serves this workspace (see lsp status for why).';
+  return [
+    'Reload:',
+    ...outcomes.map((outcome) => `- ${outcome.language}${outcome.root ? ` at ${outcome.root}` : ''}: ${outcome.did}`),
+  ].join('\n');
 }
 
 export type CheckRun =
-  | { readonly kind: 'ran'; readonly commandLine: string; readonly seconds: number; readonly exitCode: number | null; readonly count: number }
+  | {
+      readonly kind: 'ran';
+      readonly commandLine: string;
+      readonly seconds: number;
+      readonly exitCode: number | null;
+      readonly count: number;
+    }
   | { readonly kind: 'timed_out'; readonly commandLine: string; readonly seconds: number }
   | { readonly kind: 'cancelled'; readonly commandLine: string }
   | { readonly kind: 'failed'; readonly commandLine: string; readonly why: string }
@@ -117,7 +131,11 @@ function checkLine(check: RootCheck): string {
 }
 
 /** The whole-project answer: one line per root checked, then the findings in the lsp diagnostics format. */
-export function projectCheckAnswer(checks: readonly RootCheck[], items: readonly DiagnosticItem[], fallbackNote?: string): string {
+export function projectCheckAnswer(
+  checks: readonly RootCheck[],
+  items: readonly DiagnosticItem[],
+  fallbackNote?: string,
+): string {
   const allRan = checks.length > 0 && checks.every((check) => check.run.kind === 'ran');
   const heading =
     checks.length === 0

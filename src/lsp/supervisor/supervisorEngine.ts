@@ -122,7 +122,12 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
   }
 
   resolve(command: string, root: string, folder: string): BinaryResolution {
-    return resolveBinary(command, { root, workspaceFolder: folder, settingDirs: this.host.binDirs(), pathVariable: this.host.pathVariable() });
+    return resolveBinary(command, {
+      root,
+      workspaceFolder: folder,
+      settingDirs: this.host.binDirs(),
+      pathVariable: this.host.pathVariable(),
+    });
   }
 
   private display(folder: string, file: string): string {
@@ -134,10 +139,14 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
   private service(plan: RootPlan): Service {
     const editor = this.host.editorServer(plan.entry);
     if (editor) return { kind: 'editor', extensionId: editor.id, active: editor.active };
-    if (!plan.entry.enabled) return { kind: 'none', why: `turned off by ${Setting.lspServers}.${plan.entry.id}.enabled` };
+    if (!plan.entry.enabled)
+      return { kind: 'none', why: `turned off by ${Setting.lspServers}.${plan.entry.id}.enabled` };
     const resolution = this.resolve(plan.entry.server.command, plan.root.dir, plan.folder);
     if (!resolution.found) {
-      return { kind: 'none', why: `root marker present, but ${describeResolution(resolution, (dir) => this.display(plan.folder, dir))}` };
+      return {
+        kind: 'none',
+        why: `root marker present, but ${describeResolution(resolution, (dir) => this.display(plan.folder, dir))}`,
+      };
     }
     const server = this.servers.get(keyOf(plan.entry, plan.root.dir));
     return {
@@ -146,7 +155,9 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       binary: describeResolution(resolution),
       state: server?.state ?? 'not started',
       pid: server?.state === 'running' || server?.state === 'starting' ? server.process?.pid : undefined,
-      detail: server?.detail ?? (server ? undefined : `starts when a ${plan.entry.name} file under this root is opened, or with lsp reload`),
+      detail:
+        server?.detail ??
+        (server ? undefined : `starts when a ${plan.entry.name} file under this root is opened, or with lsp reload`),
     };
   }
 
@@ -163,7 +174,9 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       .map(({ entry, folder }) => ({
         language: entry.name,
         markers: entry.rootMarkers,
-        binary: describeResolution(this.resolve(entry.server.command, folder, folder), (dir) => this.display(folder, dir)),
+        binary: describeResolution(this.resolve(entry.server.command, folder, folder), (dir) =>
+          this.display(folder, dir),
+        ),
         servedByEditor: this.host.editorServer(entry)?.id,
       }));
     return supervisorStatusAnswer(rootStatus, absent, this.host.openDocumentLanguages());
@@ -186,7 +199,13 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     if (existing && (existing.state === 'running' || existing.state === 'starting')) return existing.starting;
     const resolution = this.resolve(plan.entry.server.command, plan.root.dir, plan.folder);
     if (!resolution.found) return;
-    const server: SupervisedServer<Client> = { key, entry: plan.entry, root: plan.root.dir, binary: resolution.path, state: 'starting' };
+    const server: SupervisedServer<Client> = {
+      key,
+      entry: plan.entry,
+      root: plan.root.dir,
+      binary: resolution.path,
+      state: 'starting',
+    };
     this.servers.set(key, server);
     server.starting = this.launch(server, plan.folder);
     return server.starting;
@@ -202,7 +221,10 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       binary: server.binary,
       spawned: (child) => {
         server.process = child;
-        log.info('lsp.supervisor', `started ${server.binary} ${entry.server.args.join(' ')} in ${root}, pid ${child.pid}`);
+        log.info(
+          'lsp.supervisor',
+          `started ${server.binary} ${entry.server.args.join(' ')} in ${root}, pid ${child.pid}`,
+        );
         void child.exited.then((code) => {
           if (server.process !== child) return;
           if (server.state === 'running' || server.state === 'starting') {
@@ -219,7 +241,10 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       await Promise.race([
         client.start(),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`did not initialize within ${this.startSeconds} s`)), this.startSeconds * 1000);
+          timer = setTimeout(
+            () => reject(new Error(`did not initialize within ${this.startSeconds} s`)),
+            this.startSeconds * 1000,
+          );
         }),
       ]);
       if (client.running) server.state = 'running';
@@ -268,18 +293,30 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       const editor = this.host.editorServer(entry);
       let entryRoots = roots.filter((plan) => plan.entry.id === entry.id);
       if (file) {
-        const holding = rootOf(entryRoots.map((plan) => plan.root), file);
+        const holding = rootOf(
+          entryRoots.map((plan) => plan.root),
+          file,
+        );
         if (holding) entryRoots = entryRoots.filter((plan) => plan.root === holding);
       }
       if (editor) {
         if (!languageId && entryRoots.length === 0 && !editor.active) continue;
         if (!editor.restartCommand) {
-          outcomes.push({ language: entry.name, did: `served by ${editor.id}, which has no restart command; nothing done` });
+          outcomes.push({
+            language: entry.name,
+            did: `served by ${editor.id}, which has no restart command; nothing done`,
+          });
         } else if (!commands.has(editor.restartCommand)) {
-          outcomes.push({ language: entry.name, did: `served by ${editor.id}; its restart command ${editor.restartCommand} is not registered (the extension is not active yet); nothing done` });
+          outcomes.push({
+            language: entry.name,
+            did: `served by ${editor.id}; its restart command ${editor.restartCommand} is not registered (the extension is not active yet); nothing done`,
+          });
         } else {
           await this.host.executeCommand(editor.restartCommand);
-          outcomes.push({ language: entry.name, did: `asked ${editor.id} to restart its server (${editor.restartCommand})` });
+          outcomes.push({
+            language: entry.name,
+            did: `asked ${editor.id} to restart its server (${editor.restartCommand})`,
+          });
         }
         continue;
       }
@@ -304,7 +341,10 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
         outcomes.push({
           language: entry.name,
           root,
-          did: now?.state === 'running' ? `${what}${old ? ', ' : ''}pid ${now.process?.pid}, running)` : `${what}${old ? ')' : ''} but it is ${now?.state}: ${now?.detail ?? ''}`.replace('(,', '('),
+          did:
+            now?.state === 'running'
+              ? `${what}${old ? ', ' : ''}pid ${now.process?.pid}, running)`
+              : `${what}${old ? ')' : ''} but it is ${now?.state}: ${now?.detail ?? ''}`.replace('(,', '('),
         });
       }
     }
@@ -313,7 +353,9 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
 
   /** Pids of our running servers (tests check they are stopped). */
   runningPids(): number[] {
-    return [...this.servers.values()].flatMap((server) => (server.process?.pid !== undefined && server.state !== 'stopped' ? [server.process.pid] : []));
+    return [...this.servers.values()].flatMap((server) =>
+      server.process?.pid !== undefined && server.state !== 'stopped' ? [server.process.pid] : [],
+    );
   }
 
   async stopAll(): Promise<void> {

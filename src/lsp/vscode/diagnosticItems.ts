@@ -10,7 +10,12 @@ const severities: Record<number, Severity> = {
 };
 
 /** An editor diagnostic as answers list it, with the text of its line. */
-export function diagnosticItem(uri: vscode.Uri, path: string, diagnostic: vscode.Diagnostic, texts: LineTexts): DiagnosticItem {
+export function diagnosticItem(
+  uri: vscode.Uri,
+  path: string,
+  diagnostic: vscode.Diagnostic,
+  texts: LineTexts,
+): DiagnosticItem {
   return {
     path,
     line: diagnostic.range.start.line + 1,

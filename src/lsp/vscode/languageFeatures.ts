@@ -97,15 +97,21 @@ export class LanguageFeatures {
 
   async incomingCalls(item: vscode.CallHierarchyItem): Promise<vscode.CallHierarchyIncomingCall[]> {
     return (
-      (await this.run<vscode.CallHierarchyIncomingCall[] | undefined>('vscode.provideIncomingCalls', 'callers', item)) ??
-      []
+      (await this.run<vscode.CallHierarchyIncomingCall[] | undefined>(
+        'vscode.provideIncomingCalls',
+        'callers',
+        item,
+      )) ?? []
     );
   }
 
   async outgoingCalls(item: vscode.CallHierarchyItem): Promise<vscode.CallHierarchyOutgoingCall[]> {
     return (
-      (await this.run<vscode.CallHierarchyOutgoingCall[] | undefined>('vscode.provideOutgoingCalls', 'callees', item)) ??
-      []
+      (await this.run<vscode.CallHierarchyOutgoingCall[] | undefined>(
+        'vscode.provideOutgoingCalls',
+        'callees',
+        item,
+      )) ?? []
     );
   }
 

@@ -1,6 +1,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ChildProcessInfo, CloseAction, DocumentDiagnosticRequest, ErrorAction, ExecuteCommandRequest, LanguageClient, LanguageClientOptions, State } from 'vscode-languageclient/node';
+import {
+  ChildProcessInfo,
+  CloseAction,
+  DocumentDiagnosticRequest,
+  ErrorAction,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  State,
+} from 'vscode-languageclient/node';
 import { describeError, Logger } from '../../log/logger';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
@@ -40,7 +49,9 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
   constructor(private readonly log: Logger) {}
 
   folders(): string[] {
-    return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => folder.uri.fsPath);
   }
 
   table(): EffectiveEntry[] {
@@ -102,7 +113,10 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
       middleware: {
         // pyright publishes real paths when the workspace is reached through a symlink.
         handleDiagnostics: (uri, diagnostics, next) =>
-          next(uri.scheme === 'file' ? vscode.Uri.file(underOpenedFolder(uri.fsPath, root, realRoot)) : uri, diagnostics),
+          next(
+            uri.scheme === 'file' ? vscode.Uri.file(underOpenedFolder(uri.fsPath, root, realRoot)) : uri,
+            diagnostics,
+          ),
       },
       documentSelector: entry.languageIds.map((language) => ({ scheme: 'file', language, pattern: `${root}/**/*` })),
       workspaceFolder: { uri: vscode.Uri.file(root), name: path.basename(root), index: 0 },
@@ -184,7 +198,10 @@ export class LanguageServerSupervisor implements vscode.Disposable {
    * does, and then publishes nothing for a document that is not shown in a tab: the client pulls
    * only for visible documents). Undefined when none of our servers can answer that way.
    */
-  async pullDiagnostics(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.Diagnostic[] | undefined> {
+  async pullDiagnostics(
+    document: vscode.TextDocument,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Diagnostic[] | undefined> {
     const client = this.engine.clientFor(document.uri.fsPath, document.languageId)?.languageClient;
     if (!client) return undefined;
     // Servers may register pull diagnostics dynamically (pyright does), so the client's feature says.
@@ -236,7 +253,9 @@ function shareServerCommands(client: LanguageClient): void {
   };
   const register = feature.register.bind(feature);
   feature.register = (data) => {
-    const commands = (data.registerOptions.commands ?? []).filter((command) => (claimedCommands.get(command) ?? client) === client);
+    const commands = (data.registerOptions.commands ?? []).filter(
+      (command) => (claimedCommands.get(command) ?? client) === client,
+    );
     for (const command of commands) claimedCommands.set(command, client);
     register({ ...data, registerOptions: { ...data.registerOptions, commands } });
   };

@@ -112,7 +112,10 @@ export class LspService {
     return hovers.flatMap((hover) => hover.contents.map(hoverText));
   }
 
-  async documentSymbols(file: string, token: vscode.CancellationToken): Promise<{ path: string; entries: OutlineEntry[] }> {
+  async documentSymbols(
+    file: string,
+    token: vscode.CancellationToken,
+  ): Promise<{ path: string; entries: OutlineEntry[] }> {
     const { uri, path } = await this.open(file, token); // An outline is syntactic: no project load needed.
     const symbols = await this.features(token).documentSymbols(uri);
     const entries: OutlineEntry[] = [];
@@ -193,13 +196,16 @@ export class LspService {
     token: vscode.CancellationToken,
   ): Promise<{ current: boolean; shownInTab: boolean }> {
     const uri = document.uri;
-    if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return { current: this.diagnostics.isFresh(uri), shownInTab: false };
+    if (!TYPESCRIPT_LANGUAGES.has(document.languageId))
+      return { current: this.diagnostics.isFresh(uri), shownInTab: false };
     const pulled = await this.typeScript.pullDiagnostics(uri, pathOf(uri), new LineTexts(), token);
     if (!pulled) return { current: false, shownInTab: false };
     const inRange = (line0: number) => line0 >= range.start.line && line0 <= range.end.line;
     const expected = pulled.filter((item) => inRange(item.line - 1)).length;
     const published = () =>
-      vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'ts' && inRange(diagnostic.range.start.line)).length;
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter((diagnostic) => diagnostic.source === 'ts' && inRange(diagnostic.range.start.line)).length;
     if (published() >= expected) return { current: true, shownInTab: false };
     // The TypeScript extension reports diagnostics only for files shown in a tab: show this one, in preview, keeping focus.
     const shownInTab = !isInTab(uri);

@@ -10,7 +10,8 @@ export interface LspSettings {
 
 /** Reads the settings at each call (they can change while the window lives). */
 export function readLspSettings(): LspSettings {
-  const read = (setting: Setting, fallback: number) => vscode.workspace.getConfiguration().get<number>(setting, fallback);
+  const read = (setting: Setting, fallback: number) =>
+    vscode.workspace.getConfiguration().get<number>(setting, fallback);
   return {
     requestTimeoutSeconds: () => read(Setting.lspRequestTimeoutSeconds, 30),
     diagnosticsWaitSeconds: () => read(Setting.lspDiagnosticsWaitSeconds, 15),

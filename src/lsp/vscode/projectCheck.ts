@@ -17,7 +17,11 @@ import { LanguageServerSupervisor, supervisorSettings } from './languageServerSu
  * overridable by settings), one after another, with progress in the status bar, cancellation
  * and a time bound that stops the checker's process group; parses its output into diagnostics.
  */
-export async function projectCheck(supervisor: LanguageServerSupervisor, log: Logger, token: vscode.CancellationToken): Promise<string> {
+export async function projectCheck(
+  supervisor: LanguageServerSupervisor,
+  log: Logger,
+  token: vscode.CancellationToken,
+): Promise<string> {
   const { roots } = supervisor.plan();
   const timeoutSeconds = supervisorSettings().checkTimeoutSeconds;
   const checks: RootCheck[] = [];
@@ -36,13 +40,21 @@ export async function projectCheck(supervisor: LanguageServerSupervisor, log: Lo
           continue;
         }
         if (!checker) {
-          checks.push({ language, root: relativeRoot, run: { kind: 'not_run', why: `no project checker is known for ${language}` } });
+          checks.push({
+            language,
+            root: relativeRoot,
+            run: { kind: 'not_run', why: `no project checker is known for ${language}` },
+          });
           continue;
         }
         const resolution = supervisor.resolve(checker.command, plan.root.dir, plan.folder);
         if (!resolution.found) {
           const short = (dir: string) => path.relative(plan.folder, dir) || '.';
-          checks.push({ language, root: relativeRoot, run: { kind: 'not_run', why: describeResolution(resolution, short) } });
+          checks.push({
+            language,
+            root: relativeRoot,
+            run: { kind: 'not_run', why: describeResolution(resolution, short) },
+          });
           continue;
         }
         const commandLine = [checker.command, ...checker.args].join(' ');
@@ -55,7 +67,11 @@ export async function projectCheck(supervisor: LanguageServerSupervisor, log: Lo
             onCancel: (cancel) => token.onCancellationRequested(cancel),
           });
           if (result.stoppedBecause === 'timeout') {
-            checks.push({ language, root: relativeRoot, run: { kind: 'timed_out', commandLine, seconds: timeoutSeconds } });
+            checks.push({
+              language,
+              root: relativeRoot,
+              run: { kind: 'timed_out', commandLine, seconds: timeoutSeconds },
+            });
             continue;
           }
           if (result.stoppedBecause === 'cancelled') {
@@ -85,9 +101,16 @@ export async function projectCheck(supervisor: LanguageServerSupervisor, log: Lo
               code: finding.code,
             });
           }
-          checks.push({ language, root: relativeRoot, run: { kind: 'ran', commandLine, seconds: result.seconds, exitCode: result.exitCode, count } });
+          checks.push({
+            language,
+            root: relativeRoot,
+            run: { kind: 'ran', commandLine, seconds: result.seconds, exitCode: result.exitCode, count },
+          });
         } catch (error) {
-          const why = error instanceof ProcessNotStarted || error instanceof CheckerOutputUnreadable ? error.message : describeError(error);
+          const why =
+            error instanceof ProcessNotStarted || error instanceof CheckerOutputUnreadable
+              ? error.message
+              : describeError(error);
           checks.push({ language, root: relativeRoot, run: { kind: 'failed', commandLine, why } });
         }
       }

@@ -36,7 +36,10 @@ export async function planRename(features: LanguageFeatures, target: Target, new
 }
 
 /** Applies a planned rename as one WorkspaceEdit and saves every changed file. */
-export async function applyRename({ edit, files }: RenamePlan, token: vscode.CancellationToken): Promise<RenamedFile[]> {
+export async function applyRename(
+  { edit, files }: RenamePlan,
+  token: vscode.CancellationToken,
+): Promise<RenamedFile[]> {
   if (token.isCancellationRequested) throw new vscode.CancellationError();
   // Again right before writing: a link may have been put in place meanwhile.
   assertEditInsideWorkspace(edit);
@@ -59,7 +62,10 @@ export async function applyRename({ edit, files }: RenamePlan, token: vscode.Can
 function assertEditInsideWorkspace(edit: vscode.WorkspaceEdit): void {
   const folders = workspaceFolderPaths();
   const outside = resourcesOf(edit)
-    .filter((uri) => uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath) || !isRealPathInside(folders, uri.fsPath))
+    .filter(
+      (uri) =>
+        uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath) || !isRealPathInside(folders, uri.fsPath),
+    )
     .map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString(true)));
   if (outside.length > 0) throw new RenameRefused('the rename would change files outside the workspace', outside);
 }

@@ -46,7 +46,10 @@ export class TypeScriptProjects {
     } catch (error) {
       if (error instanceof vscode.CancellationError) throw error;
       if (error instanceof DeadlineExceeded) {
-        throw new DeadlineExceeded('the TypeScript server to load the project (it may still be indexing)', error.seconds);
+        throw new DeadlineExceeded(
+          'the TypeScript server to load the project (it may still be indexing)',
+          error.seconds,
+        );
       }
       // Without the TypeScript extension's request command we cannot tell; go on with what the providers say.
       return false;
@@ -54,7 +57,12 @@ export class TypeScriptProjects {
   }
 
   /** The file's syntactic and semantic diagnostics, run now; undefined when the server cannot be asked. */
-  async pullDiagnostics(uri: vscode.Uri, path: string, texts: LineTexts, token: vscode.CancellationToken): Promise<DiagnosticItem[] | undefined> {
+  async pullDiagnostics(
+    uri: vscode.Uri,
+    path: string,
+    texts: LineTexts,
+    token: vscode.CancellationToken,
+  ): Promise<DiagnosticItem[] | undefined> {
     const features = this.features(token);
     const request = (command: string) => features.tsserver<{ body?: TsServerDiagnostic[] }>(command, { file: uri });
     let responses: ({ body?: TsServerDiagnostic[] } | undefined)[];
@@ -67,17 +75,15 @@ export class TypeScriptProjects {
     if (responses.some((response) => !Array.isArray(response?.body))) return undefined;
     this.semanticallyLoaded.add(uri.toString()); // A semantic answer came: the project is loaded.
     return responses.flatMap((response) =>
-      (response?.body ?? []).map(
-        (diagnostic): DiagnosticItem => ({
-          path,
-          line: diagnostic.start.line,
-          text: texts.text(uri, diagnostic.start.line - 1),
-          severity: diagnostic.category === 'error' ? 'error' : diagnostic.category === 'warning' ? 'warning' : 'info',
-          message: diagnostic.text,
-          source: 'ts',
-          code: diagnostic.code === undefined ? undefined : String(diagnostic.code),
-        }),
-      ),
+      (response?.body ?? []).map((diagnostic): DiagnosticItem => ({
+        path,
+        line: diagnostic.start.line,
+        text: texts.text(uri, diagnostic.start.line - 1),
+        severity: diagnostic.category === 'error' ? 'error' : diagnostic.category === 'warning' ? 'warning' : 'info',
+        message: diagnostic.text,
+        source: 'ts',
+        code: diagnostic.code === undefined ? undefined : String(diagnostic.code),
+      })),
     );
   }
 }

@@ -25,13 +25,22 @@ interface ToolPick extends vscode.QuickPickItem {
  * schema) as JSON with comments, run it, read the result beside. The playground for people
  * building agents, and what makes the tools usable without a model.
  */
-export function registerPlayground(context: vscode.ExtensionContext, runtime: Runtime, tools: readonly AnyLiveTool[], runner: ToolRunner): void {
+export function registerPlayground(
+  context: vscode.ExtensionContext,
+  runtime: Runtime,
+  tools: readonly AnyLiveTool[],
+  runner: ToolRunner,
+): void {
   const inputs = new Map<string, string>(); // input document uri → tool name
   const results = new Map<string, string>(); // result uri → text
   const resultChanged = new vscode.EventEmitter<vscode.Uri>();
 
   const updateInputContext = (editor: vscode.TextEditor | undefined): void => {
-    void vscode.commands.executeCommand('setContext', INPUT_ACTIVE_KEY, !!editor && inputs.has(editor.document.uri.toString()));
+    void vscode.commands.executeCommand(
+      'setContext',
+      INPUT_ACTIVE_KEY,
+      !!editor && inputs.has(editor.document.uri.toString()),
+    );
   };
 
   const pickTool = async (): Promise<void> => {
@@ -67,9 +76,7 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
   };
 
   const runInput = async (uri?: vscode.Uri): Promise<string | undefined> => {
-    const document = uri
-      ? documentFor(uri)
-      : vscode.window.activeTextEditor?.document;
+    const document = uri ? documentFor(uri) : vscode.window.activeTextEditor?.document;
     const toolName = document && inputs.get(document.uri.toString());
     if (!document || !toolName) {
       void vscode.window.showErrorMessage('This editor is not a tool input. Start with "Agent Live Tools: Run Tool…".');
@@ -80,8 +87,12 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
       input = parseJsonc(document.getText());
     } catch (error) {
       const problem =
-        error instanceof JsoncSyntaxError ? ` at line ${error.line}, column ${error.column}: ${error.reason}` : `: ${describeError(error)}`;
-      void vscode.window.showErrorMessage(`The input is not valid JSON${problem}. Fix it and run again; nothing was run.`);
+        error instanceof JsoncSyntaxError
+          ? ` at line ${error.line}, column ${error.column}: ${error.reason}`
+          : `: ${describeError(error)}`;
+      void vscode.window.showErrorMessage(
+        `The input is not valid JSON${problem}. Fix it and run again; nothing was run.`,
+      );
       return undefined;
     }
     const ours = tools.find((tool) => tool.declaration.name === toolName);
@@ -97,7 +108,9 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
         );
       } catch (error) {
         // The editor can refuse dialogs (it does while running extension tests): never run unconfirmed.
-        void vscode.window.showErrorMessage(`Could not ask before running ${toolName} (${describeError(error)}); nothing was run.`);
+        void vscode.window.showErrorMessage(
+          `Could not ask before running ${toolName} (${describeError(error)}); nothing was run.`,
+        );
         return undefined;
       }
       if (choice !== 'Run') return undefined;
@@ -110,7 +123,18 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
         // Ours run as the playground's, asked by the dialog above; another extension's through the editor, which asks itself.
         (_progress, token) =>
           ours
-            ? runner.run(toolName, input, { kind: 'playground', cap: 'exec', conversation: WINDOW_CONVERSATION, label: 'the Run Tool playground', humanAsked: true }, token)
+            ? runner.run(
+                toolName,
+                input,
+                {
+                  kind: 'playground',
+                  cap: 'exec',
+                  conversation: WINDOW_CONVERSATION,
+                  label: 'the Run Tool playground',
+                  humanAsked: true,
+                },
+                token,
+              )
             : vscode.lm.invokeTool(toolName, { input: input as object, toolInvocationToken: undefined }, token),
       );
       text = resultText(result);
@@ -122,7 +146,11 @@ export function registerPlayground(context: vscode.ExtensionContext, runtime: Ru
     const resultUri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${toolName} result.txt` });
     results.set(resultUri.toString(), `${toolName} — ${elapsed} ms\n\n${text}\n`);
     resultChanged.fire(resultUri);
-    await vscode.window.showTextDocument(resultUri, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    await vscode.window.showTextDocument(resultUri, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+      preserveFocus: true,
+    });
     return text;
   };
 

@@ -53,7 +53,13 @@ export class QuestionView implements vscode.WebviewViewProvider {
     this.view = view;
     // A hidden view loses its page; showing it again loads a new one, which must acknowledge anew.
     this.shown.clear();
-    view.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media'), vscode.Uri.joinPath(this.extensionUri, 'dist', 'media')] };
+    view.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.extensionUri, 'media'),
+        vscode.Uri.joinPath(this.extensionUri, 'dist', 'media'),
+      ],
+    };
     view.webview.html = this.html(view.webview);
     view.webview.onDidReceiveMessage((message: PageMessage) => this.receive(message));
     view.onDidChangeVisibility(() => {
@@ -89,7 +95,11 @@ export class QuestionView implements vscode.WebviewViewProvider {
 
   /** Sends the board to the page (after every change). */
   post(): void {
-    void this.view?.webview.postMessage({ type: 'state', pending: this.board.pending.map(cardView).map((card) => ({ ...card, problem: this.problems.get(card.number) })), history: this.board.history.map(historyView) });
+    void this.view?.webview.postMessage({
+      type: 'state',
+      pending: this.board.pending.map(cardView).map((card) => ({ ...card, problem: this.problems.get(card.number) })),
+      history: this.board.history.map(historyView),
+    });
   }
 
   private receive(message: PageMessage): void {
@@ -105,7 +115,10 @@ export class QuestionView implements vscode.WebviewViewProvider {
         }
         break;
       case 'answer': {
-        const reply: Reply = { picked: Array.isArray(message.picked) ? message.picked.map(Number) : [], text: typeof message.text === 'string' ? message.text : undefined };
+        const reply: Reply = {
+          picked: Array.isArray(message.picked) ? message.picked.map(Number) : [],
+          text: typeof message.text === 'string' ? message.text : undefined,
+        };
         const problem = this.board.answer(Number(message.number), reply);
         if (problem) this.problems.set(Number(message.number), problem);
         else this.problems.delete(Number(message.number));
@@ -120,7 +133,8 @@ export class QuestionView implements vscode.WebviewViewProvider {
 
   private html(webview: vscode.Webview): string {
     const nonce = randomBytes(16).toString('base64');
-    const media = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
+    const media = (...parts: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
     return `<!DOCTYPE html>
 <html lang="en">
 <head>

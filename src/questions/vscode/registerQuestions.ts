@@ -34,11 +34,9 @@ export function registerQuestions(context: vscode.ExtensionContext, runtime: Run
     item.show();
   });
   const view = new QuestionView(context.extensionUri, board);
-  context.subscriptions.push(
-    item,
-    vscode.window.registerWebviewViewProvider(QUESTIONS_VIEW_ID, view),
-    { dispose: () => board.dispose() },
-  );
+  context.subscriptions.push(item, vscode.window.registerWebviewViewProvider(QUESTIONS_VIEW_ID, view), {
+    dispose: () => board.dispose(),
+  });
   runtime.board.set('questions', { ready: true });
 
   return {
@@ -47,16 +45,28 @@ export function registerQuestions(context: vscode.ExtensionContext, runtime: Run
       const timeoutMs = 60_000 * (configuration.get<number>(Setting.askUserTimeoutMinutes) ?? DEFAULT_TIMEOUT_MINUTES);
       const attachMs = 1000 * (configuration.get<number>(Setting.askUserAttachSeconds) ?? DEFAULT_ATTACH_SECONDS);
       const { card, outcome } = board.ask(spec, timeoutMs);
-      runtime.log.info('questions.ask', `#${card.number} (${spec.options.length} options), expires in ${timeoutMs / 1000} s`);
+      runtime.log.info(
+        'questions.ask',
+        `#${card.number} (${spec.options.length} options), expires in ${timeoutMs / 1000} s`,
+      );
       const cancel = token.onCancellationRequested(() => board.cancel(card.number));
       const presented = Date.now();
       void view.present(card, attachMs).then((rendered) => {
-        runtime.log.info('questions.shown', `#${card.number} ${rendered ? `rendered after ${Date.now() - presented} ms` : `not rendered within ${attachMs} ms`}`);
-        if (!rendered) board.unattached(card.number, `no editor window showed the card within ${attachMs / 1000} s (the Agent Questions panel could not be rendered)`);
+        runtime.log.info(
+          'questions.shown',
+          `#${card.number} ${rendered ? `rendered after ${Date.now() - presented} ms` : `not rendered within ${attachMs} ms`}`,
+        );
+        if (!rendered)
+          board.unattached(
+            card.number,
+            `no editor window showed the card within ${attachMs / 1000} s (the Agent Questions panel could not be rendered)`,
+          );
       });
-      void vscode.window.showInformationMessage(`The agent asks (#${card.number}): ${spec.question.slice(0, 150)}`, 'Answer').then((choice) => {
-        if (choice) void vscode.commands.executeCommand(`${QUESTIONS_VIEW_ID}.focus`);
-      });
+      void vscode.window
+        .showInformationMessage(`The agent asks (#${card.number}): ${spec.question.slice(0, 150)}`, 'Answer')
+        .then((choice) => {
+          if (choice) void vscode.commands.executeCommand(`${QUESTIONS_VIEW_ID}.focus`);
+        });
       try {
         const settled = await outcome;
         runtime.log.info('questions.settled', `#${card.number}: ${settled.kind}`);

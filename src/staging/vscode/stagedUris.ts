@@ -27,7 +27,8 @@ export function editIdOf(uri: vscode.Uri): string | undefined {
 export function tabDiffs(tab: vscode.Tab | undefined): { original: vscode.Uri; modified: vscode.Uri }[] {
   const input = tab?.input;
   if (input instanceof vscode.TabInputTextDiff) return [{ original: input.original, modified: input.modified }];
-  if (isMultiDiffInput(input)) return input.textDiffs.map((diff) => ({ original: diff.original, modified: diff.modified }));
+  if (isMultiDiffInput(input))
+    return input.textDiffs.map((diff) => ({ original: diff.original, modified: diff.modified }));
   return [];
 }
 

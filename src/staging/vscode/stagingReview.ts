@@ -18,11 +18,18 @@ const PENDING_KEY = 'liveTools.stagedEditsPending';
 const REVIEW_ACTIVE_KEY = 'liveTools.stagedReviewActive';
 
 /** Tree nodes: a staged change, and its files. */
-type ReviewNode = { readonly kind: 'edit'; readonly id: string } | { readonly kind: 'file'; readonly id: string; readonly path: string };
+type ReviewNode =
+  | { readonly kind: 'edit'; readonly id: string }
+  | { readonly kind: 'file'; readonly id: string; readonly path: string };
 
 function isReviewNode(value: unknown): value is ReviewNode {
   const node = value as Partial<ReviewNode> | undefined;
-  return typeof node === 'object' && node !== null && (node.kind === 'edit' || node.kind === 'file') && typeof node.id === 'string';
+  return (
+    typeof node === 'object' &&
+    node !== null &&
+    (node.kind === 'edit' || node.kind === 'file') &&
+    typeof node.id === 'string'
+  );
 }
 
 /** The tab label of a one-file review (the multi-file editor adds "(N files)" to its own). */
@@ -91,8 +98,18 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
   const tree = new StagedEditsTree(staging);
   const view = vscode.window.createTreeView(STAGED_EDITS_VIEW, { treeDataProvider: tree });
 
-  const openFileDiff = async (edit: StagedEdit, file: string, options: vscode.TextDocumentShowOptions = {}): Promise<void> => {
-    await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(file), proposedUri(edit.id, file), diffTitle(edit, file), options);
+  const openFileDiff = async (
+    edit: StagedEdit,
+    file: string,
+    options: vscode.TextDocumentShowOptions = {},
+  ): Promise<void> => {
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      vscode.Uri.file(file),
+      proposedUri(edit.id, file),
+      diffTitle(edit, file),
+      options,
+    );
   };
 
   const openReview = async (edit: StagedEdit): Promise<void> => {
@@ -103,7 +120,11 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     await vscode.commands.executeCommand(
       'vscode.changes',
       `${edit.id}: ${edit.summary}`,
-      edit.files.map((file) => [vscode.Uri.file(file.path), vscode.Uri.file(file.path), proposedUri(edit.id, file.path)]),
+      edit.files.map((file) => [
+        vscode.Uri.file(file.path),
+        vscode.Uri.file(file.path),
+        proposedUri(edit.id, file.path),
+      ]),
     );
   };
   staging.setPresenter({ open: openReview });
@@ -116,7 +137,11 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
   const updateReviewActive = (): void => {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     const id = isMultiDiffInput(tab?.input) ? editIdOfTab(tab) : undefined;
-    void vscode.commands.executeCommand('setContext', REVIEW_ACTIVE_KEY, id !== undefined && store.get(id)?.state === 'pending');
+    void vscode.commands.executeCommand(
+      'setContext',
+      REVIEW_ACTIVE_KEY,
+      id !== undefined && store.get(id)?.state === 'pending',
+    );
   };
 
   const updatePending = (): void => {
@@ -155,7 +180,9 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     try {
       if (action === 'accept') {
         const { edit, unsaved } = await staging.accept(id, 'user');
-        const notSaved = unsaved.length ? ` Not saved: ${unsaved.map((file) => staging.display(file)).join(', ')}.` : '';
+        const notSaved = unsaved.length
+          ? ` Not saved: ${unsaved.map((file) => staging.display(file)).join(', ')}.`
+          : '';
         const message = `Accepted ${edit.id}: wrote ${sizeOf(edit)}.${notSaved}`;
         void vscode.window.showInformationMessage(message);
         return message;
@@ -180,7 +207,9 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     vscode.workspace.registerTextDocumentContentProvider(STAGED_SCHEME, {
       provideTextDocumentContent: (uri) => {
         const id = editIdOf(uri);
-        const file = id ? store.get(id)?.files.find((candidate) => vscode.Uri.file(candidate.path).path === uri.path) : undefined;
+        const file = id
+          ? store.get(id)?.files.find((candidate) => vscode.Uri.file(candidate.path).path === uri.path)
+          : undefined;
         return file?.proposed ?? '';
       },
     }),
@@ -188,7 +217,10 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
       tree.refresh();
       updatePending();
       updateReviewActive();
-      if (edit.state !== 'pending') void closeReview(edit.id).catch((error: unknown) => log.warn('staging.review', `closing ${edit.id}: ${describeError(error)}`));
+      if (edit.state !== 'pending')
+        void closeReview(edit.id).catch((error: unknown) =>
+          log.warn('staging.review', `closing ${edit.id}: ${describeError(error)}`),
+        );
     }),
     vscode.window.tabGroups.onDidChangeTabs(updateReviewActive),
     vscode.window.tabGroups.onDidChangeTabGroups(updateReviewActive),

@@ -50,7 +50,10 @@ export class StagingService {
     const folders = workspaceFolderPaths();
     for (const file of request.files) assertRealPathInside(folders, file.path);
     const edit = this.store.stage(request);
-    this.log.info('staging.stage', `${edit.id} by ${edit.origin} conversation=${edit.conversation}: ${edit.summary} (${edit.files.length} files)`);
+    this.log.info(
+      'staging.stage',
+      `${edit.id} by ${edit.origin} conversation=${edit.conversation}: ${edit.summary} (${edit.files.length} files)`,
+    );
     try {
       await this.presenter?.open(edit);
     } catch (error) {
@@ -85,7 +88,10 @@ export class StagingService {
       },
       conversation,
     );
-    this.log.info('staging.accept', `${edit.id} accepted by ${by}${unsaved.length ? `; not saved: ${unsaved.join(', ')}` : ''}`);
+    this.log.info(
+      'staging.accept',
+      `${edit.id} accepted by ${by}${unsaved.length ? `; not saved: ${unsaved.join(', ')}` : ''}`,
+    );
     return { edit, unsaved };
   }
 
@@ -107,17 +113,26 @@ export class StagingService {
     const exact = files.filter((file) => hasMixedLineBreaks(file.original) && !documentAt(file.path)?.isDirty);
     const viaEditor = files.filter((file) => !exact.includes(file));
     for (const file of exact) {
-      if ((await currentText(file.path)) !== file.original) throw new StaleStagedEdit(edit.id, edit.origin, [{ path: file.path, kind: 'changed' }]);
+      if ((await currentText(file.path)) !== file.original)
+        throw new StaleStagedEdit(edit.id, edit.origin, [{ path: file.path, kind: 'changed' }]);
     }
-    const documents = await Promise.all(viaEditor.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))));
+    const documents = await Promise.all(
+      viaEditor.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))),
+    );
     // The edit is applied to these documents: they must hold exactly the captured text (disk was checked; this is what the editor holds).
-    const drifted = viaEditor.filter((file, index) => documents[index].getText() !== file.original).map((file) => ({ path: file.path, kind: 'changed' as const }));
+    const drifted = viaEditor
+      .filter((file, index) => documents[index].getText() !== file.original)
+      .map((file) => ({ path: file.path, kind: 'changed' as const }));
     if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
     const workspaceEdit = new vscode.WorkspaceEdit();
     viaEditor.forEach((file, index) => {
       const document = documents[index];
       for (const change of file.edits) {
-        workspaceEdit.replace(document.uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+        workspaceEdit.replace(
+          document.uri,
+          new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)),
+          change.text,
+        );
       }
     });
     // (The editor refuses an empty WorkspaceEdit.)
@@ -128,7 +143,10 @@ export class StagingService {
     const unsaved: string[] = [];
     for (const [index, document] of documents.entries()) {
       if (document.getText() !== viaEditor[index].proposed) {
-        this.log.warn('staging.accept', `${edit.id}: ${viaEditor[index].path} does not read as proposed after the edit`);
+        this.log.warn(
+          'staging.accept',
+          `${edit.id}: ${viaEditor[index].path} does not read as proposed after the edit`,
+        );
       }
       if (document.isDirty && !(await document.save())) unsaved.push(viaEditor[index].path);
     }

@@ -8,7 +8,10 @@ import { fileOperationsOf } from '../../workspace/vscode/workspaceEdits';
  * current text (unsaved edits included, which is what the edit's ranges refer to) and its edits
  * as UTF-16 offsets. Refuses edits that would create, delete or rename files.
  */
-export async function stagedFilesOf(edit: vscode.WorkspaceEdit, display: (uri: vscode.Uri) => string): Promise<StageRequest['files']> {
+export async function stagedFilesOf(
+  edit: vscode.WorkspaceEdit,
+  display: (uri: vscode.Uri) => string,
+): Promise<StageRequest['files']> {
   const operations = fileOperationsOf(edit, display);
   if (operations.length > 0) throw new FileOperationsNotStaged(operations);
   const files: StageRequest['files'][number][] = [];
@@ -17,7 +20,11 @@ export async function stagedFilesOf(edit: vscode.WorkspaceEdit, display: (uri: v
     files.push({
       path: uri.fsPath,
       original: document.getText(),
-      edits: edits.map((change) => ({ start: document.offsetAt(change.range.start), end: document.offsetAt(change.range.end), text: change.newText })),
+      edits: edits.map((change) => ({
+        start: document.offsetAt(change.range.start),
+        end: document.offsetAt(change.range.end),
+        text: change.newText,
+      })),
     });
   }
   return files;

@@ -9,7 +9,10 @@ import { StructuralService } from './structuralService';
 /** The structural resource is ready when the grammars shipped with the extension are there and a folder is open. */
 function structuralResourceState(extensionPath: string): ResourceState {
   if (!fs.existsSync(path.join(extensionPath, 'dist', 'web-tree-sitter.wasm'))) {
-    return { ready: false, reason: 'the tree-sitter runtime is missing from the extension (dist/web-tree-sitter.wasm); rebuild it' };
+    return {
+      ready: false,
+      reason: 'the tree-sitter runtime is missing from the extension (dist/web-tree-sitter.wasm); rebuild it',
+    };
   }
   if (workspaceFolderPaths().length === 0) {
     return { ready: false, reason: 'no folder is open, and results are given relative to the workspace folder' };

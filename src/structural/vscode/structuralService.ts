@@ -12,7 +12,15 @@ import { GRAMMARS } from '../grammarManifest';
 import { LanguageRegistry } from '../languages';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
-import { Cancellation, MAX_SEARCHED_FILE_LENGTH, RewriteRequest, RewriteResult, SearchRequest, SearchResult, StructuralSearch } from '../search';
+import {
+  Cancellation,
+  MAX_SEARCHED_FILE_LENGTH,
+  RewriteRequest,
+  RewriteResult,
+  SearchRequest,
+  SearchResult,
+  StructuralSearch,
+} from '../search';
 import { SourceCache } from '../sourceCache';
 import { ParsePool } from '../parsePool';
 
@@ -32,7 +40,10 @@ export class StructuralService implements vscode.Disposable {
   private readonly cache = new SourceCache();
   private readonly pool: ParsePool;
 
-  constructor(extensionPath: string, private readonly log: Logger) {
+  constructor(
+    extensionPath: string,
+    private readonly log: Logger,
+  ) {
     this.registry = new LanguageRegistry({
       grammars: GRAMMARS,
       locateWasm: (entry) => path.join(extensionPath, 'dist', 'grammars', `${entry.id}.wasm`),
@@ -40,8 +51,14 @@ export class StructuralService implements vscode.Disposable {
     });
     // Every search parses on worker threads, one file too: nothing a pattern does can hold up this thread
     // (one per core, at most four; they stop after a minute idle, and a cancelled search terminates them).
-    this.pool = new ParsePool({ script: path.join(extensionPath, 'dist', 'parseWorker.js'), size: Math.min(os.availableParallelism(), 4) });
-    this.search = new StructuralSearch(this.registry, (file) => this.readText(file), { pool: this.pool, cacheMatches: true });
+    this.pool = new ParsePool({
+      script: path.join(extensionPath, 'dist', 'parseWorker.js'),
+      size: Math.min(os.availableParallelism(), 4),
+    });
+    this.search = new StructuralSearch(this.registry, (file) => this.readText(file), {
+      pool: this.pool,
+      cacheMatches: true,
+    });
   }
 
   dispose(): void {
@@ -64,7 +81,11 @@ export class StructuralService implements vscode.Disposable {
     return typeof setting === 'number' && Number.isInteger(setting) && setting > 0 ? setting : MAX_SEARCHED_FILE_LENGTH;
   }
 
-  async scope(pathArgument: string | undefined, language: string | undefined, token: Cancellation): Promise<SearchScope> {
+  async scope(
+    pathArgument: string | undefined,
+    language: string | undefined,
+    token: Cancellation,
+  ): Promise<SearchScope> {
     const folders = workspaceFolderPaths();
     const starts = pathArgument?.trim()
       ? [resolveFileArgument(folders, pathArgument, exists)]
@@ -77,7 +98,9 @@ export class StructuralService implements vscode.Disposable {
         ...(await listFiles(start, {
           root: folder.path,
           excludeGlobs: excludeGlobs(vscode.Uri.file(folder.path)),
-          useGitignore: vscode.workspace.getConfiguration('search', vscode.Uri.file(folder.path)).get<boolean>('useIgnoreFiles', true),
+          useGitignore: vscode.workspace
+            .getConfiguration('search', vscode.Uri.file(folder.path))
+            .get<boolean>('useIgnoreFiles', true),
           accept: (file) => this.registry.entryForFile(file) !== undefined,
           token,
         })),

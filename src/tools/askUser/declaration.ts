@@ -26,7 +26,7 @@ export const askUserDeclaration: ToolDeclaration = {
   icon: '$(question)',
   userDescription: 'Ask you a question in the Agent Questions panel and wait for your answer.',
   modelDescription: [
-    'Ask the human a question on a card in the editor\'s Agent Questions panel, and wait for the answer. The only way to ask ' +
+    "Ask the human a question on a card in the editor's Agent Questions panel, and wait for the answer. The only way to ask " +
       'the human something mid-task; use it when a decision is theirs (a preference, a risk, missing information), not for ' +
       'what you can find out yourself.',
     'Give options (each a short label, optionally a description) for a pick; multi_select lets several be picked; ' +
@@ -54,7 +54,10 @@ export const askUserDeclaration: ToolDeclaration = {
         maxItems: ASK_USER_MAX_OPTIONS,
         description: 'Choices to pick from, each an object {label, description?}; the human picks 1–9 by number key.',
       },
-      allow_free_text: { type: 'boolean', description: 'Let the human type an answer (besides or instead of picking).' },
+      allow_free_text: {
+        type: 'boolean',
+        description: 'Let the human type an answer (besides or instead of picking).',
+      },
       multi_select: { type: 'boolean', description: 'Several options may be picked.' },
     },
     required: ['question'],

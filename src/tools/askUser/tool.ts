@@ -8,7 +8,8 @@ export function createAskUserTool(questions: QuestionService): LiveTool<AskUserI
   return {
     declaration: askUserDeclaration,
 
-    invocationMessage: (input) => `Asking you: ${input.question.length > 80 ? `${input.question.slice(0, 80)}…` : input.question}`,
+    invocationMessage: (input) =>
+      `Asking you: ${input.question.length > 80 ? `${input.question.slice(0, 80)}…` : input.question}`,
 
     async invoke(input, { token }) {
       const { card, outcome } = await questions.ask(

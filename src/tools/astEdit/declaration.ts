@@ -31,8 +31,17 @@ export const astEditDeclaration: ToolDeclaration = {
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'Code fragment with metavariables, e.g. `$X.dispose()`.' },
-      rewrite: { type: 'string', maxLength: MAX_PATTERN_LENGTH, description: 'Replacement code using the pattern\'s metavariables, e.g. `dispose($X)`.' },
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_PATTERN_LENGTH,
+        description: 'Code fragment with metavariables, e.g. `$X.dispose()`.',
+      },
+      rewrite: {
+        type: 'string',
+        maxLength: MAX_PATTERN_LENGTH,
+        description: "Replacement code using the pattern's metavariables, e.g. `dispose($X)`.",
+      },
       path: pathProperty,
       language: languageProperty,
     },

@@ -5,7 +5,11 @@ import { StagingService } from '../../staging/vscode/stagingService';
 import { AST_EDIT_MAX_REPLACEMENTS, astEditDeclaration, AstEditInput } from './declaration';
 import { LiveTool } from '../liveTool';
 
-async function planRewrite(structural: StructuralService, input: AstEditInput, token: Cancellation): Promise<RewriteResult> {
+async function planRewrite(
+  structural: StructuralService,
+  input: AstEditInput,
+  token: Cancellation,
+): Promise<RewriteResult> {
   const scope = await structural.scope(input.path, input.language, token);
   return structural.rewrite({
     pattern: input.pattern,

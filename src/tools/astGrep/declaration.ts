@@ -25,15 +25,27 @@ export const astGrepDeclaration: ToolDeclaration = {
     'Search code by its syntax tree rather than its text: find every call, statement or declaration shaped like a pattern.',
     ...patternDescriptionLines,
     `Returns each match as path:line: text with its captures, and the total (or "more than N" when stopped at max_results, default ${AST_GREP_DEFAULT_RESULTS}).`,
-    'Languages: ' + STRUCTURAL_LANGUAGES.join(', ') + '. Use this for code shapes; use lsp references for uses of one symbol.',
+    'Languages: ' +
+      STRUCTURAL_LANGUAGES.join(', ') +
+      '. Use this for code shapes; use lsp references for uses of one symbol.',
   ].join('\n'),
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'Code fragment with metavariables, e.g. `foo($A, $$$REST)`.' },
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_PATTERN_LENGTH,
+        description: 'Code fragment with metavariables, e.g. `foo($A, $$$REST)`.',
+      },
       path: pathProperty,
       language: languageProperty,
-      max_results: { type: 'integer', minimum: 1, maximum: AST_GREP_MAX_RESULTS, description: `Stop after this many matches. Default ${AST_GREP_DEFAULT_RESULTS}.` },
+      max_results: {
+        type: 'integer',
+        minimum: 1,
+        maximum: AST_GREP_MAX_RESULTS,
+        description: `Stop after this many matches. Default ${AST_GREP_DEFAULT_RESULTS}.`,
+      },
     },
     required: ['pattern'],
     additionalProperties: false,

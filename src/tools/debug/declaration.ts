@@ -5,8 +5,23 @@ import { DEBUG_ADAPTERS } from '../../debug/adapters';
 import { MAX_LINE, MAX_WAIT_SECONDS } from '../schemaParts';
 
 export const DEBUG_OPS = [
-  'adapters', 'status', 'breakpoints', 'launch', 'attach', 'continue', 'pause', 'step_over', 'step_in', 'step_out',
-  'threads', 'stack', 'scopes', 'variables', 'evaluate', 'output', 'terminate',
+  'adapters',
+  'status',
+  'breakpoints',
+  'launch',
+  'attach',
+  'continue',
+  'pause',
+  'step_over',
+  'step_in',
+  'step_out',
+  'threads',
+  'stack',
+  'scopes',
+  'variables',
+  'evaluate',
+  'output',
+  'terminate',
 ] as const;
 
 export type DebugOp = (typeof DEBUG_OPS)[number];
@@ -50,7 +65,7 @@ export const debugDeclaration: ToolDeclaration = {
       'step_over, step_in, step_out, threads, stack (thread_id?, 30 frames), scopes (frame_id), variables (reference; 50 ' +
       'children, values cut at 400 characters), evaluate (expression, frame_id?), output (stdout/stderr since the last ' +
       'call), terminate.',
-    'The adapter follows the program: .py debugpy (the project\'s .venv/venv Python first), .go delve, .js/.ts the ' +
+    "The adapter follows the program: .py debugpy (the project's .venv/venv Python first), .go delve, .js/.ts the " +
       "editor's JavaScript debugger, a native executable lldb (build it with -g first), .dart dart. A session ends by " +
       'itself after 30 minutes.',
   ].join('\n'),
@@ -61,7 +76,8 @@ export const debugDeclaration: ToolDeclaration = {
       file: { type: 'string', description: 'breakpoints: the source file, relative to the workspace folder.' },
       lines: {
         type: 'array',
-        description: 'breakpoints: the lines of `file` to stop at (1-based), e.g. [4, 9], or objects for a condition or log message, e.g. [{"line": 4, "condition": "i > 2"}]; an empty list clears the file.',
+        description:
+          'breakpoints: the lines of `file` to stop at (1-based), e.g. [4, 9], or objects for a condition or log message, e.g. [{"line": 4, "condition": "i > 2"}]; an empty list clears the file.',
         items: {
           anyOf: [
             { type: 'integer', minimum: 1, maximum: MAX_LINE, description: '1-based line.' },
@@ -78,18 +94,48 @@ export const debugDeclaration: ToolDeclaration = {
           ],
         },
       },
-      exceptions: { type: 'array', items: { type: 'string' }, description: 'breakpoints: exception filters of the adapter (debugpy: raised, uncaught, userUnhandled; js: all, uncaught); set before launch they apply from the start; empty clears.' },
-      program: { type: 'string', description: 'launch: the program (source file or executable), relative to the workspace folder.' },
+      exceptions: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'breakpoints: exception filters of the adapter (debugpy: raised, uncaught, userUnhandled; js: all, uncaught); set before launch they apply from the start; empty clears.',
+      },
+      program: {
+        type: 'string',
+        description: 'launch: the program (source file or executable), relative to the workspace folder.',
+      },
       args: { type: 'array', items: { type: 'string' }, description: "launch: the program's arguments." },
-      adapter: { type: 'string', enum: DEBUG_ADAPTERS, description: "launch/attach: the debugger, when the program's extension does not say." },
-      cwd: { type: 'string', description: "launch: working directory (default: the program's folder); attach: the project folder (debugpy runs from its .venv)." },
-      env: { type: 'object', additionalProperties: { type: 'string' }, description: 'launch: extra environment variables, as {"NAME": "value"} (values are strings).' },
-      configuration: { type: 'string', description: 'launch: the name of a configuration in .vscode/launch.json, instead of program.' },
+      adapter: {
+        type: 'string',
+        enum: DEBUG_ADAPTERS,
+        description: "launch/attach: the debugger, when the program's extension does not say.",
+      },
+      cwd: {
+        type: 'string',
+        description:
+          "launch: working directory (default: the program's folder); attach: the project folder (debugpy runs from its .venv).",
+      },
+      env: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: 'launch: extra environment variables, as {"NAME": "value"} (values are strings).',
+      },
+      configuration: {
+        type: 'string',
+        description: 'launch: the name of a configuration in .vscode/launch.json, instead of program.',
+      },
       port: { type: 'integer', minimum: 1, description: 'attach: the debug port to connect to.' },
-      pid: { type: 'integer', minimum: 1, description: 'attach: the process id, where the adapter supports it (lldb, delve).' },
+      pid: {
+        type: 'integer',
+        minimum: 1,
+        description: 'attach: the process id, where the adapter supports it (lldb, delve).',
+      },
       thread_id: { type: 'integer', description: 'The thread (default: the one that stopped).' },
       frame_id: { type: 'integer', description: 'scopes/evaluate: the frame (#N in `stack`; default: the top frame).' },
-      reference: { type: 'integer', description: 'variables: a reference from `scopes` or from a variable with children.' },
+      reference: {
+        type: 'integer',
+        description: 'variables: a reference from `scopes` or from a variable with children.',
+      },
       expression: { type: 'string', description: "evaluate: an expression in the program's language." },
       timeout_seconds: {
         type: 'integer',

@@ -3,7 +3,13 @@ import { DebugController } from '../../debug/debugController';
 import { DebugRefusal } from '../../debug/debugErrors';
 import { refusal } from '../../debug/answers';
 import { LaunchRequest } from '../../debug/launchPlan';
-import { describeAttach, describeBreakpoints, describeEvaluate, describeOp, TERMINATE_PREVIEW } from '../../debug/launchPreview';
+import {
+  describeAttach,
+  describeBreakpoints,
+  describeEvaluate,
+  describeOp,
+  TERMINATE_PREVIEW,
+} from '../../debug/launchPreview';
 import { debugDeclaration, DebugInput } from './declaration';
 import { withAbortSignal } from '../../async/abortSignal';
 import type { LiveTool } from '../liveTool';
@@ -20,12 +26,18 @@ export function createDebugTool(controller: DebugController): LiveTool<DebugInpu
     },
 
     // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
-    invoke: (input, { conversation, token }) => withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)),
+    invoke: (input, { conversation, token }) =>
+      withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)),
   };
 }
 
 /** One op of the tool as the controller's typed call: the model's snake_case input mapped onto it. */
-export function runDebugOp(controller: DebugController, conversation: string, input: DebugInput, signal?: AbortSignal): Promise<string> {
+export function runDebugOp(
+  controller: DebugController,
+  conversation: string,
+  input: DebugInput,
+  signal?: AbortSignal,
+): Promise<string> {
   const wait = { threadId: input.thread_id, timeoutSeconds: input.timeout_seconds };
   switch (input.op) {
     case 'adapters':
@@ -33,11 +45,31 @@ export function runDebugOp(controller: DebugController, conversation: string, in
     case 'status':
       return controller.status(conversation, signal);
     case 'breakpoints':
-      return controller.setBreakpoints(conversation, { file: input.file, lines: input.file === undefined ? undefined : breakpointSpecs(input.lines), exceptions: input.exceptions }, signal);
+      return controller.setBreakpoints(
+        conversation,
+        {
+          file: input.file,
+          lines: input.file === undefined ? undefined : breakpointSpecs(input.lines),
+          exceptions: input.exceptions,
+        },
+        signal,
+      );
     case 'launch':
       return controller.launch(conversation, launchRequest(input), signal);
     case 'attach':
-      return controller.attach(conversation, { program: input.program, adapter: input.adapter, cwd: input.cwd, configuration: input.configuration, port: input.port, pid: input.pid, timeoutSeconds: input.timeout_seconds }, signal);
+      return controller.attach(
+        conversation,
+        {
+          program: input.program,
+          adapter: input.adapter,
+          cwd: input.cwd,
+          configuration: input.configuration,
+          port: input.port,
+          pid: input.pid,
+          timeoutSeconds: input.timeout_seconds,
+        },
+        signal,
+      );
     case 'continue':
     case 'step_over':
     case 'step_in':
@@ -54,7 +86,11 @@ export function runDebugOp(controller: DebugController, conversation: string, in
     case 'variables':
       return controller.variables(conversation, { threadId: input.thread_id, reference: input.reference }, signal);
     case 'evaluate':
-      return controller.evaluate(conversation, { expression: input.expression, threadId: input.thread_id, frameId: input.frame_id }, signal);
+      return controller.evaluate(
+        conversation,
+        { expression: input.expression, threadId: input.thread_id, frameId: input.frame_id },
+        signal,
+      );
     case 'output':
       return controller.output(conversation, signal);
     case 'terminate':
@@ -77,14 +113,25 @@ export function debugConfirmation(controller: DebugController, input: DebugInput
     case 'terminate':
       return TERMINATE_PREVIEW;
     case 'breakpoints':
-      return describeBreakpoints(input.file, breakpointSpecs(input.lines).map((spec) => spec.line));
+      return describeBreakpoints(
+        input.file,
+        breakpointSpecs(input.lines).map((spec) => spec.line),
+      );
     default:
       return describeOp(input.op);
   }
 }
 
 function launchRequest(input: DebugInput): LaunchRequest {
-  return { program: input.program, args: input.args, adapter: input.adapter, cwd: input.cwd, env: input.env, configuration: input.configuration, timeoutSeconds: input.timeout_seconds };
+  return {
+    program: input.program,
+    args: input.args,
+    adapter: input.adapter,
+    cwd: input.cwd,
+    env: input.env,
+    configuration: input.configuration,
+    timeoutSeconds: input.timeout_seconds,
+  };
 }
 
 /** Breakpoint lines as the model may write them: plain 1-based numbers, or objects with a condition or log message. */
@@ -92,6 +139,10 @@ function breakpointSpecs(lines: DebugInput['lines']): BreakpointSpec[] {
   return (lines ?? []).map((line) => {
     if (typeof line === 'number') return { line };
     const { line: number, condition, log_message: logMessage } = line;
-    return { line: number, ...(condition !== undefined ? { condition } : {}), ...(logMessage !== undefined ? { logMessage } : {}) };
+    return {
+      line: number,
+      ...(condition !== undefined ? { condition } : {}),
+      ...(logMessage !== undefined ? { logMessage } : {}),
+    };
   });
 }

@@ -37,7 +37,10 @@ export function createEditTool(writes: WriteService): LiveTool<EditInput> {
       const { file, lines } = await plan(writes, input);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       const outcome = await writes.apply([file], conversation, token);
-      const where = lines.length === 1 ? `1 replacement at line ${lines[0]}` : `${lines.length} replacements at lines ${lines.join(', ')}`;
+      const where =
+        lines.length === 1
+          ? `1 replacement at line ${lines[0]}`
+          : `${lines.length} replacements at lines ${lines.join(', ')}`;
       const saved = outcome.unsaved.length ? 'left unsaved because the user has unsaved changes there' : 'saved';
       return `Edited ${writes.display(file.path)}: ${where}, ${saved}.\n${outcome.diagnostics}`;
     },

@@ -48,7 +48,14 @@ export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<E
       const language = input.language ?? 'python';
       // A cell may call what its caller may (a worker's cell no more than the worker), never eval or the workers'
       // tools; in a chat its calls go back through the chat, elsewhere a write or exec call is asked on the card.
-      const cell = { kind: 'cell' as const, cap: caller.cap, conversation, label: `A ${LANGUAGE_NAMES[language]} cell of ${caller.label}`, humanAsked: false, chatToken: invocationToken };
+      const cell = {
+        kind: 'cell' as const,
+        cap: caller.cap,
+        conversation,
+        label: `A ${LANGUAGE_NAMES[language]} cell of ${caller.label}`,
+        humanAsked: false,
+        chatToken: invocationToken,
+      };
       // No interpreter, or a kernel that would not start: the error says so (its modelText) through the runner.
       const answer = await pool.run(conversation, language, {
         code: input.code,
@@ -58,7 +65,9 @@ export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<E
       });
       const status = statusLine(answer.result);
       const text = status ? `${status}\n${answer.text}` : answer.text;
-      const images = answer.result.parts.flatMap((part) => (part.kind === 'image' ? [{ mime: part.mime, data: part.data }] : []));
+      const images = answer.result.parts.flatMap((part) =>
+        part.kind === 'image' ? [{ mime: part.mime, data: part.data }] : [],
+      );
       return images.length > 0 ? { text, images } : text;
     },
   };

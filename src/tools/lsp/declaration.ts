@@ -49,8 +49,8 @@ export const lspDeclaration: ToolDeclaration = {
     '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
     `- symbols: with file, the outline of that file (cap ${LSP_DOCUMENT_SYMBOLS_CAP}); with query, a workspace-wide symbol search (cap ${LSP_WORKSPACE_SYMBOLS_CAP}).`,
     '- code_actions (file, line, optional symbol): the quick fixes and refactorings offered there.',
-    '- status: for each project root, which language servers serve it (the editor\'s extension, or a server this extension started, with its pid) and, when none does, why.',
-    '- reload (optional file): restart the language servers (of that file\'s language), and say what was done.',
+    "- status: for each project root, which language servers serve it (the editor's extension, or a server this extension started, with its pid) and, when none does, why.",
+    "- reload (optional file): restart the language servers (of that file's language), and say what was done.",
     `Results give workspace-relative paths, 1-based lines and each line's text so you can address it again. ` +
       `Lists are capped (references, callers and callees at ${LSP_REFERENCES_CAP}) and say how many were left out.`,
     'Prefer this to text search for finding where a symbol is defined or used: it understands scopes, imports and overloads.',

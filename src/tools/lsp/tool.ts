@@ -40,7 +40,10 @@ function requireArguments(input: LspInput): void {
   const hint = missing.includes('symbol')
     ? 'Give symbol as the identifier exactly as written on that line (positions are line + symbol, never a column).'
     : undefined;
-  throw new InputError([`${input.action} needs ${needs[input.action].join(', ')}; missing ${missing.join(', ')}.`], hint);
+  throw new InputError(
+    [`${input.action} needs ${needs[input.action].join(', ')}; missing ${missing.join(', ')}.`],
+    hint,
+  );
 }
 
 export function createLspTool(lsp: LspService): LiveTool<LspInput> {
@@ -68,7 +71,10 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
         case 'implementation':
         case 'references': {
           const at = await target(input, token);
-          return withIndexingNote(locationsAnswer(input.action, at.location.symbol, await lsp.locations(input.action, at, token)), at.indexed);
+          return withIndexingNote(
+            locationsAnswer(input.action, at.location.symbol, await lsp.locations(input.action, at, token)),
+            at.indexed,
+          );
         }
         case 'hover': {
           const at = await target(input, token);
@@ -77,7 +83,10 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
         case 'callers':
         case 'callees': {
           const at = await target(input, token);
-          return withIndexingNote(callsAnswer(input.action, at.location.symbol, await lsp.calls(input.action, at, token)), at.indexed);
+          return withIndexingNote(
+            callsAnswer(input.action, at.location.symbol, await lsp.calls(input.action, at, token)),
+            at.indexed,
+          );
         }
         case 'symbols': {
           if (input.file !== undefined) {

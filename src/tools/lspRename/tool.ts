@@ -19,7 +19,8 @@ export function createLspRenameTool(lsp: LspService, staging: StagingService): L
   return {
     declaration: lspRenameDeclaration,
 
-    invocationMessage: (input) => `${input.stage ? 'Staging a rename of' : 'Renaming'} "${input.symbol}" to "${input.new_name}"`,
+    invocationMessage: (input) =>
+      `${input.stage ? 'Staging a rename of' : 'Renaming'} "${input.symbol}" to "${input.new_name}"`,
 
     async confirmation(input, token) {
       const where = `${input.file}:${input.line}`;
@@ -39,7 +40,10 @@ export function createLspRenameTool(lsp: LspService, staging: StagingService): L
       }
       return {
         title: 'Rename symbol across the workspace?',
-        message: withIndexingNote(`Rename ${summary}, starting at \`${where}\`, then save those files:\n\n${list}`, at.indexed),
+        message: withIndexingNote(
+          `Rename ${summary}, starting at \`${where}\`, then save those files:\n\n${list}`,
+          at.indexed,
+        ),
       };
     },
 
@@ -50,7 +54,10 @@ export function createLspRenameTool(lsp: LspService, staging: StagingService): L
         throw new InputError([`"${input.symbol}" is already called ${input.new_name}; nothing to rename.`]);
       }
       if (!input.stage) {
-        return withIndexingNote(renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token)), at.indexed);
+        return withIndexingNote(
+          renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token)),
+          at.indexed,
+        );
       }
       const { edit } = await lsp.planRename(at, input.new_name, token);
       const files = await stagedFilesOf(edit, (uri) => pathOf(uri));

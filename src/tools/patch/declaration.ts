@@ -36,7 +36,11 @@ export const patchDeclaration: ToolDeclaration = {
   inputSchema: {
     type: 'object',
     properties: {
-      patch: { type: 'string', minLength: 1, description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' },
+      patch: {
+        type: 'string',
+        minLength: 1,
+        description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".',
+      },
     },
     required: ['patch'],
     additionalProperties: false,

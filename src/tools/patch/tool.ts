@@ -26,11 +26,16 @@ async function plan(writes: WriteService, input: PatchInput): Promise<PatchPlan>
   for (const operation of operations) {
     const path = writes.resolve(operation.path);
     const shown = writes.display(path);
-    if (seen.has(path)) throw new WriteRefused(shown, 'the patch names this file twice; merge its hunks into one "*** Update File:" section');
+    if (seen.has(path))
+      throw new WriteRefused(
+        shown,
+        'the patch names this file twice; merge its hunks into one "*** Update File:" section',
+      );
     seen.add(path);
     const before = await writes.text(path);
     if (operation.kind === 'add') {
-      if (before !== undefined) throw new WriteRefused(shown, 'it already exists; use "*** Update File:" to change it (or delete it first)');
+      if (before !== undefined)
+        throw new WriteRefused(shown, 'it already exists; use "*** Update File:" to change it (or delete it first)');
       files.push({ path, before: undefined, after: operation.content });
       lines.push(`A ${shown}`);
     } else if (before === undefined) {
@@ -39,19 +44,31 @@ async function plan(writes: WriteService, input: PatchInput): Promise<PatchPlan>
       files.push({ path, before, after: undefined });
       lines.push(`D ${shown}`);
     } else {
-      const patched = operation.hunks.length ? applyHunks(shown, before, operation.hunks) : { text: before, matches: [] as MatchKind[] };
+      const patched = operation.hunks.length
+        ? applyHunks(shown, before, operation.hunks)
+        : { text: before, matches: [] as MatchKind[] };
       patched.matches.forEach((kind, index) => {
         if (kind !== 'exact') loose.push(`${shown} hunk ${index + 1} matched with ${kind}`);
       });
       const moveTo = operation.moveTo === undefined ? undefined : writes.resolve(operation.moveTo);
       if (moveTo !== undefined) {
         const target = writes.display(moveTo);
-        if (seen.has(moveTo)) throw new WriteRefused(target, 'the patch names this file twice (as a file it adds, changes or deletes and as a "*** Move to:" target); give each file one section');
-        if ((await writes.text(moveTo)) !== undefined) throw new WriteRefused(target, 'cannot move a file there: a file already exists; delete it first or move elsewhere');
+        if (seen.has(moveTo))
+          throw new WriteRefused(
+            target,
+            'the patch names this file twice (as a file it adds, changes or deletes and as a "*** Move to:" target); give each file one section',
+          );
+        if ((await writes.text(moveTo)) !== undefined)
+          throw new WriteRefused(
+            target,
+            'cannot move a file there: a file already exists; delete it first or move elsewhere',
+          );
         seen.add(moveTo);
       }
       files.push({ path, before, after: patched.text, moveTo });
-      lines.push(`M ${shown}${moveTo ? ` → ${writes.display(moveTo)}` : ''} (${plural(operation.hunks.length, 'hunk')})`);
+      lines.push(
+        `M ${shown}${moveTo ? ` → ${writes.display(moveTo)}` : ''} (${plural(operation.hunks.length, 'hunk')})`,
+      );
     }
   }
   return { files, lines, loose };
@@ -67,7 +84,10 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
       const { files, lines } = await plan(writes, input);
       const previews = files
         .filter((file) => file.after !== undefined)
-        .map((file) => `\`${writes.display(file.moveTo ?? file.path)}\`\n\`\`\`diff\n${changePreview(file.before, file.after, 20)}\n\`\`\``);
+        .map(
+          (file) =>
+            `\`${writes.display(file.moveTo ?? file.path)}\`\n\`\`\`diff\n${changePreview(file.before, file.after, 20)}\n\`\`\``,
+        );
       return {
         title: `Apply a patch to ${plural(files.length, 'file')}?`,
         message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(files.flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])]).map((file) => writes.display(file)))}`,
@@ -78,7 +98,9 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
       const { files, lines, loose } = await plan(writes, input);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       const outcome = await writes.apply(files, conversation, token);
-      const unsaved = outcome.unsaved.length ? `\nLeft unsaved (the user has unsaved changes there): ${outcome.unsaved.join(', ')}.` : '';
+      const unsaved = outcome.unsaved.length
+        ? `\nLeft unsaved (the user has unsaved changes there): ${outcome.unsaved.join(', ')}.`
+        : '';
       const looseNote = loose.length ? `\nNote: ${loose.join('; ')}.` : '';
       return `Patch applied to ${plural(files.length, 'file')}:\n${lines.join('\n')}${looseNote}${unsaved}\n${outcome.diagnostics}`;
     },

@@ -38,8 +38,17 @@ export const VIBE_WAIT_DEFAULT_SECONDS = 300;
 
 /** The brief, label and model tier both spawn tools take. */
 const WORKER_BRIEF_PROPERTIES: Record<'brief' | 'label' | 'tier', JsonSchema> = {
-  brief: { type: 'string', minLength: 1, description: 'The whole task, self-contained: goal, files, constraints, what to report back.' },
-  label: { type: 'string', minLength: 1, maxLength: WORKER_LABEL_MAX, description: 'A few words naming the worker for the human.' },
+  brief: {
+    type: 'string',
+    minLength: 1,
+    description: 'The whole task, self-contained: goal, files, constraints, what to report back.',
+  },
+  label: {
+    type: 'string',
+    minLength: 1,
+    maxLength: WORKER_LABEL_MAX,
+    description: 'A few words naming the worker for the human.',
+  },
   tier: { type: 'string', enum: WORKER_TIERS, description: 'fast (default) or good.' },
 };
 
@@ -52,18 +61,22 @@ export const vibeSpawnDeclaration: ToolDeclaration = {
   icon: '$(rocket)',
   userDescription: 'Start a background worker agent on a brief, with the access you allow.',
   modelDescription: [
-    'Start a background worker: an agent loop of its own on a language model, with the editor\'s tools, working on `brief` ' +
+    "Start a background worker: an agent loop of its own on a language model, with the editor's tools, working on `brief` " +
       'while you go on. Returns at once with a worker id; vibe_wait gets its result, vibe_send steers it, vibe_kill stops it.',
-    'tier: fast (default) for mechanical work with a clear spec; good for design, judgement, or reviewing a fast worker\'s output. ' +
+    "tier: fast (default) for mechanical work with a clear spec; good for design, judgement, or reviewing a fast worker's output. " +
       'access: read (default: sees no tool that changes anything), write (file edits), exec (also runs programs). Granting write or ' +
-      'exec is asked of the human first, and each write/exec tool call of the worker waits for the human\'s approval too. ' +
+      "exec is asked of the human first, and each write/exec tool call of the worker waits for the human's approval too. " +
       'Write the brief so it stands alone: the worker sees nothing else.',
   ].join('\n'),
   inputSchema: {
     type: 'object',
     properties: {
       ...WORKER_BRIEF_PROPERTIES,
-      access: { type: 'string', enum: TIERS, description: 'The most the worker may do: read (default), write or exec.' },
+      access: {
+        type: 'string',
+        enum: TIERS,
+        description: 'The most the worker may do: read (default), write or exec.',
+      },
     },
     required: ['brief', 'label'],
     additionalProperties: false,
@@ -78,7 +91,7 @@ export const vibeSpawnReadonlyDeclaration: ToolDeclaration = {
   icon: '$(rocket)',
   userDescription: 'Start a background worker agent that can only read (research, review).',
   modelDescription: [
-    'Start a background worker that can only read: an agent loop of its own on a language model, with the editor\'s read ' +
+    "Start a background worker that can only read: an agent loop of its own on a language model, with the editor's read " +
       'tools (language servers, structural search, questions to the human), working on `brief` while you go on. For research, ' +
       'review and planning. Returns at once with a worker id; vibe_wait gets its result, vibe_send steers it, vibe_kill stops it.',
     'tier: fast (default) for mechanical work with a clear spec; good for design and judgement. Write the brief so it stands alone: ' +
@@ -100,11 +113,15 @@ export const vibeSendDeclaration: ToolDeclaration = {
   resource: 'vibe',
   displayName: 'Message a worker',
   icon: '$(comment)',
-  userDescription: 'Add to a worker\'s brief.',
-  modelDescription: 'Add a message to a worker\'s brief. A running worker reads it at its next tool boundary (its transcript notes the delivery); a finished worker continues from where it ended with the message. Steering a worker that may write or run programs is asked of the human first.',
+  userDescription: "Add to a worker's brief.",
+  modelDescription:
+    "Add a message to a worker's brief. A running worker reads it at its next tool boundary (its transcript notes the delivery); a finished worker continues from where it ended with the message. Steering a worker that may write or run programs is asked of the human first.",
   inputSchema: {
     type: 'object',
-    properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, message: { type: 'string', minLength: 1, description: 'What to add or change.' } },
+    properties: {
+      worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' },
+      message: { type: 'string', minLength: 1, description: 'What to add or change.' },
+    },
     required: ['worker_id', 'message'],
     additionalProperties: false,
   },
@@ -120,7 +137,15 @@ export const vibeWaitDeclaration: ToolDeclaration = {
   modelDescription: `Wait until a worker finishes (or timeout_seconds pass, default ${VIBE_WAIT_DEFAULT_SECONDS}) and return its result. A timeout does not stop the worker.`,
   inputSchema: {
     type: 'object',
-    properties: { worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' }, timeout_seconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS, description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}, at most ${MAX_WAIT_SECONDS}.` } },
+    properties: {
+      worker_id: { type: 'string', minLength: 1, description: 'The id vibe_spawn returned (w1, w2…).' },
+      timeout_seconds: {
+        type: 'number',
+        minimum: 0,
+        maximum: MAX_WAIT_SECONDS,
+        description: `How long to wait, default ${VIBE_WAIT_DEFAULT_SECONDS}, at most ${MAX_WAIT_SECONDS}.`,
+      },
+    },
     required: ['worker_id'],
     additionalProperties: false,
   },
@@ -149,6 +174,7 @@ export const vibeListDeclaration: ToolDeclaration = {
   displayName: 'List workers',
   icon: '$(list-unordered)',
   userDescription: 'List the background workers.',
-  modelDescription: 'List the workers of this conversation: id, label, tier and model, access, status, elapsed time, and its last result.',
+  modelDescription:
+    'List the workers of this conversation: id, label, tier and model, access, status, elapsed time, and its last result.',
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
 };

@@ -1,5 +1,19 @@
 import { Confirmation } from '../liveTool';
-import { VIBE_WAIT_DEFAULT_SECONDS, vibeKillDeclaration, VibeKillInput, vibeListDeclaration, VibeListInput, vibeSendDeclaration, VibeSendInput, vibeSpawnDeclaration, VibeSpawnInput, vibeSpawnReadonlyDeclaration, VibeSpawnReadonlyInput, vibeWaitDeclaration, VibeWaitInput } from './declaration';
+import {
+  VIBE_WAIT_DEFAULT_SECONDS,
+  vibeKillDeclaration,
+  VibeKillInput,
+  vibeListDeclaration,
+  VibeListInput,
+  vibeSendDeclaration,
+  VibeSendInput,
+  vibeSpawnDeclaration,
+  VibeSpawnInput,
+  vibeSpawnReadonlyDeclaration,
+  VibeSpawnReadonlyInput,
+  vibeWaitDeclaration,
+  VibeWaitInput,
+} from './declaration';
 import { singleLine } from '../../platform/caller';
 import { Tier } from '../../platform/tiers';
 import { WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
@@ -28,7 +42,11 @@ function named(worker: WorkerSummary): string {
 export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   const { pool } = vibe;
 
-  const start = async (input: { brief: string; label: string; tier?: WorkerTier }, access: Tier, { caller }: ToolContext): Promise<string> => {
+  const start = async (
+    input: { brief: string; label: string; tier?: WorkerTier },
+    access: Tier,
+    { caller }: ToolContext,
+  ): Promise<string> => {
     // Errors word themselves through the runner: spawn's WorkerNotStarted here; below, the pool's
     // UnknownWorker and NotYourWorker, which name what this conversation has.
     const worker = await vibe.spawn(input.brief, input.label, input.tier ?? 'fast', access, caller.conversation);
@@ -80,8 +98,11 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
     invocationMessage: (input) => `Waiting for worker ${input.worker_id}`,
     async invoke(input, { token, caller }) {
       const seconds = input.timeout_seconds ?? VIBE_WAIT_DEFAULT_SECONDS;
-      const { finished, worker } = await withAbortSignal(token, (signal) => pool.wait(input.worker_id, seconds * 1000, signal, caller.conversation));
-      if (!finished) return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
+      const { finished, worker } = await withAbortSignal(token, (signal) =>
+        pool.wait(input.worker_id, seconds * 1000, signal, caller.conversation),
+      );
+      if (!finished)
+        return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
       return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
     },
   };
@@ -91,7 +112,9 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
     async invoke(input, { caller }) {
       const before = pool.list(caller.conversation).find((worker) => worker.id === input.worker_id)?.status;
       const worker = pool.kill(input.worker_id, 'stopped by vibe_kill', caller.conversation);
-      return before === 'done' || before === 'failed' || before === 'killed' ? `${named(worker)} had already finished (${before}).` : `${named(worker)} was stopped after ${elapsed(worker)}.`;
+      return before === 'done' || before === 'failed' || before === 'killed'
+        ? `${named(worker)} had already finished (${before}).`
+        : `${named(worker)} was stopped after ${elapsed(worker)}.`;
     },
   };
   const list: LiveTool<VibeListInput> = {
@@ -100,12 +123,15 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
     async invoke(_input, { caller }) {
       const workers = pool.list(caller.conversation);
       const others = pool.list().length - workers.length;
-      const elsewhere = others > 0 ? `\n(${others} worker${others === 1 ? '' : 's'} of other conversations not shown.)` : '';
+      const elsewhere =
+        others > 0 ? `\n(${others} worker${others === 1 ? '' : 's'} of other conversations not shown.)` : '';
       if (workers.length === 0) return `No workers in this conversation yet: vibe_spawn starts one.${elsewhere}`;
       return (
         workers
           .map((worker) => {
-            const result = worker.result ? ` · last result: ${worker.result.length > RESULT_IN_LIST ? `${worker.result.slice(0, RESULT_IN_LIST)}…` : worker.result}` : '';
+            const result = worker.result
+              ? ` · last result: ${worker.result.length > RESULT_IN_LIST ? `${worker.result.slice(0, RESULT_IN_LIST)}…` : worker.result}`
+              : '';
             return `${named(worker)} · ${worker.tier} (${worker.model}) · access ${worker.access} · ${worker.status} · ${elapsed(worker)}${result}`;
           })
           .join('\n') + elsewhere

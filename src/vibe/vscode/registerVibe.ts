@@ -13,7 +13,17 @@ import { Setting } from '../../platform/settings';
 import { Tier } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { Approver, ToolRunner } from '../../tools/toolRunner';
-import { ModelTurn, ToolCall, TranscriptEntry, WorkerModel, WorkerNotStarted, WorkerPool, WorkerSummary, WORKER_LABEL_MAX, WorkerTier } from '../vibeWorkers';
+import {
+  ModelTurn,
+  ToolCall,
+  TranscriptEntry,
+  WorkerModel,
+  WorkerNotStarted,
+  WorkerPool,
+  WorkerSummary,
+  WORKER_LABEL_MAX,
+  WorkerTier,
+} from '../vibeWorkers';
 
 export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
 export const STOP_WORKER_COMMAND = 'liveTools.stopWorker';
@@ -21,26 +31,44 @@ export const WORKERS_VIEW_ID = 'liveTools.workers';
 
 const INSTRUCTIONS =
   'You are a background worker in VS Code, started by another agent with the brief below. Work with the tools you are given; ' +
-  'each tool call that changes something waits for the human\'s approval. When done, answer with a short report of what you did ' +
+  "each tool call that changes something waits for the human's approval. When done, answer with a short report of what you did " +
   'and what is left, without a tool call: that answer is your result.';
 
 /** A worker as a caller of tools: its access is its cap; it works in a conversation of its own. */
 export function workerCaller(worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>, access: Tier): Caller {
-  return { kind: 'worker', cap: access, conversation: workerConversation(worker.owner, worker.id), label: `Worker "${singleLine(worker.label, WORKER_LABEL_MAX)}" (${worker.id})`, humanAsked: false };
+  return {
+    kind: 'worker',
+    cap: access,
+    conversation: workerConversation(worker.owner, worker.id),
+    label: `Worker "${singleLine(worker.label, WORKER_LABEL_MAX)}" (${worker.id})`,
+    humanAsked: false,
+  };
 }
 
 /** The chat model for a tier: the setting (an id, family or "vendor/id"), else a sensible pick from those available. */
 async function chooseModel(tier: WorkerTier): Promise<vscode.LanguageModelChat> {
   const models = await vscode.lm.selectChatModels();
-  if (models.length === 0) throw new Error('no language model is available in this editor: sign in to a model provider, then spawn again');
-  const wanted = vscode.workspace.getConfiguration().get<string>(tier === 'fast' ? Setting.vibeFastModel : Setting.vibeGoodModel)?.trim();
+  if (models.length === 0)
+    throw new Error('no language model is available in this editor: sign in to a model provider, then spawn again');
+  const wanted = vscode.workspace
+    .getConfiguration()
+    .get<string>(tier === 'fast' ? Setting.vibeFastModel : Setting.vibeGoodModel)
+    ?.trim();
   if (wanted) {
-    const found = models.find((model) => model.id === wanted || model.family === wanted || `${model.vendor}/${model.id}` === wanted);
-    if (!found) throw new Error(`the ${tier} model "${wanted}" (setting ${tier === 'fast' ? Setting.vibeFastModel : Setting.vibeGoodModel}) is not available; available: ${models.map((model) => `${model.vendor}/${model.id}`).join(', ')}`);
+    const found = models.find(
+      (model) => model.id === wanted || model.family === wanted || `${model.vendor}/${model.id}` === wanted,
+    );
+    if (!found)
+      throw new Error(
+        `the ${tier} model "${wanted}" (setting ${tier === 'fast' ? Setting.vibeFastModel : Setting.vibeGoodModel}) is not available; available: ${models.map((model) => `${model.vendor}/${model.id}`).join(', ')}`,
+      );
     return found;
   }
   const quick = /mini|flash|haiku|fast|small/i;
-  const pick = tier === 'fast' ? models.find((model) => quick.test(model.family) || quick.test(model.id)) : models.find((model) => !quick.test(model.family) && !quick.test(model.id));
+  const pick =
+    tier === 'fast'
+      ? models.find((model) => quick.test(model.family) || quick.test(model.id))
+      : models.find((model) => !quick.test(model.family) && !quick.test(model.id));
   return pick ?? models[0];
 }
 
@@ -53,16 +81,21 @@ function toMessages(transcript: readonly TranscriptEntry[]): vscode.LanguageMode
   };
   for (const entry of transcript) {
     if (entry.role === 'tool') {
-      results.push(new vscode.LanguageModelToolResultPart(entry.callId, [new vscode.LanguageModelTextPart(entry.text)]));
+      results.push(
+        new vscode.LanguageModelToolResultPart(entry.callId, [new vscode.LanguageModelTextPart(entry.text)]),
+      );
       continue;
     }
     flush();
-    if (entry.role === 'brief') messages.push(vscode.LanguageModelChatMessage.User(`${INSTRUCTIONS}\n\nBrief:\n${entry.text}`));
-    else if (entry.role === 'user') messages.push(vscode.LanguageModelChatMessage.User(`Message from the agent that started you:\n${entry.text}`));
+    if (entry.role === 'brief')
+      messages.push(vscode.LanguageModelChatMessage.User(`${INSTRUCTIONS}\n\nBrief:\n${entry.text}`));
+    else if (entry.role === 'user')
+      messages.push(vscode.LanguageModelChatMessage.User(`Message from the agent that started you:\n${entry.text}`));
     else if (entry.role === 'assistant') {
       const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
       if (entry.text) parts.push(new vscode.LanguageModelTextPart(entry.text));
-      for (const call of entry.toolCalls) parts.push(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input as object));
+      for (const call of entry.toolCalls)
+        parts.push(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input as object));
       messages.push(vscode.LanguageModelChatMessage.Assistant(parts));
     }
   }
@@ -84,19 +117,32 @@ function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispos
   };
 }
 
-function chatModel(model: vscode.LanguageModelChat, tier: WorkerTier, offered: (worker: WorkerSummary) => readonly vscode.LanguageModelToolInformation[]): WorkerModel {
+function chatModel(
+  model: vscode.LanguageModelChat,
+  tier: WorkerTier,
+  offered: (worker: WorkerSummary) => readonly vscode.LanguageModelToolInformation[],
+): WorkerModel {
   return {
     name: `${model.vendor}/${model.id} (${tier})`,
     async respond(transcript, signal, worker): Promise<ModelTurn> {
       const cancellation = tokenOf(signal);
       try {
-        const tools = offered(worker).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
-        const response = await model.sendRequest(toMessages(transcript), { tools, justification: 'A background worker of vibe mode runs its brief.' }, cancellation.token);
+        const tools = offered(worker).map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+        }));
+        const response = await model.sendRequest(
+          toMessages(transcript),
+          { tools, justification: 'A background worker of vibe mode runs its brief.' },
+          cancellation.token,
+        );
         let text = '';
         const toolCalls: ToolCall[] = [];
         for await (const part of response.stream) {
           if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-          else if (part instanceof vscode.LanguageModelToolCallPart) toolCalls.push({ callId: part.callId, name: part.name, input: part.input });
+          else if (part instanceof vscode.LanguageModelToolCallPart)
+            toolCalls.push({ callId: part.callId, name: part.name, input: part.input });
         }
         return { text, toolCalls };
       } finally {
@@ -116,7 +162,12 @@ export interface VibeService {
   accessOf(id: string): Tier | undefined;
 }
 
-export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime, runner: ToolRunner, approver: Approver): VibeService {
+export function registerVibe(
+  context: vscode.ExtensionContext,
+  runtime: Runtime,
+  runner: ToolRunner,
+  approver: Approver,
+): VibeService {
   const enabled = (): boolean => vscode.workspace.getConfiguration().get<boolean>(Setting.vibeEnabled) === true;
   const item = vscode.window.createStatusBarItem('liveTools.vibe', vscode.StatusBarAlignment.Left, 30);
   item.name = 'Agent Live Tools: vibe mode';
@@ -129,7 +180,14 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
       async approve({ worker, tool, input }, signal) {
         const cancellation = tokenOf(signal);
         try {
-          const allowed = await approver.approve({ caller: callerOf(worker), tool, confirmation: await runner.confirmation(tool, input, cancellation.token) }, cancellation.token);
+          const allowed = await approver.approve(
+            {
+              caller: callerOf(worker),
+              tool,
+              confirmation: await runner.confirmation(tool, input, cancellation.token),
+            },
+            cancellation.token,
+          );
           runtime.log.info('vibe.approval', `${worker.id} ${tool}: ${allowed ? 'allowed' : 'denied'}`);
           return allowed;
         } finally {
@@ -160,9 +218,19 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
 
   const update = (): void => {
     const on = enabled();
-    runtime.board.set('vibe', on ? { ready: true } : { ready: false, reason: `vibe mode is off (turn it on with the "Toggle Vibe Mode" command or the ${Setting.vibeEnabled} setting)` });
+    runtime.board.set(
+      'vibe',
+      on
+        ? { ready: true }
+        : {
+            ready: false,
+            reason: `vibe mode is off (turn it on with the "Toggle Vibe Mode" command or the ${Setting.vibeEnabled} setting)`,
+          },
+    );
     item.text = on ? '$(rocket) Vibe' : '$(circle-slash) Vibe';
-    item.tooltip = on ? 'Vibe mode is on: the agent can start background workers. Click to turn it off.' : 'Vibe mode is off. Click to turn it on.';
+    item.tooltip = on
+      ? 'Vibe mode is on: the agent can start background workers. Click to turn it off.'
+      : 'Vibe mode is off. Click to turn it on.';
     item.show();
   };
   update();
@@ -171,7 +239,9 @@ export function registerVibe(context: vscode.ExtensionContext, runtime: Runtime,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(Setting.vibeEnabled)) update();
     }),
-    vscode.commands.registerCommand(TOGGLE_VIBE_COMMAND, () => vscode.workspace.getConfiguration().update(Setting.vibeEnabled, !enabled(), vscode.ConfigurationTarget.Global)),
+    vscode.commands.registerCommand(TOGGLE_VIBE_COMMAND, () =>
+      vscode.workspace.getConfiguration().update(Setting.vibeEnabled, !enabled(), vscode.ConfigurationTarget.Global),
+    ),
     vscode.commands.registerCommand(STOP_WORKER_COMMAND, (node?: WorkerNode | string) => {
       const id = typeof node === 'string' ? node : node?.worker?.id;
       if (id) pool.kill(id, 'stopped by the human in the Workers view');
@@ -225,12 +295,32 @@ class WorkersTree implements vscode.TreeDataProvider<WorkerNode> {
       const seconds = Math.round(((worker.endedAt ?? Date.now()) - worker.startedAt) / 1000);
       item.description = `${worker.status} · ${worker.tier} · ${seconds} s`;
       item.tooltip = worker.result ?? worker.model;
-      item.contextValue = worker.status === 'done' || worker.status === 'failed' || worker.status === 'killed' ? 'workerFinished' : 'workerRunning';
-      item.iconPath = new vscode.ThemeIcon(worker.status === 'done' ? 'pass' : worker.status === 'failed' ? 'error' : worker.status === 'killed' ? 'circle-slash' : worker.status === 'awaiting approval' ? 'question' : 'loading~spin');
+      item.contextValue =
+        worker.status === 'done' || worker.status === 'failed' || worker.status === 'killed'
+          ? 'workerFinished'
+          : 'workerRunning';
+      item.iconPath = new vscode.ThemeIcon(
+        worker.status === 'done'
+          ? 'pass'
+          : worker.status === 'failed'
+            ? 'error'
+            : worker.status === 'killed'
+              ? 'circle-slash'
+              : worker.status === 'awaiting approval'
+                ? 'question'
+                : 'loading~spin',
+      );
       return item;
     }
     const entry = node.entry as TranscriptEntry;
-    const text = entry.role === 'assistant' ? [entry.text, ...entry.toolCalls.map((call) => `→ ${call.name} ${JSON.stringify(call.input)}`)].filter(Boolean).join(' ') : entry.role === 'tool' ? `${entry.name}: ${entry.text}` : entry.text;
+    const text =
+      entry.role === 'assistant'
+        ? [entry.text, ...entry.toolCalls.map((call) => `→ ${call.name} ${JSON.stringify(call.input)}`)]
+            .filter(Boolean)
+            .join(' ')
+        : entry.role === 'tool'
+          ? `${entry.name}: ${entry.text}`
+          : entry.text;
     const item = new vscode.TreeItem(`${entry.role}: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
     item.tooltip = text.slice(0, 4000);
     return item;

@@ -7,7 +7,9 @@ import * as vscode from 'vscode';
 
 /** The document open in the editor for this file-system path, if any. */
 export function documentAt(path: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path);
+  return vscode.workspace.textDocuments.find(
+    (document) => document.uri.scheme === 'file' && document.uri.fsPath === path,
+  );
 }
 
 /** The document open in the editor for this URI (any scheme), if any. */

@@ -61,9 +61,13 @@ export function minimalEdit(before: string, after: string): TextEdit {
   const limit = Math.min(before.length, after.length);
   while (start < limit && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
-  while (tail < limit - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  while (
+    tail < limit - start &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  )
+    tail++;
   // Never split a CRLF or a surrogate pair.
-  while (start > 0 && (/[\r\uD800-\uDBFF]/.test(before[start - 1]))) start--;
+  while (start > 0 && /[\r\uD800-\uDBFF]/.test(before[start - 1])) start--;
   while (tail > 0 && /[\n\uDC00-\uDFFF]/.test(before[before.length - tail])) tail--;
   return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
 }
@@ -149,11 +153,19 @@ export class WriteService {
     return { path, before, after: applyEdits(before, fitted), edits: fitted };
   }
 
-  async apply(files: readonly PlannedFile[], conversation: string, token: vscode.CancellationToken): Promise<WriteOutcome> {
+  async apply(
+    files: readonly PlannedFile[],
+    conversation: string,
+    token: vscode.CancellationToken,
+  ): Promise<WriteOutcome> {
     const deadline = () => Date.now() + this.waitSeconds() * 1000;
     const finalPaths = files.filter((file) => file.after !== undefined).map((file) => file.moveTo ?? file.path);
     // Importers of every file whose content or place changes (deleting or moving a file breaks them too).
-    const importers = await this.importersOf(files.map((file) => file.path), new Set([...finalPaths, ...files.map((file) => file.path)]), token);
+    const importers = await this.importersOf(
+      files.map((file) => file.path),
+      new Set([...finalPaths, ...files.map((file) => file.path)]),
+      token,
+    );
     const observed = [...new Set([...finalPaths, ...importers])];
     const before = new Map<string, DiagnosticItem[] | undefined>();
     const beforeDeadline = deadline();
@@ -174,10 +186,17 @@ export class WriteService {
         const result = await this.diagnostics(path, watch, afterDeadline, token);
         throwIfCancelled(token);
         const shown = this.display(path);
-        const verdict = this.registry.observe(conversation, { path: shown, before: before.get(path) ?? [], after: result.unchecked ? [] : result.items });
+        const verdict = this.registry.observe(conversation, {
+          path: shown,
+          before: before.get(path) ?? [],
+          after: result.unchecked ? [] : result.items,
+        });
         checks.push({ verdict, written: finalPaths.includes(path), unchecked: result.unchecked });
       }
-      return { diagnostics: diagnosticsSection(checks, this.waitSeconds()), unsaved: unsaved.map((path) => this.display(path)) };
+      return {
+        diagnostics: diagnosticsSection(checks, this.waitSeconds()),
+        unsaved: unsaved.map((path) => this.display(path)),
+      };
     } finally {
       watch.dispose();
     }
@@ -189,52 +208,80 @@ export class WriteService {
     const keepUnsaved = new Set<string>();
     // The boundary again, right before writing: a link may have been put in place since the plan.
     const folders = workspaceFolderPaths();
-    for (const file of files) for (const target of [file.path, file.moveTo]) if (target) assertRealPathInside(folders, target);
+    for (const file of files)
+      for (const target of [file.path, file.moveTo]) if (target) assertRealPathInside(folders, target);
     // A file with mixed line breaks, changed in place and not open with unsaved changes, is written as
     // bytes after the edit: through the editor's model every line would take one break.
-    const exact = files.filter((file) => file.before !== undefined && file.after !== undefined && !file.moveTo && hasMixedLineBreaks(file.before) && !documentAt(file.path)?.isDirty);
+    const exact = files.filter(
+      (file) =>
+        file.before !== undefined &&
+        file.after !== undefined &&
+        !file.moveTo &&
+        hasMixedLineBreaks(file.before) &&
+        !documentAt(file.path)?.isDirty,
+    );
     for (const file of exact) {
-      if ((await currentText(file.path)) !== file.before) throw new WriteRefused(this.display(file.path), 'the file changed while the write was prepared; nothing was written, try again');
+      if ((await currentText(file.path)) !== file.before)
+        throw new WriteRefused(
+          this.display(file.path),
+          'the file changed while the write was prepared; nothing was written, try again',
+        );
     }
     const viaEditor = files.filter((file) => !exact.includes(file));
     for (const file of viaEditor) {
       const uri = vscode.Uri.file(file.path);
       if (file.before === undefined) {
-        if (exists(file.path)) throw new WriteRefused(this.display(file.path), 'the file was created meanwhile; read it and write again');
+        if (exists(file.path))
+          throw new WriteRefused(this.display(file.path), 'the file was created meanwhile; read it and write again');
         edit.createFile(uri, { ignoreIfExists: false });
         if (file.after) edit.insert(uri, new vscode.Position(0, 0), file.after);
         continue;
       }
       const document = await vscode.workspace.openTextDocument(uri);
       if (document.getText() !== file.before) {
-        throw new WriteRefused(this.display(file.path), 'the file changed while the write was prepared; nothing was written, try again');
+        throw new WriteRefused(
+          this.display(file.path),
+          'the file changed while the write was prepared; nothing was written, try again',
+        );
       }
-      if (document.isDirty || this.readUnsaved.get(file.path) === file.before) keepUnsaved.add(file.moveTo ?? file.path);
+      if (document.isDirty || this.readUnsaved.get(file.path) === file.before)
+        keepUnsaved.add(file.moveTo ?? file.path);
       this.readUnsaved.delete(file.path);
       if (file.after !== undefined) {
         const edits = file.edits ?? [minimalEdit(file.before, file.after)];
         for (const change of edits) {
           if (change.start === change.end && change.text === '') continue;
-          edit.replace(uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+          edit.replace(
+            uri,
+            new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)),
+            change.text,
+          );
         }
       }
       if (file.after === undefined) edit.deleteFile(uri, { ignoreIfNotExists: false });
       else if (file.moveTo) {
-        if (exists(file.moveTo)) throw new WriteRefused(this.display(file.moveTo), 'cannot move a file there: a file already exists');
+        if (exists(file.moveTo))
+          throw new WriteRefused(this.display(file.moveTo), 'cannot move a file there: a file already exists');
         edit.renameFile(uri, vscode.Uri.file(file.moveTo), { overwrite: false });
       }
     }
     throwIfCancelled(token);
     // (The editor refuses an empty WorkspaceEdit, and `size` does not count file operations.)
     if (viaEditor.length > 0 && !(await vscode.workspace.applyEdit(edit))) {
-      throw new WriteRefused(files.map((file) => this.display(file.path)).join(', '), 'the editor refused the edit (a file may have changed meanwhile); nothing was written');
+      throw new WriteRefused(
+        files.map((file) => this.display(file.path)).join(', '),
+        'the editor refused the edit (a file may have changed meanwhile); nothing was written',
+      );
     }
     for (const file of exact) {
       try {
         await writeTextExactly(file.path, file.before as string, file.after as string);
       } catch (error) {
         const others = files.filter((other) => other !== file).map((other) => this.display(other.path));
-        throw new WriteRefused(this.display(file.path), `${describeError(error)}; it was not written${others.length ? `, but the other files of this write were: ${others.join(', ')}` : ''}`);
+        throw new WriteRefused(
+          this.display(file.path),
+          `${describeError(error)}; it was not written${others.length ? `, but the other files of this write were: ${others.join(', ')}` : ''}`,
+        );
       }
     }
     const unsaved: string[] = [];
@@ -242,13 +289,19 @@ export class WriteService {
       if (file.after === undefined || exact.includes(file)) continue;
       const path = file.moveTo ?? file.path;
       const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-      if (document.getText() !== file.after && document.getText().replace(/\r\n/g, '\n') !== file.after.replace(/\r\n/g, '\n')) {
+      if (
+        document.getText() !== file.after &&
+        document.getText().replace(/\r\n/g, '\n') !== file.after.replace(/\r\n/g, '\n')
+      ) {
         this.log.warn('writes.apply', `${this.display(path)} does not read as planned after the edit`);
       }
       if (keepUnsaved.has(path)) unsaved.push(path);
       else if (document.isDirty && !(await document.save())) unsaved.push(path);
     }
-    this.log.info('writes.apply', `${files.length} file(s): ${files.map((file) => this.display(file.path)).join(', ')}`);
+    this.log.info(
+      'writes.apply',
+      `${files.length} file(s): ${files.map((file) => this.display(file.path)).join(', ')}`,
+    );
     return unsaved;
   }
 
@@ -256,10 +309,19 @@ export class WriteService {
    * Script files inside the workspace that import one of `targets`, found by their import
    * specifiers (text, not the type checker), at most WRITE_IMPORTERS_CAP.
    */
-  private async importersOf(targets: readonly string[], exclude: ReadonlySet<string>, token: vscode.CancellationToken): Promise<string[]> {
+  private async importersOf(
+    targets: readonly string[],
+    exclude: ReadonlySet<string>,
+    token: vscode.CancellationToken,
+  ): Promise<string[]> {
     const scripts = targets.filter(isScriptFile);
     if (scripts.length === 0) return [];
-    const candidates = await vscode.workspace.findFiles('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}', '**/node_modules/**', 5000, token);
+    const candidates = await vscode.workspace.findFiles(
+      '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}',
+      '**/node_modules/**',
+      5000,
+      token,
+    );
     const found: string[] = [];
     for (const uri of candidates) {
       if (found.length >= WRITE_IMPORTERS_CAP) break;
@@ -289,7 +351,9 @@ export class WriteService {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return {};
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>((resolve) => (timer = boundedTimeout(() => resolve(undefined), remaining)));
+      const timeout = new Promise<undefined>(
+        (resolve) => (timer = boundedTimeout(() => resolve(undefined), remaining)),
+      );
       try {
         const result = await Promise.race([this.lsp.fileDiagnostics(this.display(path), token), timeout]);
         if (!result || result.freshness.kind !== 'verified') return {};
@@ -319,7 +383,10 @@ export class WriteService {
         severity: severities[diagnostic.severity] ?? 'info',
         message: diagnostic.message,
         source: diagnostic.source,
-        code: diagnostic.code === undefined ? undefined : String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code),
+        code:
+          diagnostic.code === undefined
+            ? undefined
+            : String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code),
       })),
     };
   }

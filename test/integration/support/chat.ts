@@ -13,7 +13,12 @@ export async function scriptedModel(): Promise<ScriptedModelApi> {
  * Sends `query` in a new chat session of the built-in chat, in the given agent (mode), with
  * the scripted model selected; the model answers with `turns`. Does not wait for the answer.
  */
-export async function sendChat(model: ScriptedModelApi, query: string, turns: readonly ScriptedTurn[], mode = 'agent'): Promise<void> {
+export async function sendChat(
+  model: ScriptedModelApi,
+  query: string,
+  turns: readonly ScriptedTurn[],
+  mode = 'agent',
+): Promise<void> {
   model.reset();
   model.script(turns);
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
@@ -32,6 +37,10 @@ export async function chatReady(): Promise<void> {
 }
 
 /** Text of the tool results in a recorded request. */
-export function toolResults(request: { messages: readonly { parts: readonly { kind: string; text?: string }[] }[] }): string[] {
-  return request.messages.flatMap((message) => message.parts.filter((part) => part.kind === 'toolResult').map((part) => part.text ?? ''));
+export function toolResults(request: {
+  messages: readonly { parts: readonly { kind: string; text?: string }[] }[];
+}): string[] {
+  return request.messages.flatMap((message) =>
+    message.parts.filter((part) => part.kind === 'toolResult').map((part) => part.text ?? ''),
+  );
 }

@@ -48,7 +48,10 @@ export async function setLspEnabled(enabled: boolean | undefined): Promise<void>
   for (;;) {
     const refused = (await invokeText('lsp', { action: 'status' })).startsWith('Refused');
     if (refused === expectRefusal) return;
-    if (Date.now() > deadline) throw new Error(`The lsp resource did not become ${enabled === false ? 'unavailable' : 'available'} within 10 s.`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `The lsp resource did not become ${enabled === false ? 'unavailable' : 'available'} within 10 s.`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -65,7 +68,11 @@ export async function waitUntil<T>(what: string, probe: () => T | undefined, tim
 }
 
 /** Like waitUntil, for a probe that is itself asynchronous (a tool call). */
-export async function waitUntilAsync<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+export async function waitUntilAsync<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -14,5 +14,7 @@ export function workerIdOf(answer: string): string {
 /** Sets vibe mode and waits until the tools see it (they refuse while it is off). */
 export async function setVibe(on: boolean): Promise<void> {
   await setSetting('liveTools.vibe.enabled', on);
-  await waitUntilAsync(`vibe mode ${on ? 'on' : 'off'}`, async () => ((await invokeText('vibe_list', {})).startsWith('Refused') === !on ? true : undefined));
+  await waitUntilAsync(`vibe mode ${on ? 'on' : 'off'}`, async () =>
+    (await invokeText('vibe_list', {})).startsWith('Refused') === !on ? true : undefined,
+  );
 }

@@ -28,7 +28,8 @@ export function astGrepBinary(repoRoot: string): string {
     path.join(repoRoot, 'node_modules', '@ast-grep', 'cli', binary),
   ];
   const found = candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).size > 100_000);
-  if (!found) throw new Error(`No ast-grep binary in ${candidates.join(' or ')}: run npm ci (@ast-grep/cli is a devDependency).`);
+  if (!found)
+    throw new Error(`No ast-grep binary in ${candidates.join(' or ')}: run npm ci (@ast-grep/cli is a devDependency).`);
   return found;
 }
 
@@ -50,7 +51,12 @@ interface AstGrepJson {
 }
 
 /** The matches of one pattern in the given files (absolute paths), from `ast-grep run --json=stream`. */
-export function astGrepMatches(binary: string, language: string, pattern: string, files: readonly string[]): Promise<AstGrepMatch[]> {
+export function astGrepMatches(
+  binary: string,
+  language: string,
+  pattern: string,
+  files: readonly string[],
+): Promise<AstGrepMatch[]> {
   return astGrepJson(binary, ['run', '--pattern', pattern, '--lang', language, '--json=stream', ...files]);
 }
 
@@ -65,7 +71,9 @@ export function astGrepMatchesOfEach(
   patterns: readonly string[],
   files: readonly string[],
 ): Promise<AstGrepMatch[]> {
-  const rules = patterns.map((pattern, index) => [`id: p${index}`, `language: ${language}`, 'rule:', `  pattern: ${JSON.stringify(pattern)}`].join('\n'));
+  const rules = patterns.map((pattern, index) =>
+    [`id: p${index}`, `language: ${language}`, 'rule:', `  pattern: ${JSON.stringify(pattern)}`].join('\n'),
+  );
   return astGrepJson(binary, ['scan', '--inline-rules', rules.join('\n---\n'), '--json=stream', ...files]);
 }
 

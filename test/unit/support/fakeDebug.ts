@@ -70,7 +70,8 @@ export class FakeConnection implements DebugConnection {
   ) {
     this.name = name;
     this.ended = new Promise((resolve) => (this.endedWith = resolve));
-    if (program.processId !== undefined) this.emit({ event: 'process', body: { name, systemProcessId: program.processId } });
+    if (program.processId !== undefined)
+      this.emit({ event: 'process', body: { name, systemProcessId: program.processId } });
     if (program.output) this.emit({ event: 'output', body: { category: 'stdout', output: program.output } });
     if (program.behaviour === 'entry') this.emit({ event: 'stopped', body: { reason: 'entry', threadId: 1 } });
     if (program.behaviour === 'script') this.reachStop();
@@ -85,15 +86,38 @@ export class FakeConnection implements DebugConnection {
       case 'stackTrace':
         if (this.program.behaviour === 'script') {
           const source = { path: this.program.source, name: 'fake' };
-          return { stackFrames: [{ id: 1, name: 'main', line: this.stop()?.line ?? 1, source }, { id: 2, name: '<module>', line: 1, source }], totalFrames: 2 } as T;
+          return {
+            stackFrames: [
+              { id: 1, name: 'main', line: this.stop()?.line ?? 1, source },
+              { id: 2, name: '<module>', line: 1, source },
+            ],
+            totalFrames: 2,
+          } as T;
         }
         return { stackFrames: [{ id: 1, name: 'main', line: 1, source: { name: 'fake' } }], totalFrames: 1 } as T;
       case 'scopes':
-        return { scopes: [{ name: 'Locals', variablesReference: LOCALS_REFERENCE }, { name: 'Globals', variablesReference: GLOBALS_REFERENCE, expensive: true }] } as T;
+        return {
+          scopes: [
+            { name: 'Locals', variablesReference: LOCALS_REFERENCE },
+            { name: 'Globals', variablesReference: GLOBALS_REFERENCE, expensive: true },
+          ],
+        } as T;
       case 'variables': {
         const locals = this.stop()?.locals ?? [];
-        const shown = args?.variablesReference === LOCALS_REFERENCE ? locals : args?.variablesReference === CHILDREN_REFERENCE ? (locals.find((local) => local.children)?.children ?? []) : [];
-        return { variables: shown.map((local) => ({ name: local.name, value: local.value, type: local.type, variablesReference: local.children ? CHILDREN_REFERENCE : 0 })) } as T;
+        const shown =
+          args?.variablesReference === LOCALS_REFERENCE
+            ? locals
+            : args?.variablesReference === CHILDREN_REFERENCE
+              ? (locals.find((local) => local.children)?.children ?? [])
+              : [];
+        return {
+          variables: shown.map((local) => ({
+            name: local.name,
+            value: local.value,
+            type: local.type,
+            variablesReference: local.children ? CHILDREN_REFERENCE : 0,
+          })),
+        } as T;
       }
       case 'pause':
         setImmediate(() => this.emit({ event: 'stopped', body: { reason: 'pause', threadId: 1 } }));
@@ -103,7 +127,8 @@ export class FakeConnection implements DebugConnection {
       case 'stepIn':
       case 'stepOut':
         this.emit({ event: 'continued', body: { threadId: 1 } });
-        if (this.program.behaviour === 'entry') setImmediate(() => this.emit({ event: 'stopped', body: { reason: 'step', threadId: 1 } }));
+        if (this.program.behaviour === 'entry')
+          setImmediate(() => this.emit({ event: 'stopped', body: { reason: 'step', threadId: 1 } }));
         if (this.program.behaviour === 'script') {
           this.step++;
           setImmediate(() => this.reachStop());
@@ -113,7 +138,11 @@ export class FakeConnection implements DebugConnection {
         if (this.program.behaviour !== 'script') return { result: '42' } as T;
         const local = this.stop()?.locals?.find((candidate) => candidate.name === args?.expression);
         if (!local) return { result: `${String(args?.expression)} (frame ${String(args?.frameId)})` } as T;
-        return { result: local.value, type: local.type, variablesReference: local.children ? CHILDREN_REFERENCE : 0 } as T;
+        return {
+          result: local.value,
+          type: local.type,
+          variablesReference: local.children ? CHILDREN_REFERENCE : 0,
+        } as T;
       }
       default:
         return {} as T;
@@ -153,7 +182,8 @@ export class FakeConnection implements DebugConnection {
       this.emit({ event: 'stopped', body: { reason: stop.reason, threadId: 1, description: stop.description } });
       return;
     }
-    if (this.program.finalOutput) this.emit({ event: 'output', body: { category: 'stdout', output: this.program.finalOutput } });
+    if (this.program.finalOutput)
+      this.emit({ event: 'output', body: { category: 'stdout', output: this.program.finalOutput } });
     this.emit({ event: 'exited', body: { exitCode: this.program.exitCode ?? 0 } });
     this.exited = true;
     this.emit({ event: 'terminated' });
@@ -194,7 +224,10 @@ export class FakeHost implements DebugHost {
   }
 
   contextFor(): ReturnType<DebugHost['contextFor']> {
-    return { folder: this.folder, adapter: { root: this.folder, workspaceFolder: this.folder, pathVariable: '', hasJsDebug: false } };
+    return {
+      folder: this.folder,
+      adapter: { root: this.folder, workspaceFolder: this.folder, pathVariable: '', hasJsDebug: false },
+    };
   }
 
   resolvePath(file: string): string {

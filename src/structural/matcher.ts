@@ -14,7 +14,7 @@
  */
 import { Node, Tree } from 'web-tree-sitter';
 import { PatternNode, requiredTextsOf } from './patternTree';
-import { displayPathOf, ErrorContext, ModelFacingError } from '../platform/modelFacingError';
+import { StoppedInFile } from './stoppedInFile';
 
 export interface Capture {
   readonly text: string;
@@ -49,7 +49,7 @@ export function matchStepBudget(textLength: number): number {
 }
 
 /** Matching one file took more steps than its budget; `file` is filled in by whoever knows it. */
-export class PatternTooExpensive extends ModelFacingError {
+export class PatternTooExpensive extends StoppedInFile {
   constructor(
     readonly budget: number,
     readonly file?: string,
@@ -64,12 +64,6 @@ export class PatternTooExpensive extends ModelFacingError {
 
   inFile(file: string): PatternTooExpensive {
     return new PatternTooExpensive(this.budget, file);
-  }
-
-  /** The file is named as results name it (relative to the workspace); the search reports nothing. */
-  override modelText(context: ErrorContext = {}): string {
-    const shown = this.file ? displayPathOf(context)(this.file) : undefined;
-    return `Error: ${(shown ? this.inFile(shown) : this).message} The search stopped there: no matches are reported.`;
   }
 }
 

@@ -15,7 +15,8 @@ import { Worker } from 'node:worker_threads';
 import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { Match } from './matcher';
 import { errorFromWire, fileOutcomeFromWire, fromWire, WorkerReply, WorkerRequest } from './workerProtocol';
-import { displayPathOf, ErrorContext, ModelFacingError } from '../platform/modelFacingError';
+import { ModelFacingError } from '../platform/modelFacingError';
+import { StoppedInFile } from './stoppedInFile';
 
 export class ParsingThreadFailed extends ModelFacingError {
   constructor(reason: string) {
@@ -38,7 +39,7 @@ export class JobCancelled extends ModelFacingError {
 }
 
 /** A job ran past the deadline; its thread was terminated. */
-export class ParsingTimedOut extends ModelFacingError {
+export class ParsingTimedOut extends StoppedInFile {
   constructor(
     readonly seconds: number,
     readonly file?: string,
@@ -52,12 +53,6 @@ export class ParsingTimedOut extends ModelFacingError {
 
   inFile(file: string): ParsingTimedOut {
     return new ParsingTimedOut(this.seconds, file);
-  }
-
-  /** The file is named as results name it (relative to the workspace); the search reports nothing. */
-  override modelText(context: ErrorContext = {}): string {
-    const shown = this.file ? displayPathOf(context)(this.file) : undefined;
-    return `Error: ${(shown ? this.inFile(shown) : this).message} The search stopped there: no matches are reported.`;
   }
 }
 

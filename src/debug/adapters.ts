@@ -178,17 +178,16 @@ async function resolveDebugpy(spec: AdapterSpec, context: AdapterContext): Promi
       };
     chosen = { python: onPath.path, via: `PATH (no project venv; set ${Setting.debugPython} to choose another)` };
   }
+  const ready = {
+    ok: true,
+    spec,
+    command: chosen.python,
+    args: ['-m', 'debugpy.adapter'],
+    python: chosen.python,
+    detail: `${chosen.python} (${chosen.via})`,
+  } as const;
   const version = interpreterVersion(chosen.python);
-  if (version !== undefined && probedInterpreters.get(chosen.python) === version) {
-    return {
-      ok: true,
-      spec,
-      command: chosen.python,
-      args: ['-m', 'debugpy.adapter'],
-      python: chosen.python,
-      detail: `${chosen.python} (${chosen.via})`,
-    };
-  }
+  if (version !== undefined && probedInterpreters.get(chosen.python) === version) return ready;
   const probe = await runToCompletion(
     chosen.python,
     [
@@ -217,14 +216,7 @@ async function resolveDebugpy(spec: AdapterSpec, context: AdapterContext): Promi
     };
   }
   if (version !== undefined) probedInterpreters.set(chosen.python, version);
-  return {
-    ok: true,
-    spec,
-    command: chosen.python,
-    args: ['-m', 'debugpy.adapter'],
-    python: chosen.python,
-    detail: `${chosen.python} (${chosen.via})`,
-  };
+  return ready;
 }
 
 /**

@@ -25,7 +25,8 @@ import {
 } from '../../src/structural/fileMatcher';
 import { ParsePool } from '../../src/structural/parsePool';
 import { FileMatches, MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
-import { registry } from './support/structuralEngine';
+import { registry, writeLogFiles } from './support/structuralEngine';
+import { suiteTempDir } from '../support/tempDir';
 import { repoRoot } from '../support/repoRoot';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
@@ -59,7 +60,7 @@ async function batch(
 
 describe('the command line batch run', function () {
   this.timeout(30_000);
-  let dir: string;
+  const dir = suiteTempDir('batch-search-');
   let files: string[];
   let nested: string;
   let binary: string;
@@ -67,35 +68,21 @@ describe('the command line batch run', function () {
   let pool: ParsePool;
 
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-search-'));
-    files = [];
-    for (let i = 0; i < 24; i++) {
-      const extension = ['ts', 'py', 'go'][i % 3];
-      const body =
-        extension === 'py'
-          ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n`
-          : extension === 'go'
-            ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n`
-            : `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
-      const file = path.join(dir, `file${String(i).padStart(2, '0')}.${extension}`);
-      fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
-      files.push(file);
-    }
-    nested = path.join(dir, 'nested.js');
+    files = writeLogFiles(dir());
+    nested = path.join(dir(), 'nested.js');
     // Nested matches repeat the same text: they come back as offsets into the text, sent once.
     fs.writeFileSync(
       nested,
       'function outer() {\n  function middle() {\n    function inner() { log(1); }\n  }\n}\nlog(2);\n',
     );
-    binary = path.join(dir, 'binary.js');
+    binary = path.join(dir(), 'binary.js');
     fs.writeFileSync(binary, 'log(1);\u0000\n');
-    big = path.join(dir, 'big.js');
+    big = path.join(dir(), 'big.js');
     fs.writeFileSync(big, `log(3);\n${'x;\n'.repeat(MAX_SEARCHED_FILE_LENGTH / 2)}`);
   });
 
   beforeEach(() => (pool = new ParsePool({ script: SCRIPT, size: 2 })));
   afterEach(() => pool.dispose());
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('hands on each file in file order, on threads or on this thread', async () => {
     for (const matcher of [pool, new InlineMatcher(registry)]) {
@@ -109,7 +96,7 @@ describe('the command line batch run', function () {
   });
 
   it('answers as a search of texts on this thread does, with or without the texts, and says what it skipped', async () => {
-    const all = [...files, nested, binary, big, path.join(dir, 'missing.js')];
+    const all = [...files, nested, binary, big, path.join(dir(), 'missing.js')];
     for (const pattern of ['log($A)', 'function $F() { $$$B }', 'log($$$A)']) {
       const request = { pattern, files: all, maxResults: Number.POSITIVE_INFINITY };
       const inline = await new StructuralSearch(registry, readText).search(request);

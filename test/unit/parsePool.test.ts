@@ -11,7 +11,7 @@ import { StructuralSearch } from '../../src/structural/search';
 import { fileOutcomeFromWire, fileOutcomeToWire } from '../../src/structural/workerProtocol';
 import { SourceCache } from '../../src/structural/sourceCache';
 import { ParsePool, ParsingThreadFailed } from '../../src/structural/parsePool';
-import { registry } from './support/structuralEngine';
+import { registry, writeLogFiles } from './support/structuralEngine';
 import { repoRoot } from '../support/repoRoot';
 import { suiteTempDir } from '../support/tempDir';
 
@@ -35,19 +35,7 @@ describe('structural search on worker threads', function () {
   let pool: ParsePool;
 
   before(() => {
-    files = [];
-    for (let i = 0; i < 24; i++) {
-      const extension = ['ts', 'py', 'go'][i % 3];
-      const body =
-        extension === 'py'
-          ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n`
-          : extension === 'go'
-            ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n`
-            : `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
-      const file = path.join(dir(), `file${String(i).padStart(2, '0')}.${extension}`);
-      fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
-      files.push(file);
-    }
+    files = writeLogFiles(dir());
   });
 
   beforeEach(() => (pool = new ParsePool({ script: SCRIPT, size: 2 })));

@@ -1,4 +1,5 @@
 /** The structural engine on plain Node, with the grammars the build copied into dist/. */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GRAMMARS } from '../../../src/structural/grammarManifest';
 import { LanguageRegistry } from '../../../src/structural/languages';
@@ -41,4 +42,25 @@ export async function rewritten(language: string, pattern: string, rewrite: stri
   checkRewrite(compiled, rewrite);
   const matches = await matchesIn(language, pattern, source);
   return applyEdits(source, editsFor(source, matches, rewrite));
+}
+
+/**
+ * 24 small files in `dir`, TypeScript, Python and Go in turn, each with two `log(…)` calls but
+ * every fifth with nothing to match: the corpus the thread-pool suites compare searches on.
+ */
+export function writeLogFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < 24; i++) {
+    const extension = ['ts', 'py', 'go'][i % 3];
+    const body =
+      extension === 'py'
+        ? `def f${i}():\n    log(${i}, "a")\n    log(x${i})\n`
+        : extension === 'go'
+          ? `package p\nfunc f${i}() {\n\tlog(${i}, "a")\n\tlog(x${i})\n}\n`
+          : `function f${i}() {\n  log(${i}, 'a');\n  log(x${i});\n}\n`;
+    const file = path.join(dir, `file${String(i).padStart(2, '0')}.${extension}`);
+    fs.writeFileSync(file, i % 5 === 4 ? 'nothing here\n' : body);
+    files.push(file);
+  }
+  return files;
 }

@@ -10,8 +10,11 @@ import { LanguageRegistry } from './languages';
 import { findMatches, Match, PatternTooExpensive } from './matcher';
 import { CompiledPattern, compilePattern } from './pattern';
 import { mayMatch } from './prefilter';
+import { FlatTree, GrammarTypes } from './flatTree';
 
 export interface MatchJob {
+  /** The file the text is of, when it is one: a thread holding its structural index matches without parsing. */
+  readonly file?: string;
   readonly language: string;
   readonly pattern: string;
   readonly text: string;
@@ -52,6 +55,8 @@ export interface FileMatcher {
   matchFile(job: DiskJob, signal?: AbortSignal): Promise<FileOutcome>;
   /** Compiles the pattern where the matching happens (a thread's grammars); throws PatternError. */
   describe(language: string, pattern: string, signal?: AbortSignal): Promise<PatternSummary>;
+  /** Keep the text's structural index for later patterns (threads that keep indexes; others ignore it). */
+  indexInBackground?(file: string, language: string, text: string): void;
   /** How many jobs are worth keeping in flight at once. */
   readonly parallelism: number;
   dispose(): void;
@@ -70,8 +75,30 @@ export function readTextFile(file: string): string | undefined {
 export class InlineMatcher implements FileMatcher {
   readonly parallelism = 1;
   private readonly patterns = new Map<string, CompiledPattern>();
+  private readonly types = new Map<string, GrammarTypes>();
 
   constructor(private readonly registry: LanguageRegistry) {}
+
+  /** The text's structural index (parsed, walked once, the tree deleted). */
+  async index(language: string, text: string): Promise<FlatTree | undefined> {
+    const loaded = await this.registry.load(language);
+    let types = this.types.get(language);
+    if (!types) this.types.set(language, (types = new GrammarTypes(loaded.language)));
+    const tree = loaded.parser.parse(text);
+    if (!tree) return undefined;
+    try {
+      return FlatTree.fromTree(tree, types);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** The job's matches read from the index of its text, without parsing. */
+  async matchIndexed(job: MatchJob, index: FlatTree): Promise<Match[]> {
+    const loaded = await this.registry.load(job.language);
+    const pattern = this.compiled(job.language, job.pattern, () => compilePattern(loaded, job.pattern));
+    return findMatches(index.withText(job.text), job.text, pattern.root, { limit: job.limit });
+  }
 
   async match(job: MatchJob): Promise<Match[]> {
     const loaded = await this.registry.load(job.language);

@@ -12,9 +12,10 @@
  * cost is polynomial in the children of one node), and every step counts against a budget per file
  * whose end is a `PatternTooExpensive` error, never a hang.
  */
-import { Node, Tree } from 'web-tree-sitter';
+import { Tree } from 'web-tree-sitter';
 import { PatternNode, requiredTextsOf } from './patternTree';
 import { StoppedInFile } from './stoppedInFile';
+import { SyntaxNode, SyntaxTree, wasmTree } from './syntaxTree';
 
 export interface Capture {
   readonly text: string;
@@ -76,14 +77,20 @@ export interface MatchOptions {
   readonly stats?: { steps: number };
 }
 
-type Bound = { readonly node: Node } | { readonly run: readonly Node[]; readonly at: number };
+type Bound = { readonly node: SyntaxNode } | { readonly run: readonly SyntaxNode[]; readonly at: number };
 
 type Environment = Array<[string, Bound]>;
 
 const requiredTextsCache = new WeakMap<PatternNode, readonly string[]>();
 
 /** Every match in the tree, in document order (nested matches included); throws PatternTooExpensive past the budget. */
-export function findMatches(tree: Tree, source: string, root: PatternNode, options: MatchOptions = {}): Match[] {
+export function findMatches(
+  parsed: Tree | SyntaxTree,
+  source: string,
+  root: PatternNode,
+  options: MatchOptions = {},
+): Match[] {
+  const tree = 'rootNode' in parsed ? wasmTree(parsed) : parsed;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const matches: Match[] = [];
   const anchor = anchorOf(source, root);
@@ -127,7 +134,7 @@ function anchorOf(source: string, root: PatternNode): Anchor | 'absent' | undefi
   return rarest;
 }
 
-function containsAnchor(node: Node, anchor: Anchor): boolean {
+function containsAnchor(node: SyntaxNode, anchor: Anchor): boolean {
   const start = node.startIndex;
   let low = 0;
   let high = anchor.offsets.length;
@@ -144,67 +151,16 @@ function containsAnchor(node: Node, anchor: Anchor): boolean {
  * from the root towards each (a path of a few dozen steps); otherwise every one, listed by one
  * call into the runtime, which walks the whole tree.
  */
-function candidatesOf(tree: Tree, root: PatternNode, anchor: Anchor | undefined): Iterable<Node> {
-  if (root.kind === 'meta') return namedNodes(tree);
-  if (anchor && anchor.offsets.length * DESCENT_COST < tree.rootNode.endIndex)
-    return nodesAround(tree, root.type, anchor);
-  return tree.rootNode.descendantsOfType(root.type);
+function candidatesOf(tree: SyntaxTree, root: PatternNode, anchor: Anchor | undefined): Iterable<SyntaxNode> {
+  if (root.kind === 'meta') return tree.named();
+  if (anchor && anchor.offsets.length * DESCENT_COST < tree.length) return tree.around(root.type, anchor.offsets);
+  return tree.ofType(root.type);
 }
 
 /** Characters of source per node visited by a full walk, roughly, times the steps of one descent. */
 const DESCENT_COST = 256;
 
-/** The nodes of a type that contain an anchor, in document order, outer before inner. */
-function nodesAround(tree: Tree, type: string, anchor: Anchor): Node[] {
-  const found: Array<{ node: Node; depth: number }> = [];
-  const seen = new Set<number>();
-  const root = tree.rootNode;
-  const cursor = tree.walk();
-  try {
-    for (const offset of anchor.offsets) {
-      cursor.reset(root);
-      let depth = 0;
-      do {
-        if (cursor.nodeType === type && !seen.has(cursor.nodeId)) {
-          seen.add(cursor.nodeId);
-          found.push({ node: cursor.currentNode, depth });
-        }
-        depth++;
-      } while (cursor.gotoFirstChildForIndex(offset) && cursor.startIndex <= offset);
-    }
-  } finally {
-    cursor.delete();
-  }
-  found.sort((a, b) => a.node.startIndex - b.node.startIndex || a.depth - b.depth);
-  return found.map(({ node }) => node);
-}
-
-/** A pattern that is a lone metavariable: every named node. */
-function* namedNodes(tree: Tree): Generator<Node> {
-  const cursor = tree.walk();
-  try {
-    let descending = true;
-    for (;;) {
-      if (descending) {
-        if (cursor.nodeIsNamed) {
-          const node = cursor.currentNode;
-          if (!node.isExtra) yield node;
-        }
-        if (cursor.gotoFirstChild()) continue;
-      }
-      if (cursor.gotoNextSibling()) {
-        descending = true;
-        continue;
-      }
-      if (!cursor.gotoParent()) return;
-      descending = false;
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-
-function toMatch(node: Node, env: Environment, source: string): Match {
+function toMatch(node: SyntaxNode, env: Environment, source: string): Match {
   const captures = new Map<string, Capture>();
   for (const [name, bound] of env) captures.set(name, captureOf(bound, source));
   return {
@@ -232,7 +188,7 @@ function captureOf(bound: Bound, source: string): Capture {
 /** One node's children against a pattern's: what a failure at a position is remembered by. */
 interface Sequence {
   readonly patterns: readonly PatternNode[];
-  readonly nodes: readonly Node[];
+  readonly nodes: readonly SyntaxNode[];
   /** Where an empty run at the start of the node is. */
   readonly at: number;
   readonly shape: ListShape;
@@ -282,7 +238,7 @@ class MatchRun {
     if (this.steps > this.budget) throw new PatternTooExpensive(this.budget);
   }
 
-  matchNode(pattern: PatternNode, node: Node, env: Environment): boolean {
+  matchNode(pattern: PatternNode, node: SyntaxNode, env: Environment): boolean {
     this.step();
     switch (pattern.kind) {
       case 'meta':
@@ -392,8 +348,8 @@ function boundKey(bound: Bound): string {
   return run.length === 0 ? `e${bound.at}` : `r${run[0].id}:${run.length}`;
 }
 
-function significantChildren(node: Node): Node[] {
-  const children: Node[] = [];
+function significantChildren(node: SyntaxNode): SyntaxNode[] {
+  const children: SyntaxNode[] = [];
   for (const child of node.children) {
     if (child && !child.isExtra && child.startIndex !== child.endIndex) children.push(child);
   }
@@ -407,9 +363,9 @@ function isToken(pattern: PatternNode): boolean {
 /** The non-empty leaf texts of a bound node or run, comments left out; iterative (a file may nest thousands deep). */
 function tokensOf(bound: Bound): string[] {
   const tokens: string[] = [];
-  const stack: Node[] = 'node' in bound ? [bound.node] : [...bound.run].reverse();
+  const stack: SyntaxNode[] = 'node' in bound ? [bound.node] : [...bound.run].reverse();
   while (stack.length > 0) {
-    const node = stack.pop() as Node;
+    const node = stack.pop() as SyntaxNode;
     if (node.isExtra) continue;
     if (node.childCount === 0) {
       if (node.startIndex !== node.endIndex) tokens.push(node.text);

@@ -60,6 +60,10 @@ interface Pending {
   readonly request: WorkerRequest;
   /** The worker it is for, when it is not for whichever has room. */
   readonly worker?: PooledWorker;
+  /** Work nobody waits for (building an index): given only to an idle thread when nothing else waits. */
+  readonly background?: boolean;
+  /** The worker that took it. */
+  takenBy?: PooledWorker;
   /** The length of the text (for a file, as this thread last read it): what decides whether it is large. */
   readonly length: number;
   resolve(reply: WorkerReply): void;
@@ -114,12 +118,31 @@ function firstAnswer(replies: ReadonlyArray<Promise<WorkerReply>>): Promise<Work
   });
 }
 
+/**
+ * What the structural indexes of all threads may take, in bytes of typed arrays (outside the
+ * threads' JS heaps), shared equally: at 2.7 (Python) to 5 (Go) bytes per source character, 40–70
+ * MB of source. Texts past RETIRE_AFTER_LENGTH are not indexed (their thread is retired).
+ */
+export const INDEX_BUDGET_BYTES = 192 * 1024 * 1024;
+
+/** Characters of indexed texts this thread keeps references to, to tell an unchanged text (the source cache keeps most of them anyway). */
+const INDEXED_TEXT_CHARACTERS = 64 * 1024 * 1024;
+
+/** Threads holding indexes stop after this long without a job (instead of `idleMs`): an agent asks again minutes later. */
+export const INDEX_IDLE_MS = 10 * 60_000;
+
 export interface ParsePoolOptions {
   /** dist/parseWorker.js, with dist/grammars and dist/web-tree-sitter.wasm beside it. */
   readonly script: string;
   readonly size: number;
   /** Workers stop after this long without a job. */
   readonly idleMs?: number;
+  /**
+   * Keep a structural index of each file matched from its text (built in the background after
+   * the search that read it), so the next pattern matches it without parsing; `INDEX_BUDGET_BYTES`
+   * when true. The editor's search does; a one-shot command line does not.
+   */
+  readonly index?: boolean | { readonly budgetBytes: number; readonly idleMs?: number };
   /** A job running longer than this ends its thread (default JOB_DEADLINE_MS). */
   readonly deadlineMs?: number;
 }
@@ -131,9 +154,29 @@ export class ParsePool implements FileMatcher {
   /** The jobs each caller's signal may take back. */
   private readonly bySignal = new Map<AbortSignal, { readonly jobs: Set<Pending>; readonly onAbort: () => void }>();
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Files whose structural index a thread holds, with the text it was built from; least recently used first. */
+  private readonly indexed = new Map<string, { readonly worker: PooledWorker; readonly text: string }>();
+  private indexedCharacters = 0;
+  /** Files waiting to be indexed or being indexed. */
+  private readonly indexing = new Set<string>();
+  private indexingDoneWaiters: Array<() => void> = [];
 
   constructor(private readonly options: ParsePoolOptions) {
     this.parallelism = options.size;
+  }
+
+  /** Texts matched so far, from a structural index or parsed (the benchmark and tests read it). */
+  readonly served = { fromIndex: 0, parsed: 0 };
+
+  /** Files a thread holds the structural index of. */
+  get indexedFiles(): number {
+    return this.indexed.size;
+  }
+
+  /** Resolves once no index is waiting to be built (the benchmark and tests wait for the background work). */
+  indexingDone(): Promise<void> {
+    if (this.indexing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.indexingDoneWaiters.push(resolve));
   }
 
   /** Threads running now. */
@@ -141,10 +184,78 @@ export class ParsePool implements FileMatcher {
     return this.workers.length;
   }
 
+  /**
+   * A text's matches: from the structural index of a thread that holds one built from this very
+   * text, else parsed by whichever thread has room (and, with `index`, indexed in the background).
+   */
   async match(job: MatchJob, signal?: AbortSignal): Promise<Match[]> {
+    const file = job.file;
+    const held = file === undefined ? undefined : this.indexed.get(file);
+    if (file !== undefined && held) {
+      if (held.text === job.text && this.workers.includes(held.worker)) {
+        const reply = await this.send({ kind: 'indexed', job: { ...job, file } }, 0, held.worker, signal);
+        if ('matches' in reply) {
+          this.indexed.delete(file);
+          this.indexed.set(file, held);
+          this.served.fromIndex++;
+          return reply.matches.map((wire) => fromWire(wire, job.text));
+        }
+      }
+      this.unindex(file);
+    }
     const reply = await this.send({ kind: 'text', job }, job.text.length, undefined, signal);
     if (!('matches' in reply)) throw new ParsingThreadFailed('it answered a text with something else');
+    this.served.parsed++;
+    if (file !== undefined) this.indexInBackground(file, job.language, job.text);
     return reply.matches.map((wire) => fromWire(wire, job.text));
+  }
+
+  /**
+   * Queues building the text's index on whichever thread is idle next, unless indexing is off, a
+   * thread holds it already, or the text is too long to keep.
+   */
+  indexInBackground(file: string, language: string, text: string): void {
+    if (!this.options.index || this.indexing.has(file) || text.length > RETIRE_AFTER_LENGTH) return;
+    if (this.indexed.get(file)?.text === text) return;
+    this.indexing.add(file);
+    const pending: Pending = {
+      request: { kind: 'index', file, language, text },
+      length: text.length,
+      background: true,
+      resolve: (reply) => {
+        this.indexDone(file);
+        const worker = pending.takenBy;
+        if (!('indexed' in reply) || reply.indexed === 0 || !worker || !this.workers.includes(worker)) return;
+        this.unindex(file);
+        this.indexed.set(file, { worker, text });
+        this.indexedCharacters += text.length;
+        for (const [oldest] of this.indexed) {
+          if (this.indexedCharacters <= INDEXED_TEXT_CHARACTERS) break;
+          this.unindex(oldest);
+        }
+      },
+      reject: () => this.indexDone(file),
+    };
+    this.waiting.push(pending);
+    this.dispatch();
+  }
+
+  private indexDone(file: string): void {
+    this.indexing.delete(file);
+    if (this.indexing.size > 0) return;
+    for (const resolve of this.indexingDoneWaiters.splice(0)) resolve();
+  }
+
+  private unindex(file: string): void {
+    const held = this.indexed.get(file);
+    if (!held) return;
+    this.indexed.delete(file);
+    this.indexedCharacters -= held.text.length;
+  }
+
+  /** A thread that ends takes its indexes with it. */
+  private unindexWorker(pooled: PooledWorker): void {
+    for (const [file, held] of this.indexed) if (held.worker === pooled) this.unindex(file);
   }
 
   async matchFile(job: DiskJob, signal?: AbortSignal): Promise<FileOutcome> {
@@ -248,6 +359,7 @@ export class ParsePool implements FileMatcher {
   private terminate(pooled: PooledWorker, victim: Pending, error: Error): void {
     const at = this.workers.indexOf(pooled);
     if (at !== -1) this.workers.splice(at, 1);
+    this.unindexWorker(pooled);
     this.clearDeadline(pooled);
     const others = pooled.inFlight.filter((pending) => pending !== victim);
     pooled.inFlight = [];
@@ -287,6 +399,7 @@ export class ParsePool implements FileMatcher {
         const at = this.next(pooled);
         if (at === -1) continue;
         const [pending] = this.waiting.splice(at, 1);
+        pending.takenBy = pooled;
         pooled.inFlight.push(pending);
         pooled.worker.postMessage(pending.request);
         if (pooled.inFlight.length === 1) this.armDeadline(pooled);
@@ -301,13 +414,21 @@ export class ParsePool implements FileMatcher {
    */
   private next(pooled: PooledWorker): number {
     let best = -1;
+    let background = -1;
     for (let at = 0; at < this.waiting.length; at++) {
       const pending = this.waiting[at];
       if (pending.worker === pooled) return at;
       if (pending.worker || (isLarge(pending) && !pooled.takesLarge)) continue;
+      if (pending.background) {
+        if (background === -1) background = at;
+        continue;
+      }
       if (best === -1 || pending.length > this.waiting[best].length) best = at;
     }
-    return best;
+    // Background work only to an idle thread while no search has work waiting or running: a search never queues behind it.
+    if (best !== -1 || background === -1 || pooled.inFlight.length > 0) return best;
+    const searching = this.workers.some((other) => other.inFlight.some((pending) => !pending.background));
+    return searching ? -1 : background;
   }
 
   private busy(): number {
@@ -316,6 +437,7 @@ export class ParsePool implements FileMatcher {
 
   private start(): PooledWorker {
     const worker = new Worker(this.options.script, {
+      workerData: { indexBudget: this.indexBudget() / this.options.size },
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 },
     });
     // The pool never keeps a process alive by itself (the command line exits when its search is done).
@@ -341,6 +463,7 @@ export class ParsePool implements FileMatcher {
   private retire(pooled: PooledWorker): void {
     const at = this.workers.indexOf(pooled);
     if (at !== -1) this.workers.splice(at, 1);
+    this.unindexWorker(pooled);
     this.clearDeadline(pooled);
     void pooled.worker.terminate();
   }
@@ -358,15 +481,27 @@ export class ParsePool implements FileMatcher {
   }
 
   private stop(pooled: PooledWorker, failure: Error): void {
+    this.unindexWorker(pooled);
     this.clearDeadline(pooled);
     for (const pending of pooled.inFlight.splice(0)) pending.reject(failure);
     void pooled.worker.terminate();
   }
 
+  private indexBudget(): number {
+    const index = this.options.index;
+    if (!index) return 0;
+    return index === true ? INDEX_BUDGET_BYTES : index.budgetBytes;
+  }
+
   private scheduleIdleStop(): void {
     if (this.waiting.length > 0 || this.busy() > 0) return;
     this.clearIdleTimer();
-    this.idleTimer = setTimeout(() => this.dispose(), this.options.idleMs ?? 60_000);
+    const index = this.options.index;
+    const idleMs =
+      this.indexed.size > 0 && index
+        ? ((index === true ? undefined : index.idleMs) ?? INDEX_IDLE_MS)
+        : (this.options.idleMs ?? 60_000);
+    this.idleTimer = setTimeout(() => this.dispose(), idleMs);
     this.idleTimer.unref();
   }
 

@@ -1,11 +1,13 @@
 /**
  * A parsing thread of `ParsePool` (bundled as dist/parseWorker.js): its own grammars and parser,
  * one request per message, answered with the matches, the outcome of a file it read, a pattern's
- * summary, or the error.
+ * summary, the size of a structural index it built and keeps (within the budget the pool gives
+ * it), or the error.
  */
 import * as path from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { InlineMatcher } from './fileMatcher';
+import { IndexStore } from './structuralIndex';
 import { GRAMMARS } from './grammarManifest';
 import { LanguageRegistry } from './languages';
 import { errorToWire, fileOutcomeToWire, toWire, WorkerReply, WorkerRequest } from './workerProtocol';
@@ -20,6 +22,7 @@ if (parentPort) {
       runtimeWasm: path.join(__dirname, 'web-tree-sitter.wasm'),
     }),
   );
+  const indexes = new IndexStore((workerData as { indexBudget?: number } | null)?.indexBudget ?? 0);
   const answer = async (request: WorkerRequest): Promise<WorkerReply> => {
     switch (request.kind) {
       case 'text':
@@ -32,6 +35,15 @@ if (parentPort) {
             request.job.withSource,
           ),
         };
+      case 'index': {
+        const index = await matcher.index(request.language, request.text);
+        return { indexed: index && indexes.put(request.file, index) ? index.bytes : 0 };
+      }
+      case 'indexed': {
+        const index = indexes.get(request.job.file, request.job.text.length);
+        if (!index) return { missing: true };
+        return { matches: (await matcher.matchIndexed(request.job, index)).map(toWire) };
+      }
       case 'describe': {
         const { language, context, requiredTexts, requiredRuns, gapWords, metavariables } = await matcher.describe(
           request.language,

@@ -211,7 +211,11 @@ export class StructuralSearch {
           const source = await this.readText(file);
           if (source === undefined) continue;
           pace.scanned(source.length);
-          if (!mayMatch(source, pattern)) continue;
+          if (!mayMatch(source, pattern)) {
+            // The next pattern may need it: have it indexed while nothing else runs.
+            matcher.indexInBackground?.(file, language, source);
+            continue;
+          }
           const length = source.length;
           const outcome: Promise<FileOutcome> =
             length > maxLength
@@ -219,7 +223,7 @@ export class StructuralSearch {
               : this.matchText(
                   matcher,
                   cache,
-                  { language, pattern: request.pattern, text: source, limit: tally.limit },
+                  { file, language, pattern: request.pattern, text: source, limit: tally.limit },
                   file,
                   signal,
                 );

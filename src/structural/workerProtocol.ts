@@ -13,12 +13,20 @@ import { PatternError } from './pattern';
 export type WorkerRequest =
   | { readonly kind: 'text'; readonly job: MatchJob }
   | { readonly kind: 'file'; readonly job: DiskJob }
-  | { readonly kind: 'describe'; readonly language: string; readonly pattern: string };
+  | { readonly kind: 'describe'; readonly language: string; readonly pattern: string }
+  /** Build and keep the text's structural index. */
+  | { readonly kind: 'index'; readonly file: string; readonly language: string; readonly text: string }
+  /** Match the text from the index this thread keeps of it. */
+  | { readonly kind: 'indexed'; readonly job: MatchJob & { readonly file: string } };
 
 export type WorkerReply =
   | { readonly matches: readonly WireMatch[] }
   | { readonly file: WireFileOutcome }
   | { readonly summary: PatternSummary }
+  /** Bytes of the index kept (0: not kept). */
+  | { readonly indexed: number }
+  /** The thread no longer holds the file's index (evicted past its budget). */
+  | { readonly missing: true }
   | { readonly error: WireError };
 
 /** An error as it crosses threads: its name and message, and a budget and file for PatternTooExpensive. */

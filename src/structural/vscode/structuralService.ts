@@ -50,10 +50,13 @@ export class StructuralService implements vscode.Disposable {
       runtimeWasm: path.join(extensionPath, 'dist', 'web-tree-sitter.wasm'),
     });
     // Every search parses on worker threads, one file too: nothing a pattern does can hold up this thread
-    // (one per core, at most four; they stop after a minute idle, and a cancelled search terminates them).
+    // (one per core, at most four; they stop after a minute idle, ten minutes while they hold structural
+    // indexes, and a cancelled search terminates them). Files searched are indexed in the background, so
+    // the next pattern matches them without parsing.
     this.pool = new ParsePool({
       script: path.join(extensionPath, 'dist', 'parseWorker.js'),
       size: Math.min(os.availableParallelism(), 4),
+      index: true,
     });
     this.search = new StructuralSearch(this.registry, (file) => this.readText(file), {
       pool: this.pool,

@@ -2,11 +2,12 @@
  * The matcher: finds every node of a parsed file that a compiled pattern matches, with its
  * metavariable captures, by ast-grep's rules (its default "smart" strictness) except where noted.
  * Kinds and leaf texts must be equal; where the pattern has a leaf, unnamed tokens of the file it
- * does not mention (a trailing comma, an optional semicolon) are skipped; once the pattern's
- * children are matched, the node's remaining children are ignored; tokens written right after a
- * `$$$` run are optional. Unlike ast-grep, comments are ignored on both sides wherever they are,
- * `$$$` runs back off to let the rest match, and a name used twice must capture the same tokens
- * whatever their layout and comments. test/unit/structuralDifferential.test.ts holds both lists.
+ * does not mention (a trailing comma, an optional semicolon) are skipped, except right after a
+ * `$$$` run, which takes them; once the pattern's children are matched, the node's remaining
+ * children are ignored; tokens written right after a `$$$` run are optional. Unlike ast-grep,
+ * comments are ignored on both sides wherever they are, `$$$` runs back off to let the rest match,
+ * and a name used twice must capture the same tokens whatever their layout and comments.
+ * test/unit/structuralDifferential.test.ts holds both lists.
  * The cost is bounded by design: a sequence remembers the (pattern position, node index, bindings
  * the rest of the pattern reads) it failed at, so `$$$` runs never retry what failed before (the
  * cost is polynomial in the children of one node), and every step counts against a budget per file
@@ -307,7 +308,9 @@ class MatchRun {
     }
     // Where the pattern has a token or a leaf that is not there, a token of the file it does not mention
     // (`;`, a trailing `,`) is skipped; a metavariable or a node never skips one (`yield $X` does not
-    // match `yield from x`).
+    // match `yield from x`). Right after a `$$$` run nothing is skipped: the run takes the token, as in
+    // ast-grep (`f($$$A)` on `f(x,)` captures `x,`), so a rewrite writing the run keeps it.
+    const afterRun = p > 0 && isRun(patterns[p - 1]);
     for (; n < nodes.length; n++) {
       if (this.matchNode(pattern, nodes[n], env)) {
         if (this.matchSequence(sequence, p + 1, n + 1, env)) return true;
@@ -315,7 +318,7 @@ class MatchRun {
         return false;
       }
       env.length = mark;
-      if (pattern.kind !== 'leaf' || nodes[n].isNamed) return false;
+      if (pattern.kind !== 'leaf' || nodes[n].isNamed || afterRun) return false;
     }
     return false;
   }
@@ -354,6 +357,10 @@ function significantChildren(node: SyntaxNode): SyntaxNode[] {
     if (child && !child.isExtra && child.startIndex !== child.endIndex) children.push(child);
   }
   return children;
+}
+
+function isRun(pattern: PatternNode): boolean {
+  return pattern.kind === 'meta' && pattern.multi;
 }
 
 function isToken(pattern: PatternNode): boolean {

@@ -34,6 +34,12 @@ export interface Match {
   readonly endRow: number;
   readonly text: string;
   readonly captures: ReadonlyMap<string, Capture>;
+  /**
+   * From the first to the last token the pattern accounts for (UTF-16 offsets): the node's tokens
+   * outside it, which the pattern did not write (a statement's `;`, a leading `async`), a rewrite keeps.
+   */
+  readonly coveredStart: number;
+  readonly coveredEnd: number;
 }
 
 /**
@@ -103,7 +109,8 @@ export function findMatches(
       if (anchor && !containsAnchor(candidate, anchor)) continue;
       const env: Environment = [];
       if (run.matchNode(root, candidate, env)) {
-        matches.push(toMatch(candidate, env, source));
+        const covered = root.kind === 'node' ? run.covered : { start: candidate.startIndex, end: candidate.endIndex };
+        matches.push(toMatch(candidate, env, source, covered));
         if (matches.length >= limit) break;
       }
     }
@@ -161,7 +168,7 @@ function candidatesOf(tree: SyntaxTree, root: PatternNode, anchor: Anchor | unde
 /** Characters of source per node visited by a full walk, roughly, times the steps of one descent. */
 const DESCENT_COST = 256;
 
-function toMatch(node: SyntaxNode, env: Environment, source: string): Match {
+function toMatch(node: SyntaxNode, env: Environment, source: string, covered: Span): Match {
   const captures = new Map<string, Capture>();
   for (const [name, bound] of env) captures.set(name, captureOf(bound, source));
   return {
@@ -172,6 +179,8 @@ function toMatch(node: SyntaxNode, env: Environment, source: string): Match {
     endRow: node.endPosition.row,
     text: source.slice(node.startIndex, node.endIndex),
     captures,
+    coveredStart: covered.start,
+    coveredEnd: covered.end,
   };
 }
 
@@ -228,9 +237,20 @@ function namesIn(pattern: PatternNode, into: Set<string>): void {
   else if (pattern.kind === 'node') for (const child of pattern.children) namesIn(child, into);
 }
 
+interface Span {
+  start: number;
+  end: number;
+}
+
 /** One file's matching: its step count against its budget. */
 class MatchRun {
   steps = 0;
+  /**
+   * What the last successful node match covered. Its end is set when a sequence completes, inner
+   * before outer, so the root's completion, the last event of a match, reads its last child's;
+   * its start is set when a sequence's first pattern child matched and the rest did too.
+   */
+  readonly covered: Span = { start: 0, end: 0 };
 
   constructor(private readonly budget: number) {}
 
@@ -268,7 +288,12 @@ class MatchRun {
     // Once the pattern's children are matched the node's remaining children are ignored, as in
     // ast-grep: `if ($X) { $$$B }` matches an if with an else, `import $X` matches `import a, b`.
     const { patterns, shape } = sequence;
-    if (p === patterns.length) return true;
+    if (p === patterns.length) {
+      // The node's children from `n` on are not covered; a last child that is a node covered what its own sequence did.
+      if (p === 0 || patterns[p - 1].kind !== 'node')
+        this.covered.end = n > 0 ? sequence.nodes[n - 1].endIndex : sequence.at;
+      return true;
+    }
     if (!shape.remembers) return this.matchFrom(sequence, p, n, env);
     // The key is made only where a failure was remembered before, or is remembered now (a failure leaves `env` as it was).
     const key = sequence.failed ? failureKey(p, n, env, shape.namesFrom[p]) : undefined;
@@ -286,7 +311,11 @@ class MatchRun {
       const runStart = n < nodes.length ? nodes[n].startIndex : n > 0 ? nodes[n - 1].endIndex : sequence.at;
       // A run that ends the pattern takes everything left.
       if (p === patterns.length - 1) {
-        if (this.bind(pattern.name, { run: nodes.slice(n), at: runStart }, env)) return true;
+        if (this.bind(pattern.name, { run: nodes.slice(n), at: runStart }, env)) {
+          this.covered.end = nodes.length > 0 ? nodes[nodes.length - 1].endIndex : runStart;
+          if (p === 0) this.covered.start = runStart;
+          return true;
+        }
         env.length = mark;
         return false;
       }
@@ -300,6 +329,7 @@ class MatchRun {
           (this.matchSequence(sequence, p + 1, end, env) ||
             (tokensOptional && this.matchSequence(sequence, afterTokens, end, env)))
         ) {
+          if (p === 0) this.covered.start = runStart;
           return true;
         }
         env.length = mark;
@@ -313,7 +343,12 @@ class MatchRun {
     const afterRun = p > 0 && isRun(patterns[p - 1]);
     for (; n < nodes.length; n++) {
       if (this.matchNode(pattern, nodes[n], env)) {
-        if (this.matchSequence(sequence, p + 1, n + 1, env)) return true;
+        // Tokens skipped before the first pattern child are not covered; a node covered what its own sequence did.
+        const start = pattern.kind === 'node' ? this.covered.start : nodes[n].startIndex;
+        if (this.matchSequence(sequence, p + 1, n + 1, env)) {
+          if (p === 0) this.covered.start = start;
+          return true;
+        }
         env.length = mark;
         return false;
       }

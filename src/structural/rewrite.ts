@@ -2,7 +2,9 @@
  * The replacer: turns matches and a rewrite template into edits. Metavariables in the template
  * are replaced by what they captured (`$$$X` with its original separators); a multi-line
  * replacement follows the indentation of the matched site, and a multi-line capture is
- * re-indented to where it lands. Nested matches give way to the outermost one.
+ * re-indented to where it lands. Nested matches give way to the outermost one. A replacement
+ * stands for what the pattern covered: the matched node's tokens before or after it, which the
+ * pattern did not write (a statement's `;`, an `async`), stay unless the template writes them too.
  */
 import { TextEdit } from '../edits/textEdits';
 import { Match } from './matcher';
@@ -36,9 +38,34 @@ export function editsFor(source: string, matches: readonly Match[], template: st
   return outermost.map((match) => ({
     start: match.start,
     end: match.end,
-    text: replacementFor(source, match, template),
+    text: keptAround(source, match, replacementFor(source, match, template)),
   }));
 }
+
+/** The replacement with the uncovered text of the match around it, unless the replacement already begins or ends with it. */
+function keptAround(source: string, match: Match, replacement: string): string {
+  const before = source.slice(match.start, match.coveredStart);
+  const after = source.slice(match.coveredEnd, match.end);
+  const written = replacement.trim();
+  return (
+    (writes(written, before.trim(), 'start') ? '' : before) +
+    replacement +
+    (writes(written, after.trim(), 'end') ? '' : after)
+  );
+}
+
+/** Whether `text` begins (ends) with `token`, not as part of a longer word (`async` is not the start of `asyncLoad`). */
+function writes(text: string, token: string, side: 'start' | 'end'): boolean {
+  if (token === '') return true;
+  const next = side === 'start' ? text.charAt(token.length) : text.charAt(text.length - token.length - 1);
+  const edge = side === 'start' ? token.charAt(token.length - 1) : token.charAt(0);
+  return (
+    (side === 'start' ? text.startsWith(token) : text.endsWith(token)) &&
+    !(WORD_CHARACTER.test(edge) && WORD_CHARACTER.test(next))
+  );
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}_$]/u;
 
 export function replacementFor(source: string, match: Match, template: string): string {
   const siteIndent = indentAt(source, match.start);

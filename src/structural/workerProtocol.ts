@@ -49,18 +49,22 @@ export interface WireMatch {
   readonly startRow: number;
   readonly startColumn: number;
   readonly endRow: number;
+  readonly coveredStart: number;
+  readonly coveredEnd: number;
   /** Name, start, end of each capture. */
   readonly captures: ReadonlyArray<readonly [string, number, number]>;
 }
 
 export function toWire(match: Match): WireMatch {
-  const { start, end, startRow, startColumn, endRow } = match;
+  const { start, end, startRow, startColumn, endRow, coveredStart, coveredEnd } = match;
   return {
     start,
     end,
     startRow,
     startColumn,
     endRow,
+    coveredStart,
+    coveredEnd,
     captures: [...match.captures].map(([name, capture]) => [name, capture.start, capture.end] as const),
   };
 }

@@ -167,7 +167,17 @@ class HeldBackThreads implements FileMatcher {
     const outcome = {
       parsed: true,
       matches: [
-        { start: 0, end: this.matchedLength, startRow: 0, startColumn: 0, endRow: 0, text: 'f()', captures: new Map() },
+        {
+          start: 0,
+          end: this.matchedLength,
+          startRow: 0,
+          startColumn: 0,
+          endRow: 0,
+          text: 'f()',
+          captures: new Map(),
+          coveredStart: 0,
+          coveredEnd: this.matchedLength,
+        },
       ],
     };
     if (++this.handed > 1) return outcome;

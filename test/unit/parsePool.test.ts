@@ -130,6 +130,8 @@ describe('structural search on worker threads', function () {
       endRow: 0,
       text,
       captures: new Map([['F', { text: 'a', start: 9, end: 10 }]]),
+      coveredStart: 0,
+      coveredEnd: text.length,
     };
     const inner = {
       start: 15,
@@ -139,6 +141,8 @@ describe('structural search on worker threads', function () {
       endRow: 0,
       text: text.slice(15, 30),
       captures: new Map(),
+      coveredStart: 15,
+      coveredEnd: 30,
     };
     const sliced = fileOutcomeToWire({ parsed: true, matches: [outer, inner], source: text }, false);
     assert.equal(sliced.source, text);

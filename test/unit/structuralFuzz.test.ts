@@ -139,8 +139,11 @@ function checkMatches(compiled: CompiledPattern, source: string, where: string):
     for (const match of matches) {
       assert.ok(0 <= match.start && match.start <= match.end && match.end <= source.length, where);
       assert.equal(match.text, source.slice(match.start, match.end), where);
+      assert.ok(match.start <= match.coveredStart && match.coveredStart <= match.coveredEnd, where);
+      assert.ok(match.coveredEnd <= match.end, where);
       for (const capture of match.captures.values()) {
-        assert.ok(match.start <= capture.start && capture.start <= capture.end && capture.end <= match.end, where);
+        assert.ok(match.coveredStart <= capture.start && capture.start <= capture.end, where);
+        assert.ok(capture.end <= match.coveredEnd, where);
         assert.equal(capture.text, source.slice(capture.start, capture.end), where);
       }
     }

@@ -64,3 +64,36 @@ export function writeLogFiles(dir: string): string[] {
   }
   return files;
 }
+
+/** The ERROR and MISSING nodes of `text` parsed by the language's grammar, as `type at line:column` (1-based); empty when it parses cleanly. */
+export async function parseErrors(language: string, text: string): Promise<string[]> {
+  const tree = (await registry.load(language)).parser.parse(text);
+  if (!tree) throw new Error('no tree');
+  try {
+    const errors: string[] = [];
+    const cursor = tree.walk();
+    try {
+      let descending = true;
+      for (;;) {
+        if (descending) {
+          const node = cursor.currentNode;
+          if (node.isError || node.isMissing) {
+            const where = `${node.startPosition.row + 1}:${node.startPosition.column + 1}`;
+            errors.push(node.isMissing ? `MISSING ${node.type} at ${where}` : `ERROR at ${where}`);
+          }
+          if (node.hasError && cursor.gotoFirstChild()) continue;
+        }
+        if (cursor.gotoNextSibling()) {
+          descending = true;
+          continue;
+        }
+        if (!cursor.gotoParent()) return errors;
+        descending = false;
+      }
+    } finally {
+      cursor.delete();
+    }
+  } finally {
+    tree.delete();
+  }
+}

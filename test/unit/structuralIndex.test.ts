@@ -67,7 +67,7 @@ const CORPORA: ReadonlyArray<{
 function key(matches: readonly Match[]): string[] {
   return matches.map(
     (match) =>
-      `${match.start}-${match.end} ${match.startRow}:${match.startColumn}-${match.endRow} ` +
+      `${match.start}-${match.end} (${match.coveredStart}-${match.coveredEnd}) ${match.startRow}:${match.startColumn}-${match.endRow} ` +
       [...match.captures].map(([name, capture]) => `${name}=${capture.start}-${capture.end}`).join(' '),
   );
 }

@@ -22,6 +22,11 @@ export interface GrammarEntry {
    * code (JSON); a string whose text is the placeholder is then the metavariable.
    */
   readonly quotedMetavariables?: boolean;
+  /**
+   * What makes a metavariable a statement, written after it where it stands alone in a block
+   * (`{ $$$A }`): `;` where statements end with one, `();` in C#, where a bare name is no statement.
+   */
+  readonly metavariableStatement?: string;
 }
 
 export interface ScaffoldContext {

@@ -4,7 +4,9 @@
  * identifiers, the fragment is parsed in the first scaffold of the language's ladder that
  * accepts it without error (a `$$$` run standing where the grammar wants something else, as the
  * cases of a switch, is let through) and with every character in a token, and the fragment's own
- * node is compiled into a `PatternNode` tree (patternTree.ts).
+ * node is compiled into a `PatternNode` tree (patternTree.ts). What the scaffold writes (its
+ * template, and the terminator after a metavariable that stands for a statement) is not part of
+ * the pattern: the node may cover such tokens, and they compile to nothing.
  */
 import { Node } from 'web-tree-sitter';
 import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
@@ -83,33 +85,47 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
   }
   const tried: string[] = [];
   let manyNodes: string | undefined;
+  const suffix = loaded.entry.metavariableStatement ?? '';
+  const statements = suffix ? statementMetavariables(text, placeholders, suffix) : [];
+  // As written first; then with each metavariable that stands alone as a statement made one the
+  // grammar's way (Dart reads `if (c) { $$$B }` as an if whose body is a set literal otherwise).
+  const writings: Insertion[][] = statements.length > 0 ? [[], statements] : [[]];
+  // A node that takes in the scaffold's tokens is the answer only where no rung has one of the fragment's own.
+  let overScaffold: CompiledPattern | undefined;
   for (const scaffold of loaded.entry.ladder) {
     tried.push(scaffold.context);
-    const found = parseInScaffold(loaded, scaffold.template, text, placeholders);
-    if (found === 'error') continue;
-    if (found === 'not one node') {
-      manyNodes ??= scaffold.context;
-      continue;
-    }
-    try {
-      const root = compileNode(found.node, placeholders);
-      return {
-        source: pattern,
-        language: loaded.entry.id,
-        context: scaffold.context,
-        root,
-        metavariables: new Map([...checkMultiUse].map(([name, multi]) => [name, { multi }])),
-        requiredTexts: requiredTextsOf(root),
-        requiredRuns: requiredRunsOf(loaded.entry.id, root),
-        gapWords: gapWordsOf(loaded.language),
-      };
-    } finally {
-      found.tree.delete();
+    for (const madeStatements of writings) {
+      const placement = place(scaffold.template, text, madeStatements);
+      const found = parseInScaffold(loaded, placement, placeholders);
+      if (found === 'error') continue;
+      if (found === 'not one node') {
+        manyNodes ??= scaffold.context;
+        continue;
+      }
+      let compiled: CompiledPattern;
+      try {
+        const root = compileNode(found.node, placeholders, placement);
+        compiled = {
+          source: pattern,
+          language: loaded.entry.id,
+          context: scaffold.context,
+          root,
+          metavariables: new Map([...checkMultiUse].map(([name, multi]) => [name, { multi }])),
+          requiredTexts: requiredTextsOf(root),
+          requiredRuns: requiredRunsOf(loaded.entry.id, root),
+          gapWords: gapWordsOf(loaded.language),
+        };
+      } finally {
+        found.tree.delete();
+      }
+      if (!found.intoScaffold) return compiled;
+      overScaffold ??= compiled;
     }
   }
+  if (overScaffold) return overScaffold;
   if (manyNodes) {
     throw new PatternError(
-      `The pattern parses as ${loaded.entry.id} (as a ${manyNodes}) but not as one node; ` +
+      `The pattern parses as ${loaded.entry.id} (as ${/^[aeiou]/.test(manyNodes) ? 'an' : 'a'} ${manyNodes}) but not as one node; ` +
         'search for one statement, expression or declaration at a time.',
     );
   }
@@ -119,19 +135,95 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
   );
 }
 
-type ScaffoldParse = 'error' | 'not one node' | { node: Node; tree: { delete(): void } };
+/** Text written into the fragment at an offset (of the text with metavariables substituted). */
+interface Insertion {
+  readonly at: number;
+  readonly text: string;
+}
+
+/**
+ * Where a metavariable stands alone as a statement, and what makes it one (`suffix`, the grammar's
+ * `metavariableStatement`): in a block, after `{`, `;` or `}` and before `}` or the end of its line
+ * (`{ $$$A }`, a line of its own); as the body of a compound statement, after `)` or `else` and
+ * before `else` or the fragment's end (`for (…) $BODY`). Where the fragment writes the `;` itself
+ * (`$S;`), only what comes before the suffix's `;` is added (C#'s `()`).
+ */
+function statementMetavariables(
+  text: string,
+  placeholders: ReadonlyMap<string, Placeholder>,
+  suffix: string,
+): Insertion[] {
+  const insertions: Insertion[] = [];
+  const beforeTerminator = suffix.endsWith(';') ? suffix.slice(0, -1) : '';
+  for (const found of text.matchAll(/\bmv[sm]_[A-Za-z0-9_]*/g)) {
+    if (!placeholders.has(found[0])) continue;
+    const at = found.index + found[0].length;
+    const before = text.slice(0, found.index);
+    const after = /^[ \t]*(\n|\S?)/.exec(text.slice(at))?.[1] ?? '';
+    const inBlock = /[{;}]\s*$/.test(before);
+    const body = /(\)|\belse)\s*$/.test(before);
+    const bodyEnds = at === text.length || /^\s*else\b/.test(text.slice(at));
+    if ((inBlock && (after === '\n' || after === '}')) || (body && bodyEnds)) insertions.push({ at, text: suffix });
+    else if ((inBlock || body) && after === ';' && beforeTerminator) insertions.push({ at, text: beforeTerminator });
+  }
+  return insertions;
+}
+
+/** The scaffold's source with the fragment in place, and which of its characters the fragment did not write. */
+interface Placement {
+  readonly source: string;
+  /** The fragment's range in `source`. */
+  readonly start: number;
+  readonly end: number;
+  /** Inside it, where the grammar's statement suffix was written after a metavariable, ascending. */
+  readonly written: ReadonlyArray<readonly [number, number]>;
+  /**
+   * Where what is written right after the fragment ends, before any whitespace: the suffix of a
+   * metavariable that ends it, then the template's text (the `;` of "statement;").
+   */
+  readonly scaffoldEnd: number;
+}
+
+/** Puts `text` in the template, continuation lines indented as the marker's line, with the insertions. */
+function place(template: string, text: string, insertions: readonly Insertion[]): Placement {
+  const start = template.indexOf(FRAGMENT_MARKER);
+  const lineStart = template.lastIndexOf('\n', start - 1) + 1;
+  const indent = /^[ \t]*/.exec(template.slice(lineStart, start))?.[0] ?? '';
+  const written: Array<[number, number]> = [];
+  let placed = '';
+  let from = 0;
+  let tail = '';
+  for (const insertion of insertions) {
+    // What follows the fragment's last metavariable lies past its end, as the template's text does.
+    if (insertion.at === text.length) {
+      tail = insertion.text;
+      break;
+    }
+    placed += text.slice(from, insertion.at).replace(/\n/g, `\n${indent}`);
+    written.push([start + placed.length, start + placed.length + insertion.text.length]);
+    placed += insertion.text;
+    from = insertion.at;
+  }
+  placed += text.slice(from).replace(/\n/g, `\n${indent}`);
+  const after = tail + template.slice(start + FRAGMENT_MARKER.length);
+  const end = start + placed.length;
+  return {
+    source: template.slice(0, start) + placed + after,
+    start,
+    end,
+    written,
+    scaffoldEnd: end + tail.length + (/^\S*/.exec(after.slice(tail.length))?.[0].length ?? 0),
+  };
+}
+
+type ScaffoldParse = 'error' | 'not one node' | (FragmentNode & { tree: { delete(): void } });
 
 function parseInScaffold(
   loaded: LoadedLanguage,
-  template: string,
-  fragment: string,
+  placement: Placement,
   placeholders: ReadonlyMap<string, Placeholder>,
 ): ScaffoldParse {
-  const at = template.indexOf(FRAGMENT_MARKER);
-  const lineStart = template.lastIndexOf('\n', at - 1) + 1;
-  const indent = /^[ \t]*/.exec(template.slice(lineStart, at))?.[0] ?? '';
-  const placed = fragment.replace(/\n/g, `\n${indent}`);
-  const source = template.slice(0, at) + placed + template.slice(at + FRAGMENT_MARKER.length);
+  const { source } = placement;
   const tree = loaded.parser.parse(source);
   if (!tree) return 'error';
   try {
@@ -147,13 +239,12 @@ function parseInScaffold(
     tree.delete();
     return 'error';
   }
-  let node = nodeSpanning(tree.rootNode, at, at + placed.length, source);
-  if (node && node.id === tree.rootNode.id) node = onlyChild(node);
-  if (!node) {
+  const found = fragmentNode(tree.rootNode, placement, placeholders);
+  if (!found) {
     tree.delete();
     return 'not one node';
   }
-  return { node: innermostSingleChild(node), tree };
+  return { node: innermostSingleChild(found.node), intoScaffold: found.intoScaffold, tree };
 }
 
 /**
@@ -233,16 +324,48 @@ function onlyMetavariableErrors(node: Node, placeholders: ReadonlyMap<string, Pl
 }
 
 /**
- * The outermost node whose range is exactly [start, end); failing that, the innermost that starts
- * there and ends with whitespace after `end` (C's `#include` takes its line's newline).
+ * The fragment's own node, the first of:
+ * - the outermost node whose range is exactly the fragment's;
+ * - the innermost that starts there and ends with whitespace after it (C's `#include` takes its
+ *   line's newline);
+ * - the outermost that starts there and is followed to the fragment's end only by `;` or `,` tokens
+ *   of the same list, which the fragment wrote (`@Input() $P: $T;` in a class body, whose `;` is a
+ *   sibling of the field);
+ * - the outermost that starts there and goes on past it only by tokens the template wrote: in
+ *   "statement;", `if ($X) $X.f()` is an if whose body holds the `;`, `for (…) $BODY` one whose
+ *   body is `mvs_BODY;`. Only where no rung has one of the others: with the `;`, C reads `$A * $B`
+ *   as a pointer declaration, which the expression rung reads as the product it is.
+ * Whatever the node holds that the scaffold wrote must be unnamed tokens, which compile to nothing.
  */
-function nodeSpanning(root: Node, start: number, end: number, source: string): Node | undefined {
+interface FragmentNode {
+  readonly node: Node;
+  /** It goes on over tokens the template wrote: a reading taken only where no rung has a node of the fragment's own. */
+  readonly intoScaffold: boolean;
+}
+
+function fragmentNode(
+  root: Node,
+  placement: Placement,
+  placeholders: ReadonlyMap<string, Placeholder>,
+): FragmentNode | undefined {
+  const { source, start, end, scaffoldEnd } = placement;
+  const checked = (found: Node | undefined, intoScaffold = false): FragmentNode | undefined =>
+    found && writtenPartsAreTokens(found, placement, placeholders) ? { node: found, intoScaffold } : undefined;
+  // The root, a whole file, stands for its one statement (comments aside).
+  const own = (found: Node): Node | undefined => (found.id === root.id ? onlyChild(found) : found);
   let node: Node | null = root;
   let endsInWhitespace: Node | undefined;
+  let endsInScaffold: Node | undefined;
+  let beforeTerminators: Node | undefined;
   while (node) {
-    if (node.startIndex === start && node.endIndex === end) return node;
-    if (node.startIndex === start && node.endIndex > end && /^\s*$/.test(source.slice(end, node.endIndex)))
-      endsInWhitespace = node;
+    if (node.startIndex === start && node.endIndex === end) {
+      return checked(own(node) ?? (node.id === root.id ? childBeforeTerminators(node, placement) : undefined));
+    }
+    if (node.startIndex === start && node.endIndex > end) {
+      if (/^\s*$/.test(source.slice(end, node.endIndex))) endsInWhitespace = node;
+      else if (node.endIndex <= scaffoldEnd) endsInScaffold ??= node;
+    }
+    beforeTerminators ??= childBeforeTerminators(node, placement);
     let next: Node | null = null;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
@@ -253,7 +376,65 @@ function nodeSpanning(root: Node, start: number, end: number, source: string): N
     }
     node = next;
   }
-  return endsInWhitespace;
+  if (endsInWhitespace) return checked(own(endsInWhitespace));
+  if (beforeTerminators) return checked(beforeTerminators);
+  return endsInScaffold && checked(own(endsInScaffold), true);
+}
+
+/** How much of [from, to) the scaffold wrote: its template past the fragment's end, and the terminators it put in. */
+function writtenShare(placement: Placement, from: number, to: number): 'none' | 'all' | 'part' {
+  if (from >= placement.end) return 'all';
+  const straddlesEnd = to > placement.end;
+  for (const [writtenFrom, writtenTo] of placement.written) {
+    if (writtenFrom >= to) break;
+    if (writtenTo <= from) continue;
+    return writtenFrom <= from && to <= writtenTo ? 'all' : 'part';
+  }
+  return straddlesEnd ? 'part' : 'none';
+}
+
+/**
+ * True when every part of the node the scaffold wrote is an unnamed token (a `;`), not a node of
+ * its own nor a token cut in two, or lies in a node that compiles to a metavariable (C#'s
+ * `mvs_S();` statement).
+ */
+function writtenPartsAreTokens(
+  node: Node,
+  placement: Placement,
+  placeholders: ReadonlyMap<string, Placeholder>,
+): boolean {
+  for (const child of node.children) {
+    if (!child || child.startIndex === child.endIndex) continue;
+    const share = writtenShare(placement, child.startIndex, child.endIndex);
+    if (share === 'none') continue;
+    if (share === 'all') {
+      if (child.isNamed || child.childCount > 0) return false;
+    } else if (!placeholders.has(fragmentText(child, placement))) {
+      if (child.childCount === 0 || !writtenPartsAreTokens(child, placement, placeholders)) return false;
+    }
+  }
+  return true;
+}
+
+const TERMINATORS = new Set([';', ',']);
+
+/**
+ * The child of `parent` that starts where the fragment does and is followed to its end by nothing
+ * but `;`/`,` and whitespace: unnamed tokens of the same list, or text no node holds (Kotlin's `;`).
+ */
+function childBeforeTerminators(parent: Node, placement: Placement): Node | undefined {
+  const { source, start, end } = placement;
+  const children = parent.children;
+  const first = children.findIndex((child) => child?.startIndex === start);
+  if (first === -1) return undefined;
+  const candidate = children[first] as Node;
+  if (candidate.endIndex >= end || !/^[\s;,]*[;,][\s;,]*$/.test(source.slice(candidate.endIndex, end)))
+    return undefined;
+  for (const sibling of children.slice(first + 1)) {
+    if (!sibling || sibling.startIndex >= end) break;
+    if (sibling.isNamed || sibling.childCount > 0 || !TERMINATORS.has(sibling.type)) return undefined;
+  }
+  return candidate;
 }
 
 /** The one non-comment child of a whole-file node; none when the fragment is several statements. */
@@ -273,16 +454,34 @@ function innermostSingleChild(node: Node): Node {
   return current;
 }
 
-function compileNode(node: Node, placeholders: ReadonlyMap<string, Placeholder>): PatternNode {
-  const placeholder = placeholders.get(node.text);
+/** Compiles what the fragment wrote of the node: the scaffold's tokens (fragmentNode) compile to nothing. */
+function compileNode(node: Node, placeholders: ReadonlyMap<string, Placeholder>, placement: Placement): PatternNode {
+  const text = fragmentText(node, placement);
+  const placeholder = placeholders.get(text);
   if (placeholder) return { kind: 'meta', name: placeholder.name, multi: placeholder.multi };
   const children: PatternNode[] = [];
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i);
     if (!child || (child.isExtra && !placeholders.has(child.text))) continue;
     if (child.startIndex === child.endIndex) continue;
-    children.push(compileNode(child, placeholders));
+    if (writtenShare(placement, child.startIndex, child.endIndex) === 'all') continue;
+    children.push(compileNode(child, placeholders, placement));
   }
-  if (children.length === 0) return { kind: 'leaf', type: node.type, text: node.text, named: node.isNamed };
+  if (children.length === 0) return { kind: 'leaf', type: node.type, text, named: node.isNamed };
   return { kind: 'node', type: node.type, children };
+}
+
+/** The node's text without what the scaffold wrote. */
+function fragmentText(node: Node, placement: Placement): string {
+  if (writtenShare(placement, node.startIndex, node.endIndex) === 'none') return node.text;
+  let text = '';
+  let at = node.startIndex;
+  const to = Math.min(node.endIndex, placement.end);
+  for (const [writtenFrom, writtenTo] of placement.written) {
+    if (writtenTo <= at) continue;
+    if (writtenFrom >= to) break;
+    text += placement.source.slice(at, writtenFrom);
+    at = writtenTo;
+  }
+  return text + placement.source.slice(at, Math.max(at, to));
 }

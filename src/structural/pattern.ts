@@ -87,14 +87,16 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
   let manyNodes: string | undefined;
   const suffix = loaded.entry.metavariableStatement ?? '';
   const statements = suffix ? statementMetavariables(text, placeholders, suffix) : [];
-  // As written first; then with each metavariable that stands alone as a statement made one the
-  // grammar's way (Dart reads `if (c) { $$$B }` as an if whose body is a set literal otherwise).
+  // As written, in every rung first; only then with each metavariable that stands alone as a
+  // statement made one the grammar's way (Dart reads `if (c) { $$$B }` as an if whose body is a set
+  // literal otherwise). A pattern some rung takes as written keeps that reading: `void $F() { $$$B }`
+  // stays a top-level function instead of becoming a local one in the statement rung.
   const writings: Insertion[][] = statements.length > 0 ? [[], statements] : [[]];
   // A node that takes in the scaffold's tokens is the answer only where no rung has one of the fragment's own.
   let overScaffold: CompiledPattern | undefined;
-  for (const scaffold of loaded.entry.ladder) {
-    tried.push(scaffold.context);
-    for (const madeStatements of writings) {
+  for (const madeStatements of writings) {
+    for (const scaffold of loaded.entry.ladder) {
+      if (madeStatements.length === 0) tried.push(scaffold.context);
       const placement = place(scaffold.template, text, madeStatements);
       const found = parseInScaffold(loaded, placement, placeholders);
       if (found === 'error') continue;

@@ -131,9 +131,9 @@ const BLOCKS_OF_RUNS: readonly Spec[] = [
   },
   {
     language: 'c_sharp',
-    pattern: '{ $S }',
-    source: 'class A { void F() { { G(); } { G(); H(); } } }\n',
-    matches: ['{ G(); }'],
+    pattern: 'while ($C) { $S }',
+    source: 'class A { void F() { while (a) { G(); } while (a) { G(); H(); } } }\n',
+    matches: ['while (a) { G(); }'],
   },
   {
     language: 'php',

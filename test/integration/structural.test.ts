@@ -41,6 +41,20 @@ describe('ast_grep in the editor', function () {
     );
   });
 
+  it('Dart as Flutter writes it, the pattern without its `;`: the guard that disposes what it tested, not the one that disposes something else', async () => {
+    const file = 'flutter_app/lib/counter_page.dart';
+    const text = await invokeText('ast_grep', { pattern: 'if ($X != null) $X.dispose()', language: 'dart' });
+    const lines = text.split('\n');
+    assert.match(lines[0], /^\d+ match(es)? of `if \(\$X != null\) \$X\.dispose\(\)` in \d+ files? \(dart, /, text);
+    assert.ok(
+      lines.includes(
+        `${file}:${lineOf(file, 'if (_input != null)')}: if (_input != null) _input.dispose();  · $X = _input`,
+      ),
+      text,
+    );
+    assert.doesNotMatch(text, /_pulse\.dispose/);
+  });
+
   it('a folder without a language searches every language the pattern parses in, and says which', async () => {
     const text = await invokeText('ast_grep', { pattern: 'print($A)', path: 'structural' });
     const lines = text.split('\n');

@@ -133,7 +133,10 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
   }
   throw new PatternError(
     `The pattern does not parse as ${loaded.entry.id} in any context tried (${tried.join(', ')}). ` +
-      'Check it is complete, valid code in that language (balanced brackets, a whole expression or statement).',
+      'Check it is complete, valid code in that language (balanced brackets, a whole expression or statement)' +
+      (placeholders.size > 0
+        ? '; a metavariable parses as a name, so it stands only where a name can (where a name alone is no statement, use a `$$$` run).'
+        : '.'),
   );
 }
 

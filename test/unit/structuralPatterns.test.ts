@@ -622,6 +622,7 @@ describe('structural patterns: still refused, and said so', () => {
     await assert.rejects(matchesIn('lua', 'if $C then $S end', 'x'), (error: unknown) => {
       assert.ok(error instanceof PatternError);
       assert.match(error.message, /does not parse as lua in any context tried \(top level, expression, table field\)/);
+      assert.match(error.message, /a metavariable parses as a name, so it stands only where a name can/);
       return true;
     });
   });

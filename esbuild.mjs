@@ -115,6 +115,8 @@ async function buildTests() {
       'test/harness/bench.ts',
       'test/electron/runElectron.ts',
       ...filesUnder('bench', '.bench.ts'),
+      // The structural benchmark's warm engine, in a process of its own: `node out/bench/warmProcess.js SPEC.json`.
+      'bench/warmProcess.ts',
       // A stdio debug adapter for the debug tests: `node out/test/fixtures/faultAdapter.js`.
       { in: 'test/fixtures/faultAdapter/faultAdapter.ts', out: 'test/fixtures/faultAdapter' },
       // A stand-in extension host for the kernels' orphan tests: `node out/test/fixtures/kernelHost.js`.

@@ -1,11 +1,13 @@
 /**
  * `npm run bench`: runs the benchmark suites inside the real editor and prints, per area, our
  * figure beside the peer's from the same run, as a ratio; then the structural search benchmark
- * (bench/structural.ts, plain Node, against ast-grep; `--structural-only` runs just that one;
+ * (bench/structural.ts, plain Node, against ast-grep; `--structural-only` runs just that one,
+ * `--rounds N` sets its pairs per pattern (default 3, or LIVE_TOOLS_BENCH_ROUNDS), `--corpus ts,py,go`
+ * picks corpora, `--scaling[=1000,10000,50000]` adds the cost curve over that many files;
  * `--editor-only --grep <title>` runs only the editor benchmarks whose title matches).
  * Timings are noisy on 2 cores: read the ratios, not the absolute numbers.
  */
-import { structuralBenchmark } from '../../bench/structural';
+import { StructuralBenchOptions, structuralBenchmark } from '../../bench/structural';
 import { runInEditor } from './editorRun';
 import { repoRoot } from '../support/repoRoot';
 
@@ -48,7 +50,28 @@ async function main(): Promise<void> {
     }
   }
   // It needs no editor: it runs whatever became of the editor's.
-  if (!process.argv.includes('--editor-only')) await structuralBenchmark(repoRoot(), (line) => console.log(line));
+  if (!process.argv.includes('--editor-only'))
+    await structuralBenchmark(repoRoot(), (line) => console.log(line), structuralOptions(process.argv));
+}
+
+/** `--rounds N`, `--corpus a,b`, `--scaling` or `--scaling=1000,10000`. */
+function structuralOptions(argv: readonly string[]): StructuralBenchOptions {
+  const valueOf = (flag: string): string | undefined => {
+    const at = argv.indexOf(flag);
+    return at > 0 ? argv[at + 1] : undefined;
+  };
+  const rounds = Number(valueOf('--rounds') ?? process.env.LIVE_TOOLS_BENCH_ROUNDS ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a whole number, 1 or more.');
+  const scaling = argv.find((argument) => argument === '--scaling' || argument.startsWith('--scaling='));
+  const sizes =
+    scaling === undefined
+      ? []
+      : scaling === '--scaling'
+        ? [1000, 10_000, 50_000]
+        : scaling.slice(10).split(',').map(Number);
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1))
+    throw new Error('--scaling=N,M needs whole numbers of files.');
+  return { rounds, corpora: valueOf('--corpus')?.split(',') ?? [], scaling: sizes };
 }
 
 function printEditorReport(benchReport: string): void {

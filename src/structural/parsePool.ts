@@ -125,7 +125,10 @@ function firstAnswer(replies: ReadonlyArray<Promise<WorkerReply>>): Promise<Work
  */
 export const INDEX_BUDGET_BYTES = 192 * 1024 * 1024;
 
-/** Characters of indexed texts this thread keeps references to, to tell an unchanged text (the source cache keeps most of them anyway). */
+/**
+ * Characters of texts this thread holds for indexes, built or waiting to be: to tell an unchanged
+ * text (the source cache keeps most of them anyway), and what bounds the queue of index jobs.
+ */
 const INDEXED_TEXT_CHARACTERS = 64 * 1024 * 1024;
 
 /** Threads holding indexes stop after this long without a job (instead of `idleMs`): an agent asks again minutes later. */
@@ -155,8 +158,14 @@ export class ParsePool implements FileMatcher {
   private readonly bySignal = new Map<AbortSignal, { readonly jobs: Set<Pending>; readonly onAbort: () => void }>();
   private idleTimer: NodeJS.Timeout | undefined;
   /** Files whose structural index a thread holds, with the text it was built from; least recently used first. */
-  private readonly indexed = new Map<string, { readonly worker: PooledWorker; readonly text: string }>();
+  private readonly indexed = new Map<
+    string,
+    { readonly worker: PooledWorker; readonly text: string; readonly bytes: number }
+  >();
   private indexedCharacters = 0;
+  private indexedBytes = 0;
+  /** Characters of the texts waiting in index jobs (the queue holds them until a thread takes them). */
+  private queuedCharacters = 0;
   /** Files waiting to be indexed or being indexed. */
   private readonly indexing = new Set<string>();
   private indexingDoneWaiters: Array<() => void> = [];
@@ -195,8 +204,6 @@ export class ParsePool implements FileMatcher {
       if (held.text === job.text && this.workers.includes(held.worker)) {
         const reply = await this.send({ kind: 'indexed', job: { ...job, file } }, 0, held.worker, signal);
         if ('matches' in reply) {
-          this.indexed.delete(file);
-          this.indexed.set(file, held);
           this.served.fromIndex++;
           return reply.matches.map((wire) => fromWire(wire, job.text));
         }
@@ -216,25 +223,34 @@ export class ParsePool implements FileMatcher {
    */
   indexInBackground(file: string, language: string, text: string): void {
     if (!this.options.index || this.indexing.has(file) || text.length > RETIRE_AFTER_LENGTH) return;
-    if (this.indexed.get(file)?.text === text) return;
+    const held = this.indexed.get(file);
+    if (held?.text === text) return;
+    // First come, kept: once the budget is spent a new file is parsed each time, and what is held
+    // stays (evicting the oldest would make a scan in file order evict exactly the index it needs
+    // next, and keep none). A changed file takes its old index's place.
+    const heldLength = held?.text.length ?? 0;
+    if (!held && this.indexedBytes >= this.indexBudget()) return;
+    if (this.indexedCharacters + this.queuedCharacters - heldLength + text.length > INDEXED_TEXT_CHARACTERS) return;
     this.indexing.add(file);
+    this.queuedCharacters += text.length;
+    const settled = (): void => {
+      this.queuedCharacters -= text.length;
+      this.indexDone(file);
+    };
     const pending: Pending = {
       request: { kind: 'index', file, language, text },
       length: text.length,
       background: true,
       resolve: (reply) => {
-        this.indexDone(file);
+        settled();
         const worker = pending.takenBy;
-        if (!('indexed' in reply) || reply.indexed === 0 || !worker || !this.workers.includes(worker)) return;
         this.unindex(file);
-        this.indexed.set(file, { worker, text });
+        if (!('indexed' in reply) || reply.indexed === 0 || !worker || !this.workers.includes(worker)) return;
+        this.indexed.set(file, { worker, text, bytes: reply.indexed });
         this.indexedCharacters += text.length;
-        for (const [oldest] of this.indexed) {
-          if (this.indexedCharacters <= INDEXED_TEXT_CHARACTERS) break;
-          this.unindex(oldest);
-        }
+        this.indexedBytes += reply.indexed;
       },
-      reject: () => this.indexDone(file),
+      reject: settled,
     };
     this.waiting.push(pending);
     this.dispatch();
@@ -251,6 +267,7 @@ export class ParsePool implements FileMatcher {
     if (!held) return;
     this.indexed.delete(file);
     this.indexedCharacters -= held.text.length;
+    this.indexedBytes -= held.bytes;
   }
 
   /** A thread that ends takes its indexes with it. */

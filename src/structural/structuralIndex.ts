@@ -1,6 +1,6 @@
 /**
- * The structural indexes one parsing thread holds (flatTree.ts), by file, least recently used
- * first out past a budget in bytes. The thread that built a file's index is the one the pool
+ * The structural indexes one parsing thread holds (flatTree.ts), by file, within a budget in
+ * bytes: first come, kept. The thread that built a file's index is the one the pool
  * sends that file's next searches to (parsePool.ts), with its text: a new pattern then matches
  * without parsing.
  */
@@ -16,26 +16,21 @@ export class IndexStore {
   get(file: string, length: number): FlatTree | undefined {
     const tree = this.trees.get(file);
     if (!tree) return undefined;
-    this.trees.delete(file);
-    if (tree.length !== length) {
-      this.bytes -= tree.bytes;
-      return undefined;
-    }
-    this.trees.set(file, tree);
-    return tree;
+    if (tree.length === length) return tree;
+    this.drop(file);
+    return undefined;
   }
 
-  /** Keeps the index, dropping the least recently used past the budget; false when it alone is over the budget. */
+  /**
+   * Keeps the index if it fits (in place of the file's earlier one); false when it does not. What is
+   * held stays: evicting the least recently used would have a search in file order evict exactly
+   * the index it needs next.
+   */
   put(file: string, tree: FlatTree): boolean {
     this.drop(file);
-    if (tree.bytes > this.budget) return false;
+    if (this.bytes + tree.bytes > this.budget) return false;
     this.trees.set(file, tree);
     this.bytes += tree.bytes;
-    for (const [oldest, held] of this.trees) {
-      if (this.bytes <= this.budget) break;
-      this.trees.delete(oldest);
-      this.bytes -= held.bytes;
-    }
     return true;
   }
 

@@ -160,11 +160,8 @@ export class FlatTree implements SyntaxTree {
           found.push({ at, depth });
         }
         depth++;
-        // The first child that ends after the offset, as the parser's cursor finds it.
-        let child = at + 1;
-        const end = this.subtreeEnds[at];
-        while (child < end && this.ends[child] <= offset) child = this.subtreeEnds[child];
-        if (child >= end || this.starts[child] > offset) break;
+        const child = this.childToward(at, offset);
+        if (child === undefined) break;
         at = child;
       }
     }
@@ -174,6 +171,24 @@ export class FlatTree implements SyntaxTree {
 
   *named(): Iterable<SyntaxNode> {
     for (let at = 0; at < this.count; at++) if ((this.flags[at] & (NAMED | EXTRA)) === NAMED) yield this.node(at);
+  }
+
+  extraAt(offset: number): SyntaxNode | undefined {
+    let at = 0;
+    for (;;) {
+      if (this.starts[at] === offset && (this.flags[at] & EXTRA) !== 0) return this.node(at);
+      const child = this.childToward(at, offset);
+      if (child === undefined) return undefined;
+      at = child;
+    }
+  }
+
+  /** The first child that ends after the offset, as the parser's cursor finds it, if it starts at or before it. */
+  private childToward(at: number, offset: number): number | undefined {
+    let child = at + 1;
+    const end = this.subtreeEnds[at];
+    while (child < end && this.ends[child] <= offset) child = this.subtreeEnds[child];
+    return child < end && this.starts[child] <= offset ? child : undefined;
   }
 
   node(at: number): FlatNode {

@@ -14,7 +14,7 @@
  * whose end is a `PatternTooExpensive` error, never a hang.
  */
 import { Tree } from 'web-tree-sitter';
-import { PatternNode, requiredTextsOf } from './patternTree';
+import { PatternNode, PatternRoot, requiredTextsOf } from './patternTree';
 import { StoppedInFile } from './stoppedInFile';
 import { SyntaxNode, SyntaxTree, wasmTree } from './syntaxTree';
 
@@ -27,6 +27,7 @@ export interface Capture {
 
 export interface Match {
   readonly start: number;
+  /** The node's end, or past it over the terminators the pattern wrote beside the node (`@Input() $P: $T;`). */
   readonly end: number;
   /** 0-based, as tree-sitter counts. */
   readonly startRow: number;
@@ -94,7 +95,7 @@ const requiredTextsCache = new WeakMap<PatternNode, readonly string[]>();
 export function findMatches(
   parsed: Tree | SyntaxTree,
   source: string,
-  root: PatternNode,
+  root: PatternRoot,
   options: MatchOptions = {},
 ): Match[] {
   const tree = 'rootNode' in parsed ? wasmTree(parsed) : parsed;
@@ -109,7 +110,13 @@ export function findMatches(
       if (anchor && !containsAnchor(candidate, anchor)) continue;
       const env: Environment = [];
       if (run.matchNode(root, candidate, env)) {
-        const covered = root.kind === 'node' ? run.covered : { start: candidate.startIndex, end: candidate.endIndex };
+        const covered =
+          root.kind === 'node' ? { ...run.covered } : { start: candidate.startIndex, end: candidate.endIndex };
+        // The terminators the pattern wrote after its node follow what it covered only where it covered the node's end.
+        if (root.terminators && covered.end === candidate.endIndex) {
+          run.step();
+          covered.end = pastTerminators(tree, source, covered.end, root.terminators);
+        }
         matches.push(toMatch(candidate, env, source, covered));
         if (matches.length >= limit) break;
       }
@@ -168,16 +175,43 @@ function candidatesOf(tree: SyntaxTree, root: PatternNode, anchor: Anchor | unde
 /** Characters of source per node visited by a full walk, roughly, times the steps of one descent. */
 const DESCENT_COST = 256;
 
+/**
+ * Past the terminators the pattern wrote after its node (the `;` of `@Input() $P: $T;`, which the
+ * grammar keeps beside the field) that the file has next, each after whitespace and comments only;
+ * where one is absent the match ends before it (a TypeScript field's `;` is optional). The text is
+ * read, not the tree: Kotlin keeps no node for its `;`.
+ */
+function pastTerminators(tree: SyntaxTree, source: string, from: number, terminators: readonly string[]): number {
+  let end = from;
+  let at = from;
+  for (const terminator of terminators) {
+    for (;;) {
+      while (at < source.length && /\s/.test(source[at])) at++;
+      const extra = tree.extraAt(at);
+      if (!extra || extra.endIndex <= at) break;
+      at = extra.endIndex;
+    }
+    if (!source.startsWith(terminator, at)) break;
+    end = at += terminator.length;
+  }
+  return end;
+}
+
+/** The match of a node, which ends past it where the pattern covered terminators beside it (pastTerminators). */
 function toMatch(node: SyntaxNode, env: Environment, source: string, covered: Span): Match {
   const captures = new Map<string, Capture>();
   for (const [name, bound] of env) captures.set(name, captureOf(bound, source));
+  const end = Math.max(node.endIndex, covered.end);
+  const pastNode = source.slice(node.endIndex, end);
+  let endRow = node.endPosition.row;
+  for (let at = pastNode.indexOf('\n'); at !== -1; at = pastNode.indexOf('\n', at + 1)) endRow++;
   return {
     start: node.startIndex,
-    end: node.endIndex,
+    end,
     startRow: node.startPosition.row,
     startColumn: node.startPosition.column,
-    endRow: node.endPosition.row,
-    text: source.slice(node.startIndex, node.endIndex),
+    endRow,
+    text: source.slice(node.startIndex, end),
     captures,
     coveredStart: covered.start,
     coveredEnd: covered.end,

@@ -10,7 +10,7 @@
  */
 import { Node } from 'web-tree-sitter';
 import { FRAGMENT_MARKER, LoadedLanguage } from './languages';
-import { PatternNode, requiredTextsOf } from './patternTree';
+import { PatternNode, PatternRoot, requiredTextsOf } from './patternTree';
 import { gapWordsOf, requiredRunsOf } from './prefilter';
 import { ModelFacingError } from '../platform/modelFacingError';
 
@@ -19,7 +19,7 @@ export interface CompiledPattern {
   readonly language: string;
   /** The scaffold context that accepted the fragment. */
   readonly context: string;
-  readonly root: PatternNode;
+  readonly root: PatternRoot;
   /** Names bound by the pattern (anonymous ones excluded), with whether each is a run. */
   readonly metavariables: ReadonlyMap<string, { readonly multi: boolean }>;
   /** Texts every match contains verbatim: a file lacking any of them cannot match. */
@@ -106,7 +106,7 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
       }
       let compiled: CompiledPattern;
       try {
-        const root = compileNode(found.node, placeholders, placement);
+        const root = withTerminators(compileNode(found.node, placeholders, placement), found.node, placement);
         compiled = {
           source: pattern,
           language: loaded.entry.id,
@@ -335,7 +335,7 @@ function onlyMetavariableErrors(node: Node, placeholders: ReadonlyMap<string, Pl
  *   line's newline);
  * - the outermost that starts there and is followed to the fragment's end only by `;` or `,` tokens
  *   of the same list, which the fragment wrote (`@Input() $P: $T;` in a class body, whose `;` is a
- *   sibling of the field);
+ *   sibling of the field): the root keeps them as its `terminators`, and a match covers the file's;
  * - the outermost that starts there and goes on past it only by tokens the template wrote: in
  *   "statement;", `if ($X) $X.f()` is an if whose body holds the `;`, `for (…) $BODY` one whose
  *   body is `mvs_BODY;`. Only where no rung has one of the others: with the `;`, C reads `$A * $B`
@@ -440,6 +440,12 @@ function childBeforeTerminators(parent: Node, placement: Placement): Node | unde
     if (sibling.isNamed || sibling.childCount > 0 || !TERMINATORS.has(sibling.type)) return undefined;
   }
   return candidate;
+}
+
+/** The root with the terminators the fragment wrote after its node, which the node does not hold (childBeforeTerminators). */
+function withTerminators(root: PatternNode, node: Node, placement: Placement): PatternRoot {
+  if (node.endIndex >= placement.end) return root;
+  return { ...root, terminators: [...placement.source.slice(node.endIndex, placement.end).replace(/\s+/g, '')] };
 }
 
 /** The one non-comment child of a whole-file node; none when the fragment is several statements. */

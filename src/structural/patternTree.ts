@@ -10,6 +10,13 @@ export type PatternNode =
   | { readonly kind: 'node'; readonly type: string; readonly children: readonly PatternNode[] };
 
 /**
+ * A compiled pattern's root, with the `;`/`,` the fragment wrote after its node that the grammar
+ * keeps beside it (the `;` of `@Input() $P: $T;` is a sibling of the field): a match covers the
+ * file's own where they come next, and is the node alone where they do not (the `;` is optional).
+ */
+export type PatternRoot = PatternNode & { readonly terminators?: readonly string[] };
+
+/**
  * Texts every match contains verbatim: the leaves of the pattern, except one-character
  * punctuation (everywhere, so useless as a filter) and the tokens written right after a run,
  * which a match may leave out (`f($$$A, last)` matches `f(last)`).

@@ -42,6 +42,8 @@ export interface SyntaxTree {
   around(type: string, offsets: readonly number[]): SyntaxNode[];
   /** Every named node that is not an extra (a comment), in document order. */
   named(): Iterable<SyntaxNode>;
+  /** The outermost extra (a comment) that starts at an offset, met descending from the root as `around` does. */
+  extraAt(offset: number): SyntaxNode | undefined;
 }
 
 /** A tree from the parser, read through its cursor and its own listing by type. */
@@ -51,7 +53,23 @@ export function wasmTree(tree: Tree): SyntaxTree {
     ofType: (type) => tree.rootNode.descendantsOfType(type) as Node[],
     around: (type, offsets) => nodesAround(tree, type, offsets),
     named: () => namedNodes(tree),
+    extraAt: (offset) => extraAt(tree, offset),
   };
+}
+
+function extraAt(tree: Tree, offset: number): Node | undefined {
+  const cursor = tree.walk();
+  try {
+    do {
+      if (cursor.startIndex === offset) {
+        const node = cursor.currentNode;
+        if (node.isExtra) return node;
+      }
+    } while (cursor.gotoFirstChildForIndex(offset) && cursor.startIndex <= offset);
+    return undefined;
+  } finally {
+    cursor.delete();
+  }
 }
 
 function nodesAround(tree: Tree, type: string, offsets: readonly number[]): Node[] {

@@ -45,7 +45,7 @@ const CORPORA: ReadonlyArray<{
   {
     language: 'typescript',
     files: () => filesUnder(path.join(repoRoot(), 'src'), '.ts'),
-    patterns: ['$A.$B($$$C)', 'await $X', 'if ($C) { $$$B }', '$A', 'new $C($$$A)'],
+    patterns: ['$A.$B($$$C)', 'await $X', 'if ($C) { $$$B }', '$A', 'new $C($$$A)', 'private readonly $N: $T;'],
   },
   {
     language: 'javascript',

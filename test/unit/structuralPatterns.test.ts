@@ -6,8 +6,10 @@
  * code the pattern must not match. The survey behind the tables is in docs/architecture.md.
  */
 import * as assert from 'node:assert/strict';
-import { PatternError } from '../../src/structural/pattern';
-import { matchesIn, matchTexts } from './support/structuralEngine';
+import { FlatTree, GrammarTypes } from '../../src/structural/flatTree';
+import { findMatches } from '../../src/structural/matcher';
+import { compilePattern, PatternError } from '../../src/structural/pattern';
+import { matchesIn, matchTexts, registry } from './support/structuralEngine';
 
 interface Spec {
   readonly language: string;
@@ -362,31 +364,31 @@ const MEMBERS_WITH_TERMINATORS: readonly Spec[] = [
     language: 'typescript',
     pattern: '@Input() $P: $T;',
     source: 'class A {\n  @Input() name: string;\n  @Output() changed: EventEmitter<string>;\n}\n',
-    matches: ['@Input() name: string'],
+    matches: ['@Input() name: string;'],
   },
   {
     language: 'typescript',
     pattern: 'private readonly $N: $T;',
     source: 'class A {\n  private readonly a: string;\n  private b: number;\n}\n',
-    matches: ['private readonly a: string'],
+    matches: ['private readonly a: string;'],
   },
   {
     language: 'tsx',
     pattern: 'private $N: $T;',
     source: 'class A {\n  private a: string;\n  public b: number;\n}\n',
-    matches: ['private a: string'],
+    matches: ['private a: string;'],
   },
   {
     language: 'javascript',
     pattern: 'static $N = $V;',
     source: 'class A {\n  static a = 1;\n  b = 2;\n}\n',
-    matches: ['static a = 1'],
+    matches: ['static a = 1;'],
   },
   {
     language: 'rust',
     pattern: 'pub $N: $T,',
     source: 'struct S {\n    pub a: u32,\n    b: u32,\n}\n',
-    matches: ['pub a: u32'],
+    matches: ['pub a: u32,'],
   },
   {
     language: 'go',
@@ -411,19 +413,19 @@ const MEMBERS_WITH_TERMINATORS: readonly Spec[] = [
     language: 'python',
     pattern: 'x = $V;',
     source: 'x = 1;\ny = 2\n',
-    matches: ['x = 1'],
+    matches: ['x = 1;'],
   },
   {
     language: 'lua',
     pattern: '$K = $V,',
     source: 'local t = {\n  a = 1,\n  [2] = 3,\n}\n',
-    matches: ['a = 1'],
+    matches: ['a = 1,'],
   },
   {
     language: 'json',
     pattern: '"version": $V,',
     source: '{\n  "version": "1.0",\n  "name": "x"\n}\n',
-    matches: ['"version": "1.0"'],
+    matches: ['"version": "1.0",'],
   },
   {
     language: 'css',
@@ -579,6 +581,46 @@ for (const [title, specs] of TABLES) {
     }
   });
 }
+
+describe("structural patterns: a terminator written after a member covers the file's", function () {
+  this.timeout(20_000);
+
+  it('past whitespace and comments, onto the next line; a member without one still matches', async () => {
+    const source = 'class A {\n  @Input() a: string /* why */ ;\n  @Input() b: number\n  ;\n  @Input() c: boolean\n}\n';
+    const matches = await matchesIn('typescript', '@Input() $P: $T;', source);
+    assert.deepEqual(
+      matches.map((match) => [match.text, match.startRow, match.endRow, match.coveredEnd === match.end]),
+      [
+        ['@Input() a: string /* why */ ;', 1, 1, true],
+        ['@Input() b: number\n  ;', 2, 3, true],
+        ['@Input() c: boolean', 4, 4, true],
+      ],
+    );
+    assert.deepEqual(await matchTexts('kotlin', 'val $N: $T;', 'class A {\n    val a: Int;\n    val b: Int\n}\n'), [
+      'val a: Int;',
+      'val b: Int',
+    ]);
+  });
+
+  it('not past what the pattern stopped before, and the same on the structural index', async () => {
+    const loaded = await registry.load('typescript');
+    const source = 'class A {\n  @Input() a = 1;\n  @Input() b /* c */ ;\n}\n';
+    const { root } = compilePattern(loaded, '@Input() $P;');
+    const tree = loaded.parser.parse(source);
+    assert.ok(tree);
+    try {
+      const fromTree = findMatches(tree, source, root);
+      assert.deepEqual(
+        fromTree.map((match) => match.text),
+        ['@Input() a = 1', '@Input() b /* c */ ;'],
+      );
+      const flat = FlatTree.fromTree(tree, new GrammarTypes(loaded.language)).withText(source);
+      assert.deepEqual(findMatches(flat, source, root), fromTree);
+    } finally {
+      tree.delete();
+    }
+  });
+});
 
 describe('structural patterns: what the scaffold wrote is not captured', function () {
   this.timeout(20_000);

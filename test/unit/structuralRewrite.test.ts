@@ -36,6 +36,39 @@ describe('structural rewrite: what a rewrite replaces', () => {
     );
   });
 
+  it("a member written with its terminator, which the grammar keeps beside the member, covers the file's", async () => {
+    const source = 'class A {\n  @Input() a: string;\n  @Input() b: number\n}\n';
+    assert.equal(
+      await rewritten('typescript', '@Input() $P: $T;', '@Input() readonly $P: $T;', source),
+      'class A {\n  @Input() readonly a: string;\n  @Input() readonly b: number;\n}\n',
+    );
+    assert.equal(
+      await rewritten('typescript', '@Input() $P: $T;', '@Input() readonly $P: $T', source),
+      'class A {\n  @Input() readonly a: string\n  @Input() readonly b: number\n}\n',
+    );
+    assert.equal(
+      await rewritten('rust', 'pub $N: $T,', 'pub(crate) $N: $T,', 'struct S {\n    pub a: u8,\n    pub b: u8\n}\n'),
+      'struct S {\n    pub(crate) a: u8,\n    pub(crate) b: u8,\n}\n',
+    );
+  });
+
+  it("a member's terminator the pattern wrote is covered past a comment, not past what the pattern stopped before", async () => {
+    assert.equal(
+      await rewritten(
+        'typescript',
+        '@Input() $P: $T;',
+        '@Input() readonly $P: $T;',
+        'class A {\n  @Input() a: string /* x */ ;\n}\n',
+      ),
+      'class A {\n  @Input() readonly a: string;\n}\n',
+    );
+    // The file's `;` follows `= 1`, which the pattern did not write: it is kept after what the pattern stopped before.
+    assert.equal(
+      await rewritten('typescript', '@Input() $P;', '@Input() readonly $P', 'class A {\n  @Input() a = 1;\n}\n'),
+      'class A {\n  @Input() readonly a = 1;\n}\n',
+    );
+  });
+
   it('keeps a comment and spacing before the kept terminator', async () => {
     assert.equal(
       await rewritten('javascript', 'var $A = $B', 'let $A = $B', 'var a = 1 /* one */ ;\n'),
@@ -339,6 +372,27 @@ const SPECS: readonly RewriteSpec[] = [
     rewrite: 'def $F($$$A) -> None:\n    $$$B',
     source: 'async def f(x):\n    await g(x)\n    h()\n',
     result: 'async def f(x) -> None:\n    await g(x)\n    h()\n',
+  },
+  {
+    language: 'typescript',
+    pattern: '@Input() $P: $T;',
+    rewrite: '@Input() readonly $P: $T;',
+    source: 'class A {\n  @Input() a: string;\n  @Input() b = 1;\n}\n',
+    result: 'class A {\n  @Input() readonly a: string;\n  @Input() b = 1;\n}\n',
+  },
+  {
+    language: 'rust',
+    pattern: 'pub $N: $T,',
+    rewrite: 'pub(crate) $N: $T,',
+    source: 'struct S {\n    pub a: u8,\n    b: u8,\n}\n',
+    result: 'struct S {\n    pub(crate) a: u8,\n    b: u8,\n}\n',
+  },
+  {
+    language: 'kotlin',
+    pattern: 'val $N: $T = $V;',
+    rewrite: 'var $N: $T = $V;',
+    source: 'class A {\n    val a: Int = 1;\n    val b = 2\n}\n',
+    result: 'class A {\n    var a: Int = 1;\n    val b = 2\n}\n',
   },
   {
     language: 'kotlin',

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { GRAMMARS } from '../src/structural/grammarManifest';
 import { FlatTree, GrammarTypes } from '../src/structural/flatTree';
 import { LanguageRegistry } from '../src/structural/languages';
-import { findMatches, Match } from '../src/structural/matcher';
+import { findMatches } from '../src/structural/matcher';
+import { matchJsonLine } from '../src/cli/batchSearch';
 import { compilePattern } from '../src/structural/pattern';
 import { mayMatch } from '../src/structural/prefilter';
 import { readTextFile } from '../src/structural/fileMatcher';
@@ -205,7 +206,7 @@ function stepsOf(
       steps.matchMs += cpuNow() - started;
       steps.matches += matches.length;
       started = cpuNow();
-      for (const match of matches) steps.jsonCharacters += asJsonLine(file, match).length;
+      for (const match of matches) steps.jsonCharacters += matchJsonLine(file, match).length;
       steps.jsonMs += cpuNow() - started;
       started = cpuNow();
       index = FlatTree.fromTree(tree, types);
@@ -221,18 +222,4 @@ function stepsOf(
     steps.matchIndexMs += cpuNow() - started;
   }
   return steps;
-}
-
-/** The line the command line prints for a match with `--json` (src/cli/astGrepCli.ts). */
-function asJsonLine(file: string, match: Match): string {
-  return JSON.stringify({
-    file,
-    line: match.startRow + 1,
-    column: match.startColumn + 1,
-    endLine: match.endRow + 1,
-    start: match.start,
-    end: match.end,
-    text: match.text,
-    captures: Object.fromEntries([...match.captures].map(([name, capture]) => [name, capture.text])),
-  });
 }

@@ -15,7 +15,7 @@ import { LanguageRegistry } from '../structural/languages';
 import { checkRewrite, editsFor } from '../structural/rewrite';
 import { MAX_SEARCHED_FILE_LENGTH } from '../structural/search';
 import { ParsePool } from '../structural/parsePool';
-import { BatchFile, batchSearch } from './batchSearch';
+import { BatchFile, batchSearch, matchJsonLine } from './batchSearch';
 
 const ALIASES: Readonly<Record<string, string>> = {
   ts: 'typescript',
@@ -154,19 +154,7 @@ export async function main(
       for (const match of file.matches) {
         const replacement = replacements.find((edit) => edit.start === match.start && edit.end === match.end);
         if (options.json) {
-          out(
-            JSON.stringify({
-              file: shown,
-              line: match.startRow + 1,
-              column: match.startColumn + 1,
-              endLine: match.endRow + 1,
-              start: match.start,
-              end: match.end,
-              text: match.text,
-              captures: Object.fromEntries([...match.captures].map(([name, capture]) => [name, capture.text])),
-              ...(replacement ? { replacement: replacement.text } : {}),
-            }),
-          );
+          out(matchJsonLine(shown, match, replacement?.text));
         } else {
           out(
             `${shown}:${match.startRow + 1}: ${match.text.split('\n')[0]}${replacement ? `\n  → ${replacement.text.split('\n').join('\n    ')}` : ''}`,

@@ -154,3 +154,18 @@ export async function batchSearch(
 function heldBy(outcome: FileOutcome): number {
   return (outcome.source?.length ?? 0) + matchedLength(outcome.matches);
 }
+
+/** The line `--json` prints for a match (the benchmark measures building it too). */
+export function matchJsonLine(file: string, match: Match, replacement?: string): string {
+  return JSON.stringify({
+    file,
+    line: match.startRow + 1,
+    column: match.startColumn + 1,
+    endLine: match.endRow + 1,
+    start: match.start,
+    end: match.end,
+    text: match.text,
+    captures: Object.fromEntries([...match.captures].map(([name, capture]) => [name, capture.text])),
+    ...(replacement !== undefined ? { replacement } : {}),
+  });
+}

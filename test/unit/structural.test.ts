@@ -1,16 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { PatternError } from '../../src/structural/pattern';
-import { matchesIn, matchTexts, registry, rewritten } from './support/structuralEngine';
-
-interface Spec {
-  readonly language: string;
-  readonly pattern: string;
-  readonly source: string;
-  readonly matches: readonly string[];
-}
+import { matchesIn, MatchSpec, matchTexts, registry, rewritten } from './support/structuralEngine';
 
 /** One or more specs per shipped language: pattern + source in, matched texts out. */
-const SPECS: readonly Spec[] = [
+const SPECS: readonly MatchSpec[] = [
   // Dart: at the top level `dispose(x)` is a function signature; the ladder makes it the call.
   {
     language: 'dart',

@@ -17,7 +17,7 @@ import { StructuralSearch } from '../../src/structural/search';
 import { filesUnder } from '../support/filesUnder';
 import { repoRoot } from '../support/repoRoot';
 import { suiteTempDir } from '../support/tempDir';
-import { registry } from './support/structuralEngine';
+import { indexOf, registry } from './support/structuralEngine';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
@@ -104,12 +104,8 @@ describe('structural index: the same matches as the parse tree', function () {
   }
 
   it('keeps 15 bytes a node, a few bytes per source character', async () => {
-    const loaded = await registry.load('typescript');
     const text = fs.readFileSync(path.join(repoRoot(), 'src', 'structural', 'parsePool.ts'), 'utf8');
-    const tree = loaded.parser.parse(text);
-    assert.ok(tree);
-    const flat = FlatTree.fromTree(tree, new GrammarTypes(loaded.language));
-    tree.delete();
+    const flat = await indexOf('typescript', text);
     const perCharacter = flat.bytes / text.length;
     assert.ok(perCharacter > 0.5 && perCharacter < 8, `${perCharacter.toFixed(2)} bytes per character`);
   });
@@ -182,11 +178,7 @@ describe('structural index: kept by the parsing threads', function () {
 
   it('parses again what a thread does not hold: past its budget (what it holds stays), or the thread ended', async () => {
     // A budget of one file's index per thread: the others are evicted, the thread says so, the file is parsed.
-    const loaded = await registry.load('typescript');
-    const tree = loaded.parser.parse(fs.readFileSync(files[0], 'utf8'));
-    assert.ok(tree);
-    const oneFile = FlatTree.fromTree(tree, new GrammarTypes(loaded.language)).bytes;
-    tree.delete();
+    const oneFile = (await indexOf('typescript', fs.readFileSync(files[0], 'utf8'))).bytes;
     const { pool, both } = searchWith({ budgetBytes: 2 * Math.floor(oneFile * 1.5) });
     await both('log($A, $B)');
     await pool.indexingDone();

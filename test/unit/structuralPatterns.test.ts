@@ -6,20 +6,12 @@
  * code the pattern must not match. The survey behind the tables is in docs/architecture.md.
  */
 import * as assert from 'node:assert/strict';
-import { FlatTree, GrammarTypes } from '../../src/structural/flatTree';
 import { findMatches } from '../../src/structural/matcher';
 import { compilePattern, PatternError } from '../../src/structural/pattern';
-import { matchesIn, matchTexts, registry } from './support/structuralEngine';
-
-interface Spec {
-  readonly language: string;
-  readonly pattern: string;
-  readonly source: string;
-  readonly matches: readonly string[];
-}
+import { indexOf, matchesIn, MatchSpec, matchTexts, registry } from './support/structuralEngine';
 
 /** A statement written without its `;`: the node takes in the `;` the "statement;" scaffold adds. */
-const STATEMENTS_WITHOUT_TERMINATOR: readonly Spec[] = [
+const STATEMENTS_WITHOUT_TERMINATOR: readonly MatchSpec[] = [
   {
     language: 'dart',
     pattern: 'if ($X != null) $X.dispose()',
@@ -59,7 +51,7 @@ const STATEMENTS_WITHOUT_TERMINATOR: readonly Spec[] = [
 ];
 
 /** A block holding a `$$$` run (or one statement metavariable), where the grammar ends statements with `;`. */
-const BLOCKS_OF_RUNS: readonly Spec[] = [
+const BLOCKS_OF_RUNS: readonly MatchSpec[] = [
   {
     language: 'dart',
     pattern: 'setState(() { $$$A })',
@@ -237,7 +229,7 @@ const BLOCKS_OF_RUNS: readonly Spec[] = [
 ];
 
 /** A metavariable that is the body of a compound statement, last in the pattern or before `else`. */
-const STATEMENT_BODIES: readonly Spec[] = [
+const STATEMENT_BODIES: readonly MatchSpec[] = [
   {
     language: 'dart',
     pattern: 'for (final $E in $L) $BODY',
@@ -359,7 +351,7 @@ const STATEMENT_BODIES: readonly Spec[] = [
 ];
 
 /** A member written with its terminator, which the grammar keeps beside the member's node (or drops). */
-const MEMBERS_WITH_TERMINATORS: readonly Spec[] = [
+const MEMBERS_WITH_TERMINATORS: readonly MatchSpec[] = [
   {
     language: 'typescript',
     pattern: '@Input() $P: $T;',
@@ -436,7 +428,7 @@ const MEMBERS_WITH_TERMINATORS: readonly Spec[] = [
 ];
 
 /** An annotation, decorator or attribute on its own. */
-const ANNOTATIONS: readonly Spec[] = [
+const ANNOTATIONS: readonly MatchSpec[] = [
   {
     language: 'typescript',
     pattern: '@Component({$$$A})',
@@ -520,7 +512,7 @@ const ANNOTATIONS: readonly Spec[] = [
 ];
 
 /** Readings that must not change: a node that takes in the scaffold's `;` loses to a rung with a node of the fragment's own. */
-const READINGS_KEPT: readonly Spec[] = [
+const READINGS_KEPT: readonly MatchSpec[] = [
   // With the `;` of "statement;" C reads a pointer declaration; the expression rung reads the product.
   { language: 'c', pattern: '$A * $B', source: 'int f(void) { return a * b; }\n', matches: ['a * b'] },
   {
@@ -542,7 +534,7 @@ const READINGS_KEPT: readonly Spec[] = [
  * Known limits, kept so a change is noticed. The statement rung comes first, so a member-looking
  * declaration compiles as a local and matches no field; Swift keeps `x;` as a list of statements.
  */
-const KNOWN_LIMITS: readonly Spec[] = [
+const KNOWN_LIMITS: readonly MatchSpec[] = [
   { language: 'dart', pattern: 'final $T $N;', source: 'class A {\n  final int x;\n}\n', matches: [] },
   {
     language: 'java',
@@ -561,7 +553,7 @@ const KNOWN_LIMITS: readonly Spec[] = [
   { language: 'swift', pattern: 'var $N: $T;', source: 'class A {\n    var a: Int\n}\n', matches: [] },
 ];
 
-const TABLES: ReadonlyArray<[string, readonly Spec[]]> = [
+const TABLES: ReadonlyArray<[string, readonly MatchSpec[]]> = [
   ['a statement written without its terminator', STATEMENTS_WITHOUT_TERMINATOR],
   ['a block of $$$', BLOCKS_OF_RUNS],
   ['a metavariable as the body of a compound statement', STATEMENT_BODIES],
@@ -614,8 +606,7 @@ describe("structural patterns: a terminator written after a member covers the fi
         fromTree.map((match) => match.text),
         ['@Input() a = 1', '@Input() b /* c */ ;'],
       );
-      const flat = FlatTree.fromTree(tree, new GrammarTypes(loaded.language)).withText(source);
-      assert.deepEqual(findMatches(flat, source, root), fromTree);
+      assert.deepEqual(findMatches(await indexOf('typescript', source), source, root), fromTree);
     } finally {
       tree.delete();
     }

@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GRAMMARS } from '../../../src/structural/grammarManifest';
 import { LanguageRegistry } from '../../../src/structural/languages';
+import { InlineMatcher } from '../../../src/structural/fileMatcher';
+import { FlatTree } from '../../../src/structural/flatTree';
 import { findMatches, Match } from '../../../src/structural/matcher';
 import { compilePattern } from '../../../src/structural/pattern';
 import { applyEdits } from '../../../src/edits/textEdits';
@@ -19,6 +21,23 @@ export function distRegistry(): LanguageRegistry {
 }
 
 export const registry = distRegistry();
+
+/** A pattern, a source, and the texts it must match there (the spec tables' row). */
+export interface MatchSpec {
+  readonly language: string;
+  readonly pattern: string;
+  readonly source: string;
+  readonly matches: readonly string[];
+}
+
+const inline = new InlineMatcher(registry);
+
+/** The text's structural index, built as a parsing thread builds it, reading `text`. */
+export async function indexOf(language: string, text: string): Promise<FlatTree> {
+  const index = await inline.index(language, text);
+  if (!index) throw new Error('no tree');
+  return index.withText(text);
+}
 
 export async function matchesIn(language: string, pattern: string, source: string): Promise<Match[]> {
   const loaded = await registry.load(language);

@@ -188,7 +188,7 @@ function stepsOf(
     started = cpuNow();
     const text = readTextFile(file);
     steps.readMs += cpuNow() - started;
-    if (text === undefined) continue;
+    if (typeof text !== 'string') continue;
     started = cpuNow();
     const candidate = mayMatch(text, compiled);
     steps.prefilterMs += cpuNow() - started;

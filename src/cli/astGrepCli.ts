@@ -2,20 +2,24 @@
  * `live-ast-grep`: the structural engine on the command line, for users and the benchmark.
  *   live-ast-grep --lang ts --pattern 'foo($A)' [--rewrite 'bar($A)'] [--json] [--max N] [--max-file-chars N] PATH...
  * Prints matches (or, with --rewrite, the files' rewritten text as a unified list of
- * replacements; nothing is written), errors on stderr. Exit code 0 with matches, 1 without, 2 on
- * error.
+ * replacements; nothing is written); on stderr, what was not searched and why (with --json, one
+ * JSON record per skipped file or language: stdout holds match objects only, as ast-grep's
+ * --json=stream does) and errors. Exit code 0 with matches, 1 without, 2 on error.
  */
 import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { InlineMatcher, readTextFile } from '../structural/fileMatcher';
+import * as v8 from 'node:v8';
+import { FileText, InlineMatcher, readTextFile } from '../structural/fileMatcher';
 import { listFiles } from '../structural/fileWalker';
 import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
 import { checkRewrite, editsFor } from '../structural/rewrite';
 import { MAX_SEARCHED_FILE_LENGTH } from '../structural/search';
-import { ParsePool } from '../structural/parsePool';
-import { BatchFile, batchSearch, matchJsonLine } from './batchSearch';
+import { LARGE_TEXT_LENGTH, ParsePool } from '../structural/parsePool';
+import { skippedLines } from '../structural/answers';
+import { StoppedInFile } from '../structural/stoppedInFile';
+import { BatchFile, BatchResult, batchSearch, matchJsonLine } from './batchSearch';
 
 const ALIASES: Readonly<Record<string, string>> = {
   ts: 'typescript',
@@ -119,9 +123,13 @@ export async function main(
     // A file named is searched as it is (a folder's listing skips what .gitignore ignores); told apart here, not by a round trip each.
     const named = (options.paths.length ? options.paths : ['.'])
       .map((start) => path.resolve(start))
-      .map((absolute) => ({ absolute, isFile: statSync(absolute).isFile() }));
+      .map((absolute) => {
+        const stat = statSync(absolute);
+        return { absolute, isFile: stat.isFile(), size: stat.size };
+      });
     // One file parses on this thread (a command line has nothing else to keep responsive): no thread is started for it.
-    const oneFile = named.length === 1 && named[0].isFile;
+    // Unless it is large: a thread's limits and deadline bound it, where this thread's heap would end the process.
+    const oneFile = named.length === 1 && named[0].isFile && named[0].size <= LARGE_TEXT_LENGTH;
     pool =
       options.threads > 0 && !oneFile && existsSync(workerScript)
         ? new ParsePool({ script: workerScript, size: options.threads })
@@ -146,7 +154,7 @@ export async function main(
     if (options.rewrite !== undefined && language)
       checkRewrite(await matcher.describe(language, options.pattern as string), options.rewrite);
     const print = (file: BatchFile): void => {
-      const shown = path.relative(process.cwd(), file.file) || file.file;
+      const shownFile = shown(file.file);
       const replacements =
         options.rewrite !== undefined && file.source !== undefined
           ? editsFor(file.source, file.matches, options.rewrite)
@@ -154,10 +162,10 @@ export async function main(
       for (const match of file.matches) {
         const replacement = replacements.find((edit) => edit.start === match.start && edit.end === match.end);
         if (options.json) {
-          out(matchJsonLine(shown, match, replacement?.text));
+          out(matchJsonLine(shownFile, match, replacement?.text));
         } else {
           out(
-            `${shown}:${match.startRow + 1}: ${match.text.split('\n')[0]}${replacement ? `\n  → ${replacement.text.split('\n').join('\n    ')}` : ''}`,
+            `${shownFile}:${match.startRow + 1}: ${match.text.split('\n')[0]}${replacement ? `\n  → ${replacement.text.split('\n').join('\n    ')}` : ''}`,
           );
         }
       }
@@ -175,32 +183,77 @@ export async function main(
         print(file);
       },
     });
+    const notSearched =
+      result.skippedFiles.length + result.skippedLanguages.reduce((sum, skipped) => sum + skipped.files, 0);
     if (!options.json)
       out(
-        `${result.matchCount}${result.truncated ? '+' : ''} matches in ${filesWithMatches} files (${result.filesParsed} parsed of ${files.length}).`,
+        `${result.matchCount}${result.truncated ? '+' : ''} matches in ${filesWithMatches} files (${result.filesParsed} parsed of ${files.length}${notSearched > 0 ? `; ${notSearched} not searched` : ''}).`,
       );
-    if (result.skippedLarge.length > 0) {
-      const shown = result.skippedLarge.slice(0, 5).map((file) => path.relative(process.cwd(), file) || file);
-      error(
-        `not searched: ${result.skippedLarge.length} file(s) over ${options.maxFileLength} characters (${shown.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}); raise --max-file-chars to search them.`,
-      );
-    }
+    for (const line of options.json
+      ? skippedRecords(result, options.maxFileLength)
+      : skippedText(result, options.maxFileLength))
+      error(line);
     return result.matchCount > 0 ? 0 : 1;
   } catch (failed) {
-    error(`error: ${(failed as Error).message}`);
+    // An error that stopped at one file names it as matches do.
+    const stopped = failed instanceof StoppedInFile && failed.file ? failed.inFile(shown(failed.file)) : failed;
+    error(`error: ${(stopped as Error).message}`);
     return 2;
   } finally {
     pool?.dispose();
   }
 }
 
+/** As the command line names a file: relative to the working directory. */
+function shown(file: string): string {
+  return path.relative(process.cwd(), file) || file;
+}
+
+/** What was not searched, as the tool's answer words it, with the flag that includes files over the cap. */
+function skippedText(result: BatchResult, maxFileLength: number): string[] {
+  return skippedLines(
+    { ...result, maxFileLength },
+    {
+      display: shown,
+      sizeCapHint: (largest, count) => `Pass --max-file-chars ${largest} to search ${count === 1 ? 'it' : 'them'}.`,
+    },
+  );
+}
+
+/**
+ * What was not searched, one JSON record per line for stderr: every skipped language and file (a
+ * program counts them; the text caps its list), told from a match by its key.
+ */
+function skippedRecords(result: BatchResult, maxFileLength: number): string[] {
+  return [
+    ...result.skippedLanguages.map(({ language, files, reason }) =>
+      JSON.stringify({ skippedLanguage: language, files, reason }),
+    ),
+    ...result.skippedFiles.map(({ file, reason, length }) =>
+      JSON.stringify(
+        reason === 'too large'
+          ? {
+              skipped: shown(file),
+              reason,
+              characters: length,
+              maxFileChars: maxFileLength,
+              include: `--max-file-chars ${length}`,
+            }
+          : { skipped: shown(file), reason },
+      ),
+    ),
+  ];
+}
+
 /** Read synchronously: a batch run has nothing else to do meanwhile (an asynchronous read costs four round trips to the thread pool per file). */
-async function readText(file: string): Promise<string | undefined> {
+async function readText(file: string): Promise<FileText> {
   return readTextFile(file);
 }
 
 if (require.main === module) {
-  // Its V8 heap flags are on the shebang line esbuild.mjs writes: set here, they come too late.
+  // Its V8 heap flags are on the shebang line esbuild.mjs writes: set here, they come too late for this thread.
+  // A V8 flag also overrides every parsing thread's own resourceLimits; unset once this thread's heap is made, the pool's limits apply to them.
+  v8.setFlagsFromString('--max-old-space-size=0');
   const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(`${text}\n`);
   void main(process.argv.slice(2), path.join(__dirname, 'grammars'), write(process.stdout), write(process.stderr)).then(
     (code) => {

@@ -6,12 +6,22 @@
  * file whose matches would copy more), and far more files go ahead of the one awaited than in the
  * editor's search (src/structural/search.ts), bounded by the text their matches hold.
  */
-import { FileMatcher, FileOutcome, InlineMatcher } from '../structural/fileMatcher';
+import { FileMatcher, FileOutcome, FileText, InlineMatcher } from '../structural/fileMatcher';
 import { LanguageRegistry } from '../structural/languages';
 import { Match } from '../structural/matcher';
 import { mayMatch } from '../structural/prefilter';
-import { inFile, MatchTally, planSearch, ScanPace, yieldToEventLoop } from '../structural/searchPlan';
+import {
+  inFile,
+  MatchTally,
+  notTextOutcome,
+  planSearch,
+  ScanPace,
+  SkippedFile,
+  SkippedLanguage,
+  yieldToEventLoop,
+} from '../structural/searchPlan';
 import { matchedLength } from '../structural/workerProtocol';
+import { StoppedInFile } from '../structural/stoppedInFile';
 
 export interface BatchRequest {
   readonly pattern: string;
@@ -21,7 +31,7 @@ export interface BatchRequest {
   readonly files: readonly string[];
   /** Stop after this many matches (the count then says "more than"). */
   readonly maxResults: number;
-  /** Longer files (in UTF-16 units) are not parsed, and are named in `skippedLarge`. */
+  /** Longer files (in UTF-16 units) are not parsed, and are named in `skippedFiles`. */
   readonly maxFileLength: number;
   /** Threads send each file's text back with its matches (a rewrite needs it). */
   readonly withSources: boolean;
@@ -42,12 +52,14 @@ export interface BatchResult {
   /** True when the cap stopped the search: there are more matches than reported. */
   readonly truncated: boolean;
   readonly filesParsed: number;
-  /** Files not parsed because they exceed the size cap. */
-  readonly skippedLarge: readonly string[];
+  /** Files that might hold matches and were not parsed (over the size cap, binary, unreadable), in file order. */
+  readonly skippedFiles: readonly SkippedFile[];
+  /** Languages present among the files for which the pattern did not parse (only when no language was given). */
+  readonly skippedLanguages: readonly SkippedLanguage[];
 }
 
-/** The file's text; undefined when unreadable or binary. */
-export type ReadFileText = (file: string) => Promise<string | undefined>;
+/** The file's text, or why it has none. */
+export type ReadFileText = (file: string) => Promise<FileText>;
 
 /**
  * Where threads read the files, no text waits here, only the matches of files done ahead of the
@@ -57,6 +69,38 @@ export type ReadFileText = (file: string) => Promise<string | undefined>;
  */
 export const FILES_AHEAD_PER_THREAD_READING = 256;
 export const MAX_HELD_LENGTH = 1024 * 1024;
+
+/**
+ * Matches one file may send back: ~600 bytes each on this thread, whose heap is 64 MB (73 K of a
+ * broad pattern were measured to fit, 200 K of a bare `$A` ended the process). The parsing thread
+ * stops there too, so neither holds more; past it the run ends in TooManyMatchesInFile.
+ */
+export const MAX_MATCHES_PER_FILE = 50_000;
+
+export class TooManyMatchesInFile extends StoppedInFile {
+  constructor(
+    readonly limit: number,
+    readonly file?: string,
+  ) {
+    super(
+      `More than ${limit.toLocaleString('en-US')} matches in one file (${file ?? 'this file'}): ` +
+        'narrow the pattern (a bare $A matches every node), or stop at fewer with --max.',
+    );
+    this.name = 'TooManyMatchesInFile';
+  }
+
+  inFile(file: string): TooManyMatchesInFile {
+    return new TooManyMatchesInFile(this.limit, file);
+  }
+}
+
+/**
+ * A file longer than this goes ahead only once no other such file waits to be taken: the matches
+ * of one can take tens of MB of this thread's 64 MB heap (~20 K matches of a broad pattern in a
+ * 3 M character bundle), and those of several done ahead, all held at once, ended the process.
+ * They are parsed one after another by the one thread for large texts anyway.
+ */
+export const ALONE_AHEAD_LENGTH = 1024 * 1024;
 
 /**
  * Searches the files with `matcher`: parsing threads (a ParsePool) are handed the files that may
@@ -73,7 +117,16 @@ export async function batchSearch(
   const plan = await planSearch(registry, request, (language, pattern) => matcher.describe(language, pattern));
   const tally = new MatchTally(request.maxResults);
   // Files in flight, in file order: each one's matches are taken only after those of the files before it.
-  const queue: Array<{ file: string; language: string; held: number; outcome: Promise<FileOutcome> }> = [];
+  const queue: Array<{
+    file: string;
+    language: string;
+    length: number;
+    /** Its job stops past the file's cap, before the run's. */
+    fileCapFirst: boolean;
+    large: boolean;
+    held: number;
+    outcome: Promise<FileOutcome>;
+  }> = [];
   const aheadFiles = matcher.parallelism === 1 ? 1 : matcher.parallelism * FILES_AHEAD_PER_THREAD_READING;
   // The text the answers of files ahead of the one awaited hold.
   let heldLength = 0;
@@ -83,7 +136,9 @@ export async function batchSearch(
       throw inFile(error, head.file);
     });
     heldLength -= head.held;
-    const matches = tally.take(head.file, outcome);
+    if (head.fileCapFirst && outcome.matches.length > MAX_MATCHES_PER_FILE)
+      throw new TooManyMatchesInFile(MAX_MATCHES_PER_FILE, head.file);
+    const matches = tally.take(head.file, outcome, head.length);
     if (matches) request.onFile({ file: head.file, language: head.language, source: outcome.source, matches });
     return tally.truncated;
   };
@@ -95,13 +150,18 @@ export async function batchSearch(
       for (const file of files) {
         if (pace.due()) await yieldToEventLoop();
         const source = await readText(file);
-        if (source === undefined) continue;
-        pace.scanned(source.length);
-        if (!mayMatch(source, pattern)) continue;
-        const length = source.length;
-        const limit = tally.limit;
+        const length = typeof source === 'string' ? source.length : 0;
+        pace.scanned(length);
+        if (typeof source === 'string' && !mayMatch(source, pattern)) continue;
+        // Parsed, and long enough to go ahead alone.
+        const large = length > ALONE_AHEAD_LENGTH && length <= request.maxFileLength;
+        if (large) while (queue.some((waiting) => waiting.large)) if (await takeOne()) break outer;
+        const fileCapFirst = tally.limit > MAX_MATCHES_PER_FILE + 1;
+        const limit = fileCapFirst ? MAX_MATCHES_PER_FILE + 1 : tally.limit;
         let outcome: Promise<FileOutcome>;
-        if (length > request.maxFileLength) {
+        if (typeof source !== 'string') {
+          outcome = Promise.resolve(notTextOutcome(source));
+        } else if (length > request.maxFileLength) {
           outcome = Promise.resolve({ parsed: false, skipped: 'too large', matches: [] });
         } else if (threadsRead) {
           // The text was read here only to skip what cannot match: it is dropped now, the thread reads the file again.
@@ -119,7 +179,7 @@ export async function batchSearch(
             .match({ language, pattern: request.pattern, text: source, limit })
             .then((matches) => ({ parsed: true, matches, source }));
         }
-        const entry = { file, language, held: 0, outcome };
+        const entry = { file, language, length, fileCapFirst, large, held: 0, outcome };
         if (threadsRead) {
           void outcome.then(
             (done) => {
@@ -143,7 +203,8 @@ export async function batchSearch(
     matchCount: tally.matchCount,
     truncated: tally.truncated,
     filesParsed: tally.filesParsed,
-    skippedLarge: tally.skippedLarge,
+    skippedFiles: tally.skippedFiles,
+    skippedLanguages: plan.skippedLanguages,
   };
 }
 

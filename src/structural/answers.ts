@@ -13,8 +13,12 @@ export type DisplayPath = (file: string) => string;
 /** How answers name files, and how the size cap is raised where they are read (a setting, a flag). */
 export interface AnswerContext {
   readonly display: DisplayPath;
-  readonly sizeCapHint: string;
+  /** How to search `count` files over the cap, the longest `largest` characters long. */
+  readonly sizeCapHint: (largest: number, count: number) => string;
 }
+
+/** Files named per reason a search skipped them; the rest are counted ("and N more"). */
+export const SKIPPED_LIST_CAP = 10;
 
 export function searchAnswer(pattern: string, result: SearchResult, context: AnswerContext, cap: number): string {
   const { display } = context;
@@ -48,22 +52,53 @@ function languagesLine(result: Pick<SearchResult, 'searched'>): string {
   return result.searched.map((searched) => `${searched.language}, pattern parsed as ${searched.context}`).join('; ');
 }
 
-function skippedLines(
-  result: Pick<SearchResult, 'skippedLanguages' | 'skippedLarge' | 'maxFileLength'>,
+/** What a search did not search, and why: languages the pattern does not parse in, then files by reason (with how to include them). */
+export function skippedLines(
+  result: Pick<SearchResult, 'skippedLanguages' | 'skippedFiles' | 'maxFileLength'>,
   context: AnswerContext,
 ): string[] {
   const lines = result.skippedLanguages.map(
     (skipped) =>
       `Not searched: ${plural(skipped.files, `${skipped.language} file`)} — the pattern does not parse as ${skipped.language}.`,
   );
-  if (result.skippedLarge.length > 0) {
-    const names = result.skippedLarge.slice(0, 5).map(context.display);
+  const large = result.skippedFiles.filter((skipped) => skipped.reason === 'too large');
+  if (large.length > 0) {
+    const largest = Math.max(...large.map((skipped) => skipped.length ?? 0));
+    const names = large.map(
+      (skipped) => `${context.display(skipped.file)} (${(skipped.length ?? 0).toLocaleString('en-US')} characters)`,
+    );
     lines.push(
-      `Not searched: ${plural(result.skippedLarge.length, 'file')} over ${characters(result.maxFileLength)} ` +
-        `(${names.join(', ')}${result.skippedLarge.length > 5 ? ', …' : ''}): files that long are generated code in practice, and parsing one takes hundreds of MB. ${context.sizeCapHint}`,
+      `${notSearched(`${plural(large.length, 'file')} over the size cap of ${characters(result.maxFileLength)}`, undefined, names)} ` +
+        context.sizeCapHint(largest, large.length),
     );
   }
+  const binary = result.skippedFiles.filter((skipped) => skipped.reason === 'binary');
+  if (binary.length > 0)
+    lines.push(
+      notSearched(
+        plural(binary.length, 'binary file'),
+        `${binary.length === 1 ? 'it holds' : 'they hold'} a NUL character`,
+        binary.map((skipped) => context.display(skipped.file)),
+      ),
+    );
+  const unreadable = result.skippedFiles.filter((skipped) => skipped.reason === 'unreadable');
+  if (unreadable.length > 0)
+    lines.push(
+      notSearched(
+        `${plural(unreadable.length, 'file')} that could not be read`,
+        'missing, or no permission',
+        unreadable.map((skipped) => context.display(skipped.file)),
+      ),
+    );
   return lines;
+}
+
+/** "Not searched: <what> (<why>): a, b." — past the cap "(<why>; the first 10 named): a, …, j and 3 more." */
+function notSearched(what: string, why: string | undefined, names: readonly string[]): string {
+  const over = names.length - SKIPPED_LIST_CAP;
+  const notes = [why, over > 0 ? `the first ${SKIPPED_LIST_CAP} named` : undefined].filter(Boolean);
+  const listed = names.slice(0, SKIPPED_LIST_CAP).join(', ') + (over > 0 ? ` and ${over} more` : '');
+  return `Not searched: ${what}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}: ${listed}.`;
 }
 
 /** The match on one line: whitespace collapsed, cut at the cap with the number of lines it spans. */

@@ -39,9 +39,20 @@ export interface FileOutcome {
   readonly matches: readonly Match[];
   /** The text, when asked for. */
   readonly source?: string;
-  /** Not parsed: unreadable or binary, lacking a text every match contains, or too long. */
-  readonly skipped?: 'unreadable' | 'no candidate' | 'too large';
+  /** Not parsed: lacking a text every match contains, or one of the reasons a search names. */
+  readonly skipped?: 'no candidate' | SkipReason;
 }
+
+/** Why a file that might hold matches was not parsed (every search names such files). */
+export type SkipReason = 'too large' | NotText['notText'];
+
+/** A file with no text to search: it could not be read, or holds a NUL character. */
+export interface NotText {
+  readonly notText: 'unreadable' | 'binary';
+}
+
+/** A file's text, or why it has none. */
+export type FileText = string | NotText;
 
 /** What the caller needs of a compiled pattern: its scaffold context, prefilter texts and names. */
 export type PatternSummary = Pick<
@@ -62,14 +73,20 @@ export interface FileMatcher {
   dispose(): void;
 }
 
-/** The file's text; undefined when unreadable or binary (a NUL character). */
-export function readTextFile(file: string): string | undefined {
+/** The file's text, or why it has none (unreadable, or binary: a NUL character). */
+export function readTextFile(file: string): FileText {
+  let text: string;
   try {
-    const text = readFileSync(file, 'utf8');
-    return text.includes('\u0000') ? undefined : text;
+    text = readFileSync(file, 'utf8');
   } catch {
-    return undefined;
+    return { notText: 'unreadable' };
   }
+  return asText(text);
+}
+
+/** The text read, unless it is binary (a NUL character). */
+export function asText(text: string): FileText {
+  return text.includes('\u0000') ? { notText: 'binary' } : text;
 }
 
 export class InlineMatcher implements FileMatcher {
@@ -114,7 +131,7 @@ export class InlineMatcher implements FileMatcher {
 
   async matchFile(job: DiskJob): Promise<FileOutcome> {
     const text = readTextFile(job.file);
-    if (text === undefined) return { parsed: false, matches: [], skipped: 'unreadable' };
+    if (typeof text !== 'string') return { parsed: false, matches: [], skipped: text.notText };
     if (!mayMatch(text, await this.describe(job.language, job.pattern)))
       return { parsed: false, matches: [], skipped: 'no candidate' };
     if (text.length > job.maxLength) return { parsed: false, matches: [], skipped: 'too large' };

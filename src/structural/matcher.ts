@@ -46,15 +46,19 @@ export interface Match {
 /**
  * What one file's matching may cost, in steps (a candidate node, a node compared, a position of a
  * sequence tried, a token of a repeated metavariable compared): a fixed part and a part per
- * character. Measured on 600 JavaScript files of node_modules with ten patterns, broad ones
- * included (`$A`, `$X.$Y($$$A)`, `[$$$A, $B, $$$C]`): at most 0.97 steps per character. A step
- * costs ~0.5 µs, so a 1 M character file stops within ~6 s; a pattern needing more is refused.
+ * character, up to a ceiling. Measured on 600 JavaScript files of node_modules with ten patterns,
+ * broad ones included (`$A`, `$X.$Y($$$A)`, `[$$$A, $B, $$$C]`): at most 0.97 steps per character
+ * (≤ 0.43 on 3–9 M character bundles). A step costs 0.25–1 µs, so a 1 M character file stops
+ * within ~10 s; the ceiling (3.6 steps per character of a file at the 8 M character size cap)
+ * stops any file within ~30 s, inside a parsing thread's 60 s deadline. A pattern needing more is
+ * refused.
  */
 export const MATCH_STEPS_BASE = 1_000_000;
 export const MATCH_STEPS_PER_CHARACTER = 10;
+export const MATCH_STEPS_MAX = 30_000_000;
 
 export function matchStepBudget(textLength: number): number {
-  return MATCH_STEPS_BASE + MATCH_STEPS_PER_CHARACTER * textLength;
+  return Math.min(MATCH_STEPS_BASE + MATCH_STEPS_PER_CHARACTER * textLength, MATCH_STEPS_MAX);
 }
 
 /** Matching one file took more steps than its budget; `file` is filled in by whoever knows it. */

@@ -102,6 +102,17 @@ export const JOB_DEADLINE_MS = 60_000;
 /** A thread that parsed a text longer than this is retired once it answers: its wasm heap grew to fit it and never shrinks. */
 export const RETIRE_AFTER_LENGTH = 4 * 1024 * 1024;
 
+/**
+ * Each thread's V8 old generation, in MB: the tree's nodes the matcher walks and the matches it
+ * keeps (the wasm heap, ~25–40 bytes per character, is outside it). The thread for large texts
+ * gets more: a broad pattern over a 3–9 M character bundle needs 96–128 MB when every match is
+ * wanted (~19 K matches of `$A.$B($$$C)`), ≤ 64 MB at the editor's caps (1,001 matches). Past it a
+ * thread fails cleanly (ParsingThreadFailed), and what it can hold is also what the command
+ * line's main thread (64 MB) can take back.
+ */
+export const OLD_GENERATION_MB = 64;
+export const LARGE_TEXT_OLD_GENERATION_MB = 128;
+
 function isLarge(pending: Pending): boolean {
   return pending.length > LARGE_TEXT_LENGTH;
 }
@@ -409,6 +420,13 @@ export class ParsePool implements FileMatcher {
   /** Hands waiting jobs to free workers, starting workers up to the pool's size. */
   private dispatch(): void {
     while (this.workers.length < Math.min(this.options.size, this.waiting.length + this.busy())) this.start();
+    // Once the thread for large texts retired, the idle others may be enough in number, yet none takes a large text waiting.
+    if (
+      this.workers.length < this.options.size &&
+      !this.workers.some((pooled) => pooled.takesLarge) &&
+      this.waiting.some((pending) => !pending.worker && isLarge(pending))
+    )
+      this.start();
     // Idle workers first, then one more job each in turn, so jobs spread over the workers.
     for (let depth = 0; depth < PIPELINE_DEPTH; depth++) {
       for (const pooled of this.workers) {
@@ -453,13 +471,17 @@ export class ParsePool implements FileMatcher {
   }
 
   private start(): PooledWorker {
+    const takesLarge = !this.workers.some((other) => other.takesLarge);
     const worker = new Worker(this.options.script, {
       workerData: { indexBudget: this.indexBudget() / this.options.size },
-      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 },
+      resourceLimits: {
+        maxYoungGenerationSizeMb: 2,
+        maxOldGenerationSizeMb: takesLarge ? LARGE_TEXT_OLD_GENERATION_MB : OLD_GENERATION_MB,
+      },
     });
     // The pool never keeps a process alive by itself (the command line exits when its search is done).
     worker.unref();
-    const pooled: PooledWorker = { worker, inFlight: [], takesLarge: !this.workers.some((other) => other.takesLarge) };
+    const pooled: PooledWorker = { worker, inFlight: [], takesLarge };
     worker.on('message', (reply: WorkerReply) => {
       const pending = pooled.inFlight.shift();
       if (!pending) return;

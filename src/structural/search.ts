@@ -1,15 +1,15 @@
 /**
  * The editor's structural search over files (searchPlan.ts groups them by grammar and compiles
  * the pattern once per language): reads each file's text (open buffers first), skips files that
- * lack a text every match must contain or exceed the size cap, has the rest parsed and matched
- * (on the parsing threads whenever a pool is given, one file too: this thread then parses and
- * matches nothing; several files in flight, results taken in file order), and collects matches up
- * to a cap. Cancelling the search terminates threads busy with it. A file whose text is unchanged
+ * lack a text every match must contain, names those it cannot search (over the size cap, binary,
+ * unreadable), has the rest parsed and matched (on the parsing threads whenever a pool is given,
+ * one file too: this thread then parses and matches nothing; several files in flight, results
+ * taken in file order), and collects matches up to a cap. Cancelling the search terminates threads busy with it. A file whose text is unchanged
  * since the same pattern last searched it is answered from a small match cache. Used by
  * `ast_grep`, `ast_edit` and the benchmark; the command line schedules its batch run itself
  * (src/cli/batchSearch.ts).
  */
-import { FileMatcher, FileOutcome, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
+import { FileMatcher, FileOutcome, FileText, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
 import { PatternError } from './pattern';
@@ -18,10 +18,12 @@ import {
   groupByLanguage,
   inFile,
   MatchTally,
+  notTextOutcome,
   planSearch,
   ScanPace,
   SearchedLanguage,
   searchedLanguages,
+  SkippedFile,
   SkippedLanguage,
   yieldToEventLoop,
 } from './searchPlan';
@@ -42,7 +44,7 @@ export interface SearchRequest {
   /** Stop after this many matches (the answer then says "more than"). */
   readonly maxResults: number;
   readonly token?: Cancellation;
-  /** Longer files (in UTF-16 units) are not parsed, and are named in `skippedLarge` (default MAX_SEARCHED_FILE_LENGTH). */
+  /** Longer files (in UTF-16 units) are not parsed, and are named in `skippedFiles` (default MAX_SEARCHED_FILE_LENGTH). */
   readonly maxFileLength?: number;
 }
 
@@ -64,19 +66,21 @@ export interface SearchResult {
   /** Languages present among the files for which the pattern did not parse (only when no language was given). */
   readonly skippedLanguages: readonly SkippedLanguage[];
   readonly filesParsed: number;
-  /** Files not parsed because they exceed the size cap (generated bundles, mostly). */
-  readonly skippedLarge: readonly string[];
+  /** Files that might hold matches and were not parsed (over the size cap, binary, unreadable), in file order. */
+  readonly skippedFiles: readonly SkippedFile[];
   /** The size cap this search applied. */
   readonly maxFileLength: number;
 }
 
 /**
- * Files longer than this (in UTF-16 units) are not parsed unless the caller raises the cap: they
- * are generated bundles in practice, and the wasm heap grows to fit the largest tree and never
- * shrinks (a 6 MB bundle alone takes ~200 MB; a 10 MB one took 42 s and 0.9 GB). A file named
- * alone is held to it too.
+ * Files longer than this (in UTF-16 units) are not parsed unless the user raises the cap; every
+ * answer names them. Parsing happens on the parsing threads, where only the one thread for large
+ * texts grows: a tree takes ~25–40 bytes per character of its wasm heap (up to ~330 MB at the cap;
+ * 3–9 M character bundles measured 1–4 s to parse, 2–5 s to match a broad pattern), handed back
+ * once it answers when the text passed RETIRE_AFTER_LENGTH; its matching works within a 128 MB old
+ * generation, the step budget's ceiling and the 60 s deadline. A file named alone is held to it too.
  */
-export const MAX_SEARCHED_FILE_LENGTH = 1024 * 1024;
+export const MAX_SEARCHED_FILE_LENGTH = 8 * 1024 * 1024;
 
 export interface RewriteRequest extends Omit<SearchRequest, 'maxResults'> {
   readonly rewrite: string;
@@ -96,7 +100,7 @@ export interface RewriteResult {
   readonly replacementCount: number;
   readonly searched: SearchResult['searched'];
   readonly skippedLanguages: SearchResult['skippedLanguages'];
-  readonly skippedLarge: SearchResult['skippedLarge'];
+  readonly skippedFiles: SearchResult['skippedFiles'];
   readonly maxFileLength: number;
 }
 
@@ -109,8 +113,8 @@ export class TooManyReplacements extends ModelFacingError {
   }
 }
 
-/** Where file text comes from: open editor buffers first, then disk; undefined when unreadable. */
-export type ReadText = (file: string) => Promise<string | undefined>;
+/** Where file text comes from: open editor buffers first, then disk; or why a file has none. */
+export type ReadText = (file: string) => Promise<FileText>;
 
 export class SearchCancelled extends ModelFacingError {
   constructor() {
@@ -193,7 +197,7 @@ export class StructuralSearch {
         throw inFile(error, head.file);
       });
       if (request.token?.isCancellationRequested) throw new SearchCancelled();
-      const matches = tally.take(head.file, outcome);
+      const matches = tally.take(head.file, outcome, head.length);
       // A file with matches was matched from the text read here, which its outcome carries.
       if (matches)
         results.push({ file: head.file, language: head.language, source: outcome.source as string, matches });
@@ -209,24 +213,25 @@ export class StructuralSearch {
           if (request.token?.isCancellationRequested) throw new SearchCancelled();
           if (pace.due()) await yieldToEventLoop();
           const source = await this.readText(file);
-          if (source === undefined) continue;
-          pace.scanned(source.length);
-          if (!mayMatch(source, pattern)) {
+          const length = typeof source === 'string' ? source.length : 0;
+          pace.scanned(length);
+          if (typeof source === 'string' && !mayMatch(source, pattern)) {
             // The next pattern may need it: have it indexed while nothing else runs.
             matcher.indexInBackground?.(file, language, source);
             continue;
           }
-          const length = source.length;
           const outcome: Promise<FileOutcome> =
-            length > maxLength
-              ? Promise.resolve({ parsed: false, skipped: 'too large', matches: [] })
-              : this.matchText(
-                  matcher,
-                  cache,
-                  { file, language, pattern: request.pattern, text: source, limit: tally.limit },
-                  file,
-                  signal,
-                );
+            typeof source !== 'string'
+              ? Promise.resolve(notTextOutcome(source))
+              : length > maxLength
+                ? Promise.resolve({ parsed: false, skipped: 'too large', matches: [] })
+                : this.matchText(
+                    matcher,
+                    cache,
+                    { file, language, pattern: request.pattern, text: source, limit: tally.limit },
+                    file,
+                    signal,
+                  );
           queue.push({ file, language, length, outcome });
           queuedLength += length;
           while (queue.length > 0 && (queue.length >= aheadFiles || queuedLength > MAX_QUEUED_LENGTH))
@@ -245,7 +250,7 @@ export class StructuralSearch {
       searched: searchedLanguages(plan),
       skippedLanguages: plan.skippedLanguages,
       filesParsed: tally.filesParsed,
-      skippedLarge: tally.skippedLarge,
+      skippedFiles: tally.skippedFiles,
       maxFileLength: maxLength,
     };
   }
@@ -283,7 +288,7 @@ export class StructuralSearch {
       replacementCount,
       searched: found.searched,
       skippedLanguages: found.skippedLanguages,
-      skippedLarge: found.skippedLarge,
+      skippedFiles: found.skippedFiles,
       maxFileLength: found.maxFileLength,
     };
   }

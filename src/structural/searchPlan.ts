@@ -4,7 +4,7 @@
  * grammar and the pattern compiled once per language (`planSearch`), the matches taken file by
  * file in file order up to the cap (`MatchTally`), and how often this thread lets other work in.
  */
-import { FileOutcome, PatternSummary } from './fileMatcher';
+import { FileOutcome, NotText, PatternSummary, SkipReason } from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match, PatternTooExpensive } from './matcher';
 import { PatternError } from './pattern';
@@ -23,6 +23,14 @@ export interface SkippedLanguage {
   readonly reason: string;
 }
 
+/** A file that might hold matches and was not parsed, and why. */
+export interface SkippedFile {
+  readonly file: string;
+  readonly reason: SkipReason;
+  /** Its length in UTF-16 units, when too large. */
+  readonly length?: number;
+}
+
 export interface SearchPlan {
   /** The files by grammar id, in the order first met (a requested language takes its family's files too). */
   readonly groups: ReadonlyMap<string, readonly string[]>;
@@ -30,6 +38,11 @@ export interface SearchPlan {
   readonly compiled: ReadonlyMap<string, PatternSummary>;
   /** Languages present among the files for which the pattern did not parse (only when no language was given). */
   readonly skippedLanguages: readonly SkippedLanguage[];
+}
+
+/** The outcome of a file with no text to search (searches name it with the reason). */
+export function notTextOutcome(text: NotText): FileOutcome {
+  return { parsed: false, matches: [], skipped: text.notText };
 }
 
 /** Compiles a pattern for a language where files are matched; throws PatternError. */
@@ -98,13 +111,13 @@ function sameFamily(requested: string, fileLanguage: string): boolean {
   return requested === fileLanguage || (requested === 'cpp' && fileLanguage === 'c');
 }
 
-/** A search's count, taken file by file in file order: matches up to the cap, files parsed, files too large to parse. */
+/** A search's count, taken file by file in file order: matches up to the cap, files parsed, files skipped and why. */
 export class MatchTally {
   matchCount = 0;
   /** True once the cap cut a file's matches: there are more than reported. */
   truncated = false;
   filesParsed = 0;
-  readonly skippedLarge: string[] = [];
+  readonly skippedFiles: SkippedFile[] = [];
 
   constructor(private readonly maxResults: number) {}
 
@@ -114,11 +127,13 @@ export class MatchTally {
   }
 
   /**
-   * Counts one file's outcome. Its matches as reported (cut at the cap, which may leave none), or
-   * undefined when it had none.
+   * Counts one file's outcome (`length`: its text's, as read here). Its matches as reported (cut at
+   * the cap, which may leave none), or undefined when it had none.
    */
-  take(file: string, outcome: FileOutcome): readonly Match[] | undefined {
-    if (outcome.skipped === 'too large') this.skippedLarge.push(file);
+  take(file: string, outcome: FileOutcome, length: number): readonly Match[] | undefined {
+    const reason = outcome.skipped;
+    if (reason === 'too large') this.skippedFiles.push({ file, reason, length });
+    else if (reason && reason !== 'no candidate') this.skippedFiles.push({ file, reason });
     if (outcome.parsed) this.filesParsed++;
     let matches = outcome.matches;
     if (matches.length === 0) return undefined;

@@ -3,6 +3,7 @@
  * second search in the same process reads only what changed. Bounded by total characters.
  */
 import { promises as fs } from 'node:fs';
+import { asText, FileText } from './fileMatcher';
 
 interface Entry {
   readonly size: number;
@@ -16,26 +17,27 @@ export class SourceCache {
 
   constructor(private readonly maxCharacters = 64 * 1024 * 1024) {}
 
-  /** The file's text from disk (cached while unchanged); undefined when it cannot be read or is binary. */
-  async read(file: string): Promise<string | undefined> {
+  /** The file's text from disk (cached while unchanged), or why it has none (unreadable, binary). */
+  async read(file: string): Promise<FileText> {
     let stat;
     try {
       stat = await fs.stat(file);
     } catch {
       this.forget(file);
-      return undefined;
+      return { notText: 'unreadable' };
     }
     const cached = this.entries.get(file);
     if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.text;
-    let text: string;
+    let read: string;
     try {
-      text = await fs.readFile(file, 'utf8');
+      read = await fs.readFile(file, 'utf8');
     } catch {
       this.forget(file);
-      return undefined;
+      return { notText: 'unreadable' };
     }
-    if (text.includes('\u0000')) return undefined;
+    const text = asText(read);
     this.forget(file);
+    if (typeof text !== 'string') return text;
     if (text.length <= this.maxCharacters / 4) {
       this.entries.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, text });
       this.characters += text.length;

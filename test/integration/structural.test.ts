@@ -357,18 +357,33 @@ describe('ast_grep never freezes the window', function () {
     source.dispose();
   });
 
-  it('a file named alone over the size cap is not parsed, and the answer says how the cap is raised', async () => {
-    const big = 'structural/heavy/bundle.js';
-    writeWorkspaceFile(big, `g(big);\n${'x;\n'.repeat(600_000)}`);
-    const answer = await invokeText('ast_grep', { pattern: 'g($A)', path: big });
-    assert.match(answer, /^No matches of `g\(\$A\)` in 1 file/);
-    assert.match(
-      answer,
-      /Not searched: 1 file over 1 M characters \(structural\/heavy\/bundle\.js\): .* The human can raise the cap with the setting liveTools\.structural\.maxFileCharacters\.$/,
-    );
-    await setSetting('liveTools.structural.maxFileCharacters', 2 * 1024 * 1024);
+  it('a folder search names the file over the real size cap (with its size and how to raise the cap) and the binary one; named alone too; a raised cap searches it', async () => {
+    const folder = 'structural/heavy/big';
+    // Over the 8 M character cap, yet a small tree (one long name) once the raised cap has it parsed.
+    const bundle = `g(big);\n${'x'.repeat(8 * 1024 * 1024)}\n`;
+    writeWorkspaceFile(`${folder}/bundle.js`, bundle);
+    writeWorkspaceFile(`${folder}/clip.js`, 'g(clip);\u0000\n');
+    writeWorkspaceFile(`${folder}/small.js`, 'g(small);\n');
+    const length = bundle.length.toLocaleString('en-US');
+    const capLine =
+      `Not searched: 1 file over the size cap of 8 M characters: ${folder}/bundle.js (${length} characters). ` +
+      `The human can raise the cap to ${length} or more with the user setting liveTools.structural.maxFileCharacters to search it.`;
+    const answer = await invokeText('ast_grep', { pattern: 'g($A)', path: folder });
+    assert.deepEqual(answer.split('\n'), [
+      '1 match of `g($A)` in 1 file (javascript, pattern parsed as statement):',
+      `${folder}/small.js:1: g(small)  · $A = small`,
+      capLine,
+      `Not searched: 1 binary file (it holds a NUL character): ${folder}/clip.js.`,
+    ]);
+    const alone = await invokeText('ast_grep', { pattern: 'g($A)', path: `${folder}/bundle.js` });
+    assert.match(alone, /^No matches of `g\(\$A\)` in 1 file/);
+    assert.equal(alone.split('\n').at(-1), capLine);
+    await setSetting('liveTools.structural.maxFileCharacters', bundle.length);
     try {
-      assert.match(await invokeText('ast_grep', { pattern: 'g($A)', path: big }), /^1 match of `g\(\$A\)` in 1 file/);
+      assert.match(
+        await invokeText('ast_grep', { pattern: 'g($A)', path: `${folder}/bundle.js` }),
+        /^1 match of `g\(\$A\)` in 1 file/,
+      );
     } finally {
       await setSetting('liveTools.structural.maxFileCharacters', undefined);
     }

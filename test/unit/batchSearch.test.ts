@@ -19,6 +19,7 @@ import {
   DiskJob,
   FileMatcher,
   FileOutcome,
+  FileText,
   InlineMatcher,
   PatternSummary,
   readTextFile,
@@ -31,8 +32,8 @@ import { repoRoot } from '../support/repoRoot';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
-/** As the command line reads: undefined for a missing or binary file. */
-const readText = async (file: string): Promise<string | undefined> => readTextFile(file);
+/** As the command line reads: why there is no text for a missing or binary file. */
+const readText = async (file: string): Promise<FileText> => readTextFile(file);
 
 function summary(files: ReadonlyArray<BatchFile | FileMatches>): string[] {
   return files.flatMap((file) =>
@@ -118,8 +119,8 @@ describe('the command line batch run', function () {
       );
       for (const run of [read, here])
         assert.deepEqual(
-          [run.matchCount, run.filesParsed, run.skippedLarge],
-          [inline.matchCount, inline.filesParsed, inline.skippedLarge],
+          [run.matchCount, run.filesParsed, run.skippedFiles],
+          [inline.matchCount, inline.filesParsed, inline.skippedFiles],
           pattern,
         );
     }
@@ -132,10 +133,10 @@ describe('the command line batch run', function () {
       summary(functions.files).map((line) => line.split(' ')[0]),
       ['nested.js:1', 'nested.js:2', 'nested.js:3'],
     );
-    assert.deepEqual(functions.skippedLarge, []);
+    assert.deepEqual(functions.skippedFiles, []);
     const capped = await batch(pool, { pattern: 'log($A)', files: [big, nested], maxResults: 10 });
     assert.deepEqual(
-      [capped.skippedLarge, summary(capped.files)],
+      [capped.skippedFiles.map((skipped) => skipped.file), summary(capped.files)],
       [[big], ['nested.js:3 log(1) A=1', 'nested.js:6 log(2) A=2']],
     );
   });

@@ -17,7 +17,7 @@ import { suiteTempDir } from '../support/tempDir';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 
-const readFile = async (file: string): Promise<string | undefined> => fs.promises.readFile(file, 'utf8');
+const readFile = async (file: string): Promise<string> => fs.promises.readFile(file, 'utf8');
 
 function summary(result: Awaited<ReturnType<StructuralSearch['search']>>): string[] {
   return result.files.flatMap((file) =>

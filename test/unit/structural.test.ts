@@ -303,19 +303,20 @@ describe('structural search: files over the size cap', function () {
   it('every search skips files over the cap, a file named alone too, and says how the cap is raised; a raised cap searches it', async () => {
     const { StructuralSearch, MAX_SEARCHED_FILE_LENGTH } = await import('../../src/structural/search');
     const { searchAnswer } = await import('../../src/structural/answers');
-    const big = `foo(1);\n${'x;\n'.repeat(MAX_SEARCHED_FILE_LENGTH / 2)}`;
+    // One long name: over the cap, yet a tree of a few nodes when the raised cap has it parsed.
+    const big = `foo(1);\n${'x'.repeat(MAX_SEARCHED_FILE_LENGTH)}\n`;
     const texts: Record<string, string> = { '/w/small.js': 'foo(2);\n', '/w/bundle.js': big };
     const search = new StructuralSearch(registry, async (file) => texts[file]);
-    const context = { display: (file: string) => file.slice(3), sizeCapHint: 'Raise it with the setting.' };
+    const context = { display: (file: string) => file.slice(3), sizeCapHint: () => 'Raise it with the setting.' };
     const both = await search.search({ pattern: 'foo($A)', files: ['/w/small.js', '/w/bundle.js'], maxResults: 50 });
-    assert.deepEqual(both.skippedLarge, ['/w/bundle.js']);
+    assert.deepEqual(both.skippedFiles, [{ file: '/w/bundle.js', reason: 'too large', length: big.length }]);
     assert.equal(both.matchCount, 1);
     const capLine =
-      /Not searched: 1 file over 1 M characters \(bundle\.js\): files that long are generated code in practice, and parsing one takes hundreds of MB\. Raise it with the setting\.$/;
+      /Not searched: 1 file over the size cap of 8 M characters: bundle\.js \([\d,]+ characters\)\. Raise it with the setting\.$/;
     assert.match(searchAnswer('foo($A)', both, context, 50), capLine);
     const alone = await search.search({ pattern: 'foo($A)', files: ['/w/bundle.js'], maxResults: 50 });
     assert.equal(alone.matchCount, 0);
-    assert.deepEqual(alone.skippedLarge, ['/w/bundle.js']);
+    assert.deepEqual(alone.skippedFiles, both.skippedFiles);
     assert.match(searchAnswer('foo($A)', alone, context, 50), capLine);
     const raised = await search.search({
       pattern: 'foo($A)',
@@ -323,6 +324,6 @@ describe('structural search: files over the size cap', function () {
       maxResults: 50,
       maxFileLength: big.length,
     });
-    assert.deepEqual([raised.matchCount, raised.skippedLarge], [1, []]);
+    assert.deepEqual([raised.matchCount, raised.skippedFiles], [1, []]);
   });
 });

@@ -137,7 +137,7 @@ describe('structural index: kept by the parsing threads', function () {
     const pool = new ParsePool({ script: SCRIPT, size: 2, index });
     pools.push(pool);
     const texts = new Map<string, string>();
-    const read = async (file: string): Promise<string | undefined> => texts.get(file) ?? fs.readFileSync(file, 'utf8');
+    const read = async (file: string): Promise<string> => texts.get(file) ?? fs.readFileSync(file, 'utf8');
     const engine = new StructuralSearch(registry, read, { pool });
     const inline = new StructuralSearch(registry, read);
     const both = async (pattern: string): Promise<{ threads: string[]; here: string[] }> => {

@@ -7,6 +7,7 @@ import { documentAt } from '../../workspace/vscode/openDocuments';
 import { Logger } from '../../log/logger';
 import { containingFolder, displayPath, resolveFileArgument, WorkspaceFolderPath } from '../../workspace/paths';
 import { AnswerContext } from '../answers';
+import { FileText } from '../fileMatcher';
 import { listFiles } from '../fileWalker';
 import { GRAMMARS } from '../grammarManifest';
 import { LanguageRegistry } from '../languages';
@@ -74,7 +75,9 @@ export class StructuralService implements vscode.Disposable {
 
   readonly answerContext: AnswerContext = {
     display: (file) => this.display(file),
-    sizeCapHint: `The human can raise the cap with the setting ${Setting.structuralMaxFileCharacters}.`,
+    // Naming the file in `path` does not pass the cap: what memory pays for is the user's to raise.
+    sizeCapHint: (largest, count) =>
+      `The human can raise the cap to ${largest.toLocaleString('en-US')} or more with the user setting ${Setting.structuralMaxFileCharacters} to search ${count === 1 ? 'it' : 'them'}.`,
   };
 
   /** The size cap of every search (one file named by path too): the setting, else the engine's default. */
@@ -135,7 +138,7 @@ export class StructuralService implements vscode.Disposable {
     return result;
   }
 
-  private readText(file: string): Promise<string | undefined> {
+  private readText(file: string): Promise<FileText> {
     // Unsaved text counts; a clean document is read from disk, as staging captures it (the editor's
     // model may differ from the file: it normalizes mixed line breaks, or has not reloaded yet).
     const open = documentAt(file);

@@ -138,6 +138,12 @@ interface CachedMatches {
 
 /** Files handed to the threads ahead of the one whose matches are awaited, per thread, and their text in all. */
 const FILES_AHEAD_PER_THREAD = 16;
+/**
+ * Files read at once ahead of the one being taken: a read is a round trip through libuv's threads
+ * (a stat, then the text when it changed), and one at a time left a warm search of 700 cached files
+ * idle most of its 50-100 ms.
+ */
+const READS_AHEAD = 16;
 const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
 
 /** Patterns whose matches are kept, most recent last. */
@@ -209,10 +215,11 @@ export class StructuralSearch {
         const pattern = plan.compiled.get(language);
         if (!pattern) continue;
         const cache = this.cacheFor(language, request.pattern);
+        const reads = new ReadAhead(files, this.readText);
         for (const file of files) {
           if (request.token?.isCancellationRequested) throw new SearchCancelled();
           if (pace.due()) await yieldToEventLoop();
-          const source = await this.readText(file);
+          const source = await reads.next();
           const length = typeof source === 'string' ? source.length : 0;
           pace.scanned(length);
           if (typeof source === 'string' && !mayMatch(source, pattern)) {
@@ -328,5 +335,27 @@ export class StructuralSearch {
     this.matchCache.set(key, cache);
     if (this.matchCache.size > CACHED_PATTERNS) this.matchCache.delete(this.matchCache.keys().next().value as string);
     return cache;
+  }
+}
+
+/** Reads a list of files in order, up to READS_AHEAD of them in flight at once. */
+class ReadAhead {
+  private readonly pending: Array<Promise<FileText>> = [];
+  private started = 0;
+
+  constructor(
+    private readonly files: readonly string[],
+    private readonly read: ReadText,
+  ) {}
+
+  /** The next file's text; the first call starts the reads ahead, each call one more. */
+  next(): Promise<FileText> {
+    while (this.pending.length < READS_AHEAD && this.started < this.files.length) {
+      const read = this.read(this.files[this.started++]);
+      // A read left behind by a search that stopped early must not surface as an unhandled rejection.
+      read.catch(() => undefined);
+      this.pending.push(read);
+    }
+    return this.pending.shift() ?? Promise.reject(new Error('read past the end of the file list'));
   }
 }

@@ -60,6 +60,16 @@ async function buildExtension() {
     entryPoints: ['src/kernels/javascript/jsKernelHost.ts'],
     outfile: 'dist/kernels/jsKernelHost.js',
   });
+  // The MCP endpoint's session (loaded when the first agent connects: the SDK stays out of activation)
+  // and the stdio bridge an agent starts (package.json "bin", in the .vsix too).
+  await esbuild.build({ ...node, entryPoints: ['src/mcp/mcpSession.ts'], outfile: 'dist/mcpSession.js' });
+  await esbuild.build({
+    ...node,
+    entryPoints: ['src/mcp/bridge.ts'],
+    outfile: 'dist/mcpBridge.js',
+    banner: { js: '#!/usr/bin/env node' },
+  });
+  chmodSync('dist/mcpBridge.js', 0o755);
   // The question card's icons: the editor's codicon font, which a webview cannot borrow from the workbench.
   mkdirSync('dist/media', { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf'])

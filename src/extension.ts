@@ -12,6 +12,7 @@ import { createApprovalCard } from './tools/approvalCard';
 import { ToolRunner } from './tools/toolRunner';
 import { registerWrites } from './writes/vscode/registerWrites';
 import { createToolList } from './tools/toolList';
+import { registerMcp } from './mcp/vscode/registerMcp';
 
 /** What the extension exports: the measured activation time and where its log channel writes. */
 export interface ActivationInfo {
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions, vibe, runner });
     runner.register(context, tools);
     registerPlayground(context, runtime, tools, runner);
+    registerMcp(context, runtime, runner);
     const activationMs = performance.now() - started;
     runtime.log.info('activate', `activated in ${activationMs.toFixed(1)} ms`);
     return { activationMs, logUri: context.logUri };

@@ -16,7 +16,9 @@ export type CallerKind =
   /** A background worker of vibe mode. */
   | 'worker'
   /** `tool()` from an eval cell. */
-  | 'cell';
+  | 'cell'
+  /** A session of the window's MCP endpoint (an agent outside the extension host): asked on the question card. */
+  | 'mcp';
 
 export interface Caller {
   readonly kind: CallerKind;

@@ -19,6 +19,7 @@ export const Setting = {
   vibeGoodModel: 'liveTools.vibe.goodModel',
   vibeMaxTurns: 'liveTools.vibe.maxTurns',
   vibeMaxMinutes: 'liveTools.vibe.maxMinutes',
+  mcpMaxTier: 'liveTools.mcp.maxTier',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

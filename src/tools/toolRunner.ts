@@ -350,9 +350,13 @@ export class ToolRunner {
 
   private relayed(result: vscode.LanguageModelToolResult): RelayedAnswer {
     const text = resultText(result);
-    // Our tools answer a failure as text ("Error: …", "Refused: …"); in a cell it raises ToolError.
-    return { ok: !/^(Error|Refused):/.test(text), text };
+    return { ok: !isFailureText(text), text };
   }
+}
+
+/** Our tools answer a failure as text ("Error: …", "Refused: …"): a cell raises ToolError for it, MCP sets `isError`. */
+export function isFailureText(text: string): boolean {
+  return /^(Error|Refused):/.test(text);
 }
 
 async function filesNamedLike(file: string): Promise<string[]> {

@@ -75,6 +75,8 @@ export async function startCodeServer(
     PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
     // Every process of this run inherits it: leftover-process checks count only their own run's (test/support/processes.ts).
     [RUN_MARKER]: `${path.basename(runDir)}-${process.pid}`,
+    // The MCP endpoint's discovery files stay in this run (not in the user's home, not seen by another run).
+    AGENT_LIVE_TOOLS_STATE_DIR: path.join(runDir, 'windows'),
   };
   // The editor starts clean: nothing from an outer VS Code or an outer `npm test` leaks into it.
   for (const key of Object.keys(env)) {

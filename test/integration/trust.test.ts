@@ -13,42 +13,14 @@ import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { PLAN_AGENT_NAME } from '../../src/platform/manifest';
 import type { RecordedRequest, ScriptedModelApi, ScriptedReply } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
-import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
+import { answerCard, setVibe, workerIdOf } from './support/vibe';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
-const inCard = { frames: CARD_FRAMES };
 const READ_TIER = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name));
 
 const python = (code: string, extra: object = {}) =>
   invokeText('eval', { code, description: 'trust test cell', ...extra });
-
-/**
- * Waits for the approval card that shows the first pattern (the card answered before it may still be
- * on screen for a moment), checks the others, answers it, and waits until it is gone.
- */
-async function answerCard(expect: RegExp[], choice: 'Allow' | 'Deny'): Promise<string> {
-  const card = await browser({
-    op: 'text',
-    selector: '.card.active',
-    text: expect[0].source,
-    ...inCard,
-    timeoutMs: 30_000,
-  });
-  const text = card.text ?? '';
-  for (const pattern of expect) assert.match(text, pattern);
-  // An option's text starts with its key's number.
-  await browser({ op: 'click', selector: '.card.active .option', text: `^\\d*${choice}`, ...inCard });
-  await browser({ op: 'click', selector: '.card.active .submit', ...inCard });
-  const number = /^#\d+/.exec(text)?.[0];
-  if (number)
-    await waitUntilAsync(`card ${number} to be answered`, async () =>
-      (await browser({ op: 'count', selector: '.card.active', text: `^${number}(?!\\d)`, ...inCard })).count === 0
-        ? true
-        : undefined,
-    );
-  return text;
-}
 
 /** Chat confirmation: waits for it, returns its text, allows it once. */
 async function allowInChat(): Promise<string> {

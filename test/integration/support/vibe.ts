@@ -1,4 +1,6 @@
-/** What the vibe-mode suites share: turning vibe mode on and off, and reading a spawned worker's id. */
+/** What the vibe-mode suites share: turning vibe mode on and off, reading a spawned worker's id, answering an approval card. */
+import * as assert from 'node:assert/strict';
+import { browser } from './browser';
 import { invokeText, setSetting, waitUntilAsync } from './tools';
 
 /** The frames the question card's webview is rendered in (the approval card of workers too). */
@@ -17,4 +19,32 @@ export async function setVibe(on: boolean): Promise<void> {
   await waitUntilAsync(`vibe mode ${on ? 'on' : 'off'}`, async () =>
     (await invokeText('vibe_list', {})).startsWith('Refused') === !on ? true : undefined,
   );
+}
+
+/**
+ * Waits for the approval card that shows the first pattern (the card answered before it may still be
+ * on screen for a moment), checks the others, answers it, and waits until it is gone.
+ */
+export async function answerCard(expect: RegExp[], choice: 'Allow' | 'Deny'): Promise<string> {
+  const card = await browser({
+    op: 'text',
+    selector: '.card.active',
+    text: expect[0].source,
+    frames: CARD_FRAMES,
+    timeoutMs: 30_000,
+  });
+  const text = card.text ?? '';
+  for (const pattern of expect) assert.match(text, pattern);
+  // An option's text starts with its key's number.
+  await browser({ op: 'click', selector: '.card.active .option', text: `^\\d*${choice}`, frames: CARD_FRAMES });
+  await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
+  const number = /^#\d+/.exec(text)?.[0];
+  if (number)
+    await waitUntilAsync(`card ${number} to be answered`, async () =>
+      (await browser({ op: 'count', selector: '.card.active', text: `^${number}(?!\\d)`, frames: CARD_FRAMES }))
+        .count === 0
+        ? true
+        : undefined,
+    );
+  return text;
 }

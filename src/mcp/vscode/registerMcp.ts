@@ -1,0 +1,250 @@
+/**
+ * The window's MCP endpoint: a Unix socket in a fresh private directory (a named pipe on Windows)
+ * that agents outside the extension host reach through the `live-tools-mcp` bridge. Each
+ * authenticated connection is one MCP session — its own conversation — served by the tool runner
+ * as any other caller, held to `liveTools.mcp.maxTier` (user settings only) and asked on the
+ * question card for every write or exec call. Integrated terminals get the socket and token in
+ * their environment; a discovery file per window (this user only) serves agents started elsewhere.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Caller } from '../../platform/caller';
+import { offeredTools } from '../../platform/availability';
+import { Setting } from '../../platform/settings';
+import { Tier, TIERS } from '../../platform/tiers';
+import { userSettingValue } from '../../platform/vscode/userSettings';
+import { Runtime } from '../../runtime';
+import { TOOL_CATALOG } from '../../tools/declarations';
+import { isFailureText, ToolRunner } from '../../tools/toolRunner';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import {
+  discoveryDir,
+  ensurePrivateDir,
+  HELLO_TIMEOUT_MS,
+  HelloReply,
+  MAX_HELLO_LENGTH,
+  parseHello,
+  SOCKET_VARIABLE,
+  socketPath,
+  TOKEN_VARIABLE,
+  WindowRecord,
+} from '../endpoint';
+import type { McpCallResult, McpContent, McpHost, McpPeer, McpSession, McpToolInfo } from '../mcpSession';
+
+/** The most an MCP client may be offered when the user has not chosen (see docs/architecture.md). */
+export const DEFAULT_MCP_TIER: Tier = 'read';
+
+/** What the endpoint shows to tests and the connect command. */
+export interface McpEndpoint {
+  readonly socket: string;
+  readonly discoveryFile: string;
+  /** Connected sessions, by id, with the client's name. */
+  sessions(): Array<{ id: string; client: string }>;
+}
+
+function maxTier(): Tier {
+  const value = userSettingValue<string>(Setting.mcpMaxTier);
+  return TIERS.includes(value as Tier) ? (value as Tier) : DEFAULT_MCP_TIER;
+}
+
+function callerOf(peer: McpPeer): Caller {
+  return {
+    kind: 'mcp',
+    cap: maxTier(),
+    conversation: `mcp:${peer.id}`,
+    label: `MCP client "${peer.client()}"`,
+    humanAsked: false,
+  };
+}
+
+function contentOf(result: vscode.LanguageModelToolResult): McpContent[] {
+  const content: McpContent[] = [];
+  for (const part of result.content) {
+    if (part instanceof vscode.LanguageModelTextPart) content.push({ type: 'text', text: part.value });
+    else if (part instanceof vscode.LanguageModelDataPart && part.mimeType.startsWith('image/'))
+      content.push({ type: 'image', data: Buffer.from(part.data).toString('base64'), mimeType: part.mimeType });
+  }
+  return content;
+}
+
+export function registerMcp(
+  context: vscode.ExtensionContext,
+  runtime: Runtime,
+  runner: ToolRunner,
+): McpEndpoint | undefined {
+  const { log, board } = runtime;
+  let privateDir: string;
+  try {
+    privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-live-tools-'));
+  } catch (error) {
+    log.warn('mcp', `no MCP endpoint: cannot create its directory (${String(error)})`);
+    return undefined;
+  }
+  const nonce = crypto.randomBytes(8).toString('hex');
+  const token = crypto.randomBytes(32).toString('base64url');
+  const socket = socketPath(privateDir, nonce);
+  const sessions = new Map<string, McpSession>();
+  let nextSession = 1;
+  let sessionModule: typeof import('../mcpSession') | undefined;
+
+  const host: McpHost = {
+    tools: (peer) =>
+      offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).map((declaration): McpToolInfo => ({
+        name: declaration.name,
+        title: declaration.displayName,
+        description: declaration.modelDescription,
+        inputSchema: declaration.inputSchema as McpToolInfo['inputSchema'],
+      })),
+    call: async (name, input, peer, signal): Promise<McpCallResult> => {
+      const source = new vscode.CancellationTokenSource();
+      const cancel = (): void => source.cancel();
+      signal.addEventListener('abort', cancel);
+      try {
+        const result = await runner.run(name, input, callerOf(peer), source.token);
+        const content = contentOf(result);
+        const text = content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+        return { content, isError: isFailureText(text) };
+      } catch (error) {
+        const text =
+          error instanceof vscode.CancellationError || source.token.isCancellationRequested
+            ? `${name} was cancelled.`
+            : `Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`;
+        return { content: [{ type: 'text', text }], isError: true };
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        source.dispose();
+      }
+    },
+  };
+
+  const serve = (connection: net.Socket, bridge: string): void => {
+    sessionModule ??= require(
+      path.join(context.extensionPath, 'dist', 'mcpSession.js'),
+    ) as typeof import('../mcpSession');
+    const id = String(nextSession++);
+    const session = sessionModule.serveSession(connection, host, {
+      id,
+      bridge,
+      version: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
+    });
+    sessions.set(id, session);
+    log.info('mcp', `session ${id} opened (${bridge})`);
+    void session.closed.then(() => {
+      sessions.delete(id);
+      log.info('mcp', `session ${id} closed (${session.peer.client()})`);
+    });
+  };
+
+  const server = net.createServer((connection) => {
+    // The first line must be this window's token; nothing else is read before it.
+    let buffered = Buffer.alloc(0);
+    const refuse = (error: string): void => {
+      const reply: HelloReply = { ok: false, error };
+      connection.end(`${JSON.stringify(reply)}\n`);
+      log.warn('mcp', `connection refused: ${error}`);
+    };
+    const timer = setTimeout(() => refuse('no token was sent in time.'), HELLO_TIMEOUT_MS);
+    const onData = (chunk: Buffer): void => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf(0x0a);
+      if (end === -1 && buffered.length <= MAX_HELLO_LENGTH) return;
+      clearTimeout(timer);
+      connection.pause();
+      connection.off('data', onData);
+      const hello = end === -1 ? undefined : parseHello(buffered.subarray(0, end).toString('utf8'));
+      if (!hello || !sameToken(hello.token, token)) {
+        refuse(
+          "wrong or missing token: this is not the window's token. Start the agent from a terminal of the window, or through its discovery file.",
+        );
+        return;
+      }
+      const reply: HelloReply = { ok: true };
+      connection.write(`${JSON.stringify(reply)}\n`);
+      const rest = buffered.subarray(end + 1);
+      if (rest.length > 0) connection.unshift(rest);
+      serve(connection, hello.client.slice(0, 100));
+    };
+    connection.on('data', onData);
+    connection.on('error', () => clearTimeout(timer));
+    connection.on('close', () => clearTimeout(timer));
+  });
+  server.on('error', (error) => log.warn('mcp', `endpoint error: ${error.message}`));
+  server.listen(socket, () => {
+    if (process.platform !== 'win32') fs.chmodSync(socket, 0o600);
+    log.info('mcp', `listening at ${socket}`);
+  });
+
+  const collection = context.environmentVariableCollection;
+  collection.persistent = false;
+  collection.description = 'Lets an agent started in this terminal reach Agent Live Tools (live-tools-mcp).';
+  collection.replace(SOCKET_VARIABLE, socket);
+  collection.replace(TOKEN_VARIABLE, token);
+
+  const stateDir = discoveryDir();
+  const discoveryFile = path.join(stateDir, `${process.pid}-${nonce}.json`);
+  const writeDiscovery = (): void => {
+    try {
+      ensurePrivateDir(stateDir);
+      const record: WindowRecord = { socket, token, folders: realFolders(), pid: process.pid };
+      fs.writeFileSync(discoveryFile, JSON.stringify(record), { mode: 0o600 });
+    } catch (error) {
+      log.warn('mcp', `no discovery file: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  writeDiscovery();
+
+  // What a session is offered changes with the resources, vibe mode and the cap: say so once per change.
+  let offeredNow = offeredNames();
+  const toolsMayHaveChanged = (): void => {
+    const now = offeredNames();
+    if (now === offeredNow) return;
+    offeredNow = now;
+    for (const session of sessions.values()) session.toolsChanged();
+  };
+  context.subscriptions.push(
+    board.onDidChange(toolsMayHaveChanged),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(Setting.mcpMaxTier)) toolsMayHaveChanged();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(writeDiscovery),
+    {
+      dispose: () => {
+        for (const session of sessions.values()) void session.close();
+        server.close();
+        fs.rmSync(discoveryFile, { force: true });
+        fs.rmSync(privateDir, { recursive: true, force: true });
+      },
+    },
+  );
+  return {
+    socket,
+    discoveryFile,
+    sessions: () => [...sessions].map(([id, session]) => ({ id, client: session.peer.client() })),
+  };
+
+  function offeredNames(): string {
+    return offeredTools(TOOL_CATALOG, board, maxTier())
+      .map((declaration) => declaration.name)
+      .join(',');
+  }
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+function realFolders(): string[] {
+  return workspaceFolderPaths().map((folder) => {
+    try {
+      return fs.realpathSync(folder.path);
+    } catch {
+      return folder.path;
+    }
+  });
+}

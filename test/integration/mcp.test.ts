@@ -1,0 +1,229 @@
+/**
+ * The window's MCP endpoint, used the way an agent in the integrated terminal uses it: the SDK's own
+ * client starts the `live-tools-mcp` bridge with the environment a terminal of this window has, and
+ * lists and calls tools; the answers are those `vscode.lm.invokeTool` gives; the cap decides what is
+ * listed; a write waits for Allow on the question card; a wrong token is refused; the bridge finds
+ * its window by the discovery file, and says why when there is none.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
+import { TOOL_CATALOG } from '../../src/tools/declarations';
+import { hasBrowser } from './support/browser';
+import { answerCard } from './support/vibe';
+import { activateExtension, EXTENSION_ID, invokeText, setSetting, waitUntil, workspaceRoot } from './support/tools';
+
+const CLIENT_NAME = 'integration-agent';
+
+/** The environment a new integrated terminal of this window gets (written by `env` in that terminal). */
+async function terminalEnvironment(): Promise<NodeJS.ProcessEnv> {
+  const file = path.join(os.tmpdir(), `live-tools-terminal-env-${process.pid}-${Date.now()}`);
+  const terminal = vscode.window.createTerminal({
+    name: 'mcp test env',
+    shellPath: '/bin/sh',
+    shellArgs: ['-c', `env > "${file}.part" && mv "${file}.part" "${file}"`],
+  });
+  try {
+    const text = await waitUntil('the terminal to write its environment', () =>
+      fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined,
+    );
+    const env: NodeJS.ProcessEnv = {};
+    for (const line of text.split('\n')) {
+      const at = line.indexOf('=');
+      if (at > 0) env[line.slice(0, at)] = line.slice(at + 1);
+    }
+    return env;
+  } finally {
+    terminal.dispose();
+    fs.rmSync(file, { force: true });
+  }
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
+  return content.map((part) => (part.type === 'text' ? (part.text ?? '') : `[${part.type}]`)).join('\n');
+}
+
+/** Runs the bridge without a client: its exit code and what it wrote to stderr. */
+function runBridge(
+  bridge: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bridge], { env, cwd, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stderr }));
+    const timer = setTimeout(() => child.kill(), 15_000);
+    child.on('exit', () => clearTimeout(timer));
+  });
+}
+
+describe('MCP endpoint: an agent outside the extension host, through live-tools-mcp', function () {
+  this.timeout(120_000);
+  let bridge: string;
+  let terminalEnv: NodeJS.ProcessEnv;
+  const clients: Client[] = [];
+  const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '', HOME: os.homedir() });
+
+  async function connect(env: NodeJS.ProcessEnv, cwd = workspaceRoot()): Promise<Client> {
+    const client = new Client({ name: CLIENT_NAME, version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bridge],
+      env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      cwd,
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  before(async () => {
+    await activateExtension();
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    bridge = path.join(extension?.extensionPath ?? '', 'dist', 'mcpBridge.js');
+    terminalEnv = await terminalEnvironment();
+  });
+
+  after(async () => {
+    for (const client of clients.splice(0)) await client.close();
+    await setSetting('liveTools.mcp.maxTier', undefined);
+  });
+
+  it("a terminal carries the window's endpoint, whose socket, directory and discovery file are this user's only", () => {
+    const socket = terminalEnv[SOCKET_VARIABLE] ?? '';
+    assert.ok(socket && terminalEnv[TOKEN_VARIABLE], `the terminal has no ${SOCKET_VARIABLE}/${TOKEN_VARIABLE}`);
+    assert.equal(fs.statSync(path.dirname(socket)).mode & 0o777, 0o700);
+    assert.equal(fs.statSync(socket).mode & 0o077, 0);
+    const stateDir = process.env[STATE_DIR_VARIABLE] ?? '';
+    assert.equal(fs.statSync(stateDir).mode & 0o777, 0o700);
+    const ours = fs
+      .readdirSync(stateDir)
+      .map((name) => path.join(stateDir, name))
+      .filter((file) => fs.readFileSync(file, 'utf8').includes(socket));
+    assert.equal(ours.length, 1, `one discovery file names ${socket}`);
+    assert.equal(fs.statSync(ours[0]).mode & 0o777, 0o600);
+    const record = JSON.parse(fs.readFileSync(ours[0], 'utf8')) as { folders: string[]; pid: number };
+    assert.deepEqual(record.folders, [fs.realpathSync(workspaceRoot())]);
+  });
+
+  it('lists the read tier with the declarations the chat gets, and answers a call as invokeTool does', async () => {
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    assert.equal(client.getServerVersion()?.name, 'agent-live-tools');
+    const listed = (await client.listTools()).tools;
+    const readTier: string[] = TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name);
+    const names = listed.map((tool) => tool.name).sort();
+    // Every listed tool is a read tool; the structural and question tools are among them; nothing of write or exec.
+    assert.deepEqual(
+      names.filter((name) => !readTier.includes(name)),
+      [],
+    );
+    for (const name of ['ast_grep', 'ask_user'])
+      assert.ok(names.includes(name), `${name} is listed: ${names.join(', ')}`);
+    for (const name of ['write', 'edit', 'ast_edit', 'eval', 'debug'])
+      assert.ok(!names.includes(name), `${name} is not`);
+    const astGrep = listed.find((tool) => tool.name === 'ast_grep');
+    const lmTool = vscode.lm.tools.find((tool) => tool.name === 'ast_grep');
+    assert.equal(astGrep?.description, lmTool?.description);
+    assert.deepEqual(astGrep?.inputSchema, lmTool?.inputSchema);
+
+    const input = { pattern: 'if ($X != null) $X.dispose()', language: 'dart' };
+    const overMcp = await client.callTool({ name: 'ast_grep', arguments: input });
+    assert.equal(overMcp.isError, false);
+    assert.equal(textOf(overMcp), await invokeText('ast_grep', input));
+    assert.match(textOf(overMcp), /counter_page\.dart:\d+/);
+
+    const invalid = await client.callTool({ name: 'ast_grep', arguments: { language: 'dart' } });
+    assert.equal(invalid.isError, true);
+    assert.equal(textOf(invalid), await invokeText('ast_grep', { language: 'dart' }));
+
+    const aboveCap = await client.callTool({ name: 'write', arguments: { path: 'mcp-never.txt', content: 'x' } });
+    assert.equal(aboveCap.isError, true);
+    assert.match(
+      textOf(aboveCap),
+      /^Refused: this call of write needs the write tier, and MCP client "integration-agent 1\.0\.0" may use read tools only/,
+    );
+    assert.ok(!fs.existsSync(path.join(workspaceRoot(), 'mcp-never.txt')));
+  });
+
+  it('raising the cap sends list_changed; a write waits for the card naming the client: Deny writes nothing, Allow writes', async function () {
+    if (!hasBrowser()) this.skip();
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    await setSetting('liveTools.mcp.maxTier', 'write');
+    await waitUntil('tools/list_changed', () => (changed > 0 ? true : undefined));
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    for (const name of ['write', 'edit', 'ast_edit'])
+      assert.ok(names.includes(name), `${name} is listed after the cap was raised`);
+    assert.ok(!names.includes('eval'), 'eval stays above the cap');
+
+    const target = path.join(workspaceRoot(), 'mcp-written.txt');
+    fs.rmSync(target, { force: true });
+    try {
+      const write = { name: 'write', arguments: { path: 'mcp-written.txt', content: 'from an MCP client\n' } };
+      const [denied] = await Promise.all([
+        client.callTool(write),
+        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run write/, /mcp-written\.txt/], 'Deny'),
+      ]);
+      assert.equal(denied.isError, true);
+      assert.match(textOf(denied), /^Refused: the human denied this write call/);
+      assert.ok(!fs.existsSync(target), 'Deny wrote nothing');
+      const [allowed] = await Promise.all([
+        client.callTool(write),
+        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run write/], 'Allow'),
+      ]);
+      assert.equal(allowed.isError, false, textOf(allowed));
+      assert.equal(fs.readFileSync(target, 'utf8'), 'from an MCP client\n');
+    } finally {
+      fs.rmSync(target, { force: true });
+    }
+  });
+
+  it('refuses a wrong token and a connection without one; without terminal variables the bridge finds its window by the discovery file, and with none it says why', async () => {
+    const wrong = await runBridge(
+      bridge,
+      { ...baseEnv(), ...terminalEnv, [TOKEN_VARIABLE]: 'not-the-token' },
+      workspaceRoot(),
+    );
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /^live-tools-mcp: wrong or missing token/);
+    assert.equal(wrong.stderr.trim().split('\n').length, 1);
+
+    const raw = net.createConnection(terminalEnv[SOCKET_VARIABLE] ?? '');
+    const reply = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      raw.on('error', reject);
+      raw.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      raw.on('close', () => resolve(text));
+      raw.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+    });
+    assert.match(reply, /^\{"ok":false,"error":"wrong or missing token/);
+
+    const stateDir = process.env[STATE_DIR_VARIABLE] ?? '';
+    const found = await connect({ ...baseEnv(), [STATE_DIR_VARIABLE]: stateDir }, path.join(workspaceRoot(), 'src'));
+    assert.ok((await found.listTools()).tools.some((tool) => tool.name === 'ast_grep'));
+
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'live-tools-no-window-'));
+    try {
+      const none = await runBridge(bridge, { ...baseEnv(), [STATE_DIR_VARIABLE]: empty }, workspaceRoot());
+      assert.equal(none.code, 1);
+      assert.match(none.stderr, /^live-tools-mcp: no VS Code window with Agent Live Tools is open/);
+      assert.equal(none.stderr.trim().split('\n').length, 1);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

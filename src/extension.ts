@@ -44,7 +44,12 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions, vibe, runner });
     runner.register(context, tools);
     registerPlayground(context, runtime, tools, runner);
-    registerMcp(context, runtime, runner);
+    registerMcp(context, runtime, runner, {
+      endConversation: async (conversation) => {
+        vibe.pool.endConversation(conversation, 'its MCP client disconnected');
+        await Promise.all([kernels.endConversation(conversation), debug.endConversation(conversation)]);
+      },
+    });
     const activationMs = performance.now() - started;
     runtime.log.info('activate', `activated in ${activationMs.toFixed(1)} ms`);
     return { activationMs, logUri: context.logUri };

@@ -44,6 +44,7 @@ import { describeLaunch } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
 import { candidateDirs, rootsFor } from '../project/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
+import { belongsTo } from '../platform/caller';
 
 /** Project roots listed per adapter by `adapters`. */
 const ROOTS_SHOWN = 3;
@@ -264,6 +265,13 @@ export class DebugController {
   /** What a launch will run, for the human who allows it (markdown). */
   describeLaunch(request: LaunchRequest): string {
     return describeLaunch(request, this.host);
+  }
+
+  /** Ends the debug sessions of a conversation and of its workers: its client went away. */
+  async endConversation(conversationId: string): Promise<void> {
+    const ending = [...this.conversations].filter(([id]) => belongsTo(id, conversationId));
+    for (const [id] of ending) this.conversations.delete(id);
+    await Promise.all(ending.map(([, conversation]) => this.end(conversation)));
   }
 
   /** Ends every session (the window is closing, or the tests are done). */

@@ -4,6 +4,7 @@
  * window closing. What a cell's answer says beyond its output (which kernel started) is added here.
  */
 import { Logger } from '../log/logger';
+import { belongsTo } from '../platform/caller';
 import { ModelFacingError } from '../platform/modelFacingError';
 import { CallTool, CancellationLike, Kernel, KernelLaunch } from './kernel';
 import { formatText, KernelResult } from './kernelResult';
@@ -126,6 +127,13 @@ export class KernelPool {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     await entry?.kernel.dispose();
+  }
+
+  /** Stops the kernels of a conversation and of its workers (`<conversation>#worker-…`): its client went away. */
+  async endConversation(conversation: string): Promise<void> {
+    const ending = [...this.entries].filter(([, entry]) => belongsTo(entry.conversation, conversation));
+    for (const [key] of ending) this.entries.delete(key);
+    await Promise.all(ending.map(([, entry]) => entry.kernel.dispose()));
   }
 
   async disposeAll(): Promise<void> {

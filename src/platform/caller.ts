@@ -36,6 +36,11 @@ export function workerConversation(owner: string, workerId: string): string {
   return `${owner}#worker-${workerId}`;
 }
 
+/** Whether state kept under `id` is the conversation's own or one of its workers'. */
+export function belongsTo(id: string, conversation: string): boolean {
+  return id === conversation || id.startsWith(`${conversation}#`);
+}
+
 /** Text a model wrote, made fit for one line of a card: control characters and line breaks become spaces, cut at `max`. */
 export function singleLine(text: string, max: number): string {
   const flat = text

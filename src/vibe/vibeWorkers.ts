@@ -278,6 +278,12 @@ export class WorkerPool {
     return this.require(id).transcript;
   }
 
+  /** Stops the running workers a conversation started: its client went away. */
+  endConversation(conversation: string, why: string): void {
+    for (const worker of this.workers.values())
+      if (worker.owner === conversation && !worker.finished) this.kill(worker.id, why);
+  }
+
   disposeAll(): void {
     for (const worker of this.workers.values()) if (!worker.finished) this.kill(worker.id, 'the window closed');
   }

@@ -12,45 +12,16 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { hasBrowser } from './support/browser';
 import { answerCard } from './support/vibe';
-import { activateExtension, EXTENSION_ID, invokeText, setSetting, waitUntil, workspaceRoot } from './support/tools';
+import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
+import { activateExtension, invokeText, setSetting, waitUntil, workspaceRoot } from './support/tools';
 
 const CLIENT_NAME = 'integration-agent';
-
-/** The environment a new integrated terminal of this window gets (written by `env` in that terminal). */
-async function terminalEnvironment(): Promise<NodeJS.ProcessEnv> {
-  const file = path.join(os.tmpdir(), `live-tools-terminal-env-${process.pid}-${Date.now()}`);
-  const terminal = vscode.window.createTerminal({
-    name: 'mcp test env',
-    shellPath: '/bin/sh',
-    shellArgs: ['-c', `env > "${file}.part" && mv "${file}.part" "${file}"`],
-  });
-  try {
-    const text = await waitUntil('the terminal to write its environment', () =>
-      fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined,
-    );
-    const env: NodeJS.ProcessEnv = {};
-    for (const line of text.split('\n')) {
-      const at = line.indexOf('=');
-      if (at > 0) env[line.slice(0, at)] = line.slice(at + 1);
-    }
-    return env;
-  } finally {
-    terminal.dispose();
-    fs.rmSync(file, { force: true });
-  }
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => (part.type === 'text' ? (part.text ?? '') : `[${part.type}]`)).join('\n');
-}
 
 /** Runs the bridge without a client: its exit code and what it wrote to stderr. */
 function runBridge(
@@ -76,30 +47,22 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
   const clients: Client[] = [];
   const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '', HOME: os.homedir() });
 
-  async function connect(env: NodeJS.ProcessEnv, cwd = workspaceRoot()): Promise<Client> {
-    const client = new Client({ name: CLIENT_NAME, version: '1.0.0' });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bridge],
-      env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-      cwd,
-      stderr: 'pipe',
-    });
-    await client.connect(transport);
+  async function connect(env: NodeJS.ProcessEnv, cwd = workspaceRoot(), script = bridge): Promise<Client> {
+    const client = await connectBridge(script, env, cwd, CLIENT_NAME);
     clients.push(client);
     return client;
   }
 
   before(async () => {
     await activateExtension();
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    bridge = path.join(extension?.extensionPath ?? '', 'dist', 'mcpBridge.js');
+    bridge = bridgePath();
     terminalEnv = await terminalEnvironment();
   });
 
   after(async () => {
     for (const client of clients.splice(0)) await client.close();
     await setSetting('liveTools.mcp.maxTier', undefined);
+    await setSetting('liveTools.eval.python', undefined);
   });
 
   it("a terminal carries the window's endpoint, whose socket, directory and discovery file are this user's only", () => {
@@ -119,7 +82,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     assert.deepEqual(record.folders, [fs.realpathSync(workspaceRoot())]);
   });
 
-  it('lists the read tier with the declarations the chat gets, and answers a call as invokeTool does', async () => {
+  it('lists the read tier with the declarations the chat gets, answers a call as invokeTool does, and ask_user with the clicked option', async () => {
     const client = await connect({ ...baseEnv(), ...terminalEnv });
     assert.equal(client.getServerVersion()?.name, 'agent-live-tools');
     const listed = (await client.listTools()).tools;
@@ -144,6 +107,22 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     assert.equal(overMcp.isError, false);
     assert.equal(textOf(overMcp), await invokeText('ast_grep', input));
     assert.match(textOf(overMcp), /counter_page\.dart:\d+/);
+
+    if (hasBrowser()) {
+      // ask_user is read: the card shows the question, and the clicked option is the answer the client reads.
+      const [asked] = await Promise.all([
+        client.callTool({
+          name: 'ask_user',
+          arguments: {
+            question: 'Which cache should the MCP agent use?',
+            options: [{ label: 'Memory' }, { label: 'Disk' }],
+          },
+        }),
+        answerCard([/Which cache should the MCP agent use\?/], 'Disk'),
+      ]);
+      assert.equal(asked.isError, false);
+      assert.match(textOf(asked), /^The user answered question #\d+: chose "Disk"\.$/);
+    }
 
     const invalid = await client.callTool({ name: 'ast_grep', arguments: { language: 'dart' } });
     assert.equal(invalid.isError, true);
@@ -189,6 +168,71 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       assert.equal(fs.readFileSync(target, 'utf8'), 'from an MCP client\n');
     } finally {
       fs.rmSync(target, { force: true });
+    }
+  });
+
+  it('eval answers with image content; disconnecting ends the session and its kernel', async function () {
+    if (!hasBrowser()) this.skip();
+    await setSetting('liveTools.mcp.maxTier', 'exec');
+    // Debian's Python, with python3-matplotlib (.ci/run); PATH's python3 may be another.
+    await setSetting('liveTools.eval.python', '/usr/bin/python3');
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    const cell = {
+      name: 'eval',
+      arguments: {
+        code: 'import os\nimport matplotlib.pyplot as plt\nprint("kernel pid", os.getpid())\nplt.plot([1, 3, 2])\nplt.gcf()',
+        description: 'plot from an MCP client',
+      },
+    };
+    const [result] = await Promise.all([
+      client.callTool(cell),
+      answerCard([/MCP client "integration-agent 1\.0\.0" wants to run eval/], 'Allow'),
+    ]);
+    assert.equal(result.isError, false, textOf(result));
+    const content = result.content as Array<{ type: string; data?: string; mimeType?: string }>;
+    const image = content.find((part) => part.type === 'image');
+    assert.equal(image?.mimeType, 'image/png', `an image part in: ${JSON.stringify(content).slice(0, 500)}`);
+    assert.deepEqual([...Buffer.from(image?.data ?? '', 'base64').subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    const pid = Number(/kernel pid (\d+)/.exec(textOf(result))?.[1]);
+    assert.ok(pid > 0, textOf(result));
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    assert.ok(alive(), 'the kernel runs while its client is connected');
+    const disconnected = await vscode.commands.executeCommand<number>('liveTools.disconnectMcpClients');
+    assert.ok(disconnected >= 1, `disconnected ${disconnected}`);
+    await waitUntil("the session's kernel to end", () => (alive() ? undefined : true));
+    await assert.rejects(client.listTools(), 'the client sees its server gone');
+  });
+
+  it("Connect an Agent copies each agent's command, and the .mcp.json it adds starts a working session", async () => {
+    const claude = await vscode.commands.executeCommand<string>('liveTools.connectAgent', { target: 'claude' });
+    assert.equal(claude, `claude mcp add live-tools -- ${process.execPath} ${bridge}`);
+    assert.equal(await vscode.env.clipboard.readText(), claude);
+    const file = path.join(workspaceRoot(), '.mcp.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: 'true' } } }));
+    try {
+      await vscode.commands.executeCommand('liveTools.connectAgent', { target: 'mcp.json', add: true });
+      const config = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+        mcpServers: Record<string, { command: string; args: string[] }>;
+      };
+      assert.deepEqual(Object.keys(config.mcpServers), ['other', 'live-tools']);
+      // Started as the file says, by a client outside any terminal: the discovery file leads it to this window.
+      const entry = config.mcpServers['live-tools'];
+      assert.equal(entry.command, process.execPath);
+      const client = await connect(
+        { ...baseEnv(), [STATE_DIR_VARIABLE]: process.env[STATE_DIR_VARIABLE] ?? '' },
+        workspaceRoot(),
+        entry.args[0],
+      );
+      assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'lsp'));
+    } finally {
+      fs.rmSync(file, { force: true });
     }
   });
 

@@ -12,6 +12,7 @@ import {
   WindowRecord,
   windowFor,
 } from '../../src/mcp/endpoint';
+import { agentConfig, withServerAdded } from '../../src/mcp/connectConfig';
 import { suiteTempDir } from '../support/tempDir';
 
 describe('MCP endpoint: discovery and hello', () => {
@@ -85,5 +86,38 @@ describe('MCP endpoint: discovery and hello', () => {
     assert.equal((found as WindowRecord).socket, '/w');
     const elsewhere = findWindow({ [STATE_DIR_VARIABLE]: state }, '/');
     assert.match(String(elsewhere), /^no open VS Code window has a folder holding \/ \(open: .*\)/);
+  });
+});
+
+describe('MCP endpoint: agent configurations', () => {
+  it('gives each agent its command line, quoting paths that need it', () => {
+    assert.equal(
+      agentConfig('claude', 'node', '/ext/dist/mcpBridge.js').text,
+      'claude mcp add live-tools -- node /ext/dist/mcpBridge.js',
+    );
+    assert.equal(
+      agentConfig('codex', '/opt/my node/bin/node', "/home/o'brien/dist/mcpBridge.js").text,
+      `codex mcp add live-tools -- '/opt/my node/bin/node' '/home/o'\\''brien/dist/mcpBridge.js'`,
+    );
+    assert.equal(agentConfig('gemini', 'node', '/b.js').text, 'gemini mcp add live-tools node /b.js');
+    assert.deepEqual(JSON.parse(agentConfig('mcp.json', 'node', '/b.js').text), {
+      mcpServers: { 'live-tools': { command: 'node', args: ['/b.js'] } },
+    });
+  });
+
+  it("adds itself to a project's .mcp.json keeping what is there, and refuses a file it cannot read as one", () => {
+    const kept = JSON.parse(
+      withServerAdded('{"mcpServers": {"other": {"command": "x"}}, "extra": 1}', 'node', '/b.js'),
+    ) as Record<string, unknown>;
+    assert.deepEqual(kept, {
+      mcpServers: { other: { command: 'x' }, 'live-tools': { command: 'node', args: ['/b.js'] } },
+      extra: 1,
+    });
+    assert.deepEqual(JSON.parse(withServerAdded(undefined, 'node', '/b.js')), {
+      mcpServers: { 'live-tools': { command: 'node', args: ['/b.js'] } },
+    });
+    assert.throws(() => withServerAdded('[1]', 'node', '/b.js'), /does not hold a JSON object/);
+    assert.throws(() => withServerAdded('{"mcpServers": 3}', 'node', '/b.js'), /"mcpServers" that is not an object/);
+    assert.throws(() => withServerAdded('{"mcpServers": ', 'node', '/b.js'), SyntaxError);
   });
 });

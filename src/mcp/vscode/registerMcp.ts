@@ -33,7 +33,14 @@ import {
   TOKEN_VARIABLE,
   WindowRecord,
 } from '../endpoint';
+import { AGENT_TARGETS, AgentConfig, agentConfig, AgentTarget, withServerAdded } from '../connectConfig';
 import type { McpCallResult, McpContent, McpHost, McpPeer, McpSession, McpToolInfo } from '../mcpSession';
+
+export const SHOW_MCP_CLIENTS_COMMAND = 'liveTools.showMcpClients';
+/** Shows, copies and on request adds an agent's configuration; with an argument `{ target, add }` it asks nothing and returns the text. */
+export const CONNECT_AGENT_COMMAND = 'liveTools.connectAgent';
+/** Disconnects every MCP client; returns how many were connected (tests, and a human in a hurry). */
+export const DISCONNECT_MCP_CLIENTS_COMMAND = 'liveTools.disconnectMcpClients';
 
 /** The most an MCP client may be offered when the user has not chosen (see docs/architecture.md). */
 export const DEFAULT_MCP_TIER: Tier = 'read';
@@ -71,10 +78,16 @@ function contentOf(result: vscode.LanguageModelToolResult): McpContent[] {
   return content;
 }
 
+/** What a session's conversation holds that ends with it. */
+export interface ConversationState {
+  endConversation(conversation: string): Promise<void>;
+}
+
 export function registerMcp(
   context: vscode.ExtensionContext,
   runtime: Runtime,
   runner: ToolRunner,
+  state: ConversationState,
 ): McpEndpoint | undefined {
   const { log, board } = runtime;
   let privateDir: string;
@@ -132,11 +145,97 @@ export function registerMcp(
       version: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
     });
     sessions.set(id, session);
+    showClients();
     log.info('mcp', `session ${id} opened (${bridge})`);
-    void session.closed.then(() => {
+    void session.closed.then(async () => {
       sessions.delete(id);
-      log.info('mcp', `session ${id} closed (${session.peer.client()})`);
+      showClients();
+      log.info('mcp', `session ${id} closed (${session.peer.client()}): ending its kernels, debug session and workers`);
+      await state.endConversation(callerOf(session.peer).conversation);
     });
+  };
+
+  // Connected agents on the status bar; a click lists them and disconnects the one picked.
+  const item = vscode.window.createStatusBarItem('liveTools.mcp', vscode.StatusBarAlignment.Left, 20);
+  item.name = 'Agent Live Tools: MCP clients';
+  item.command = SHOW_MCP_CLIENTS_COMMAND;
+  const showClients = (): void => {
+    if (sessions.size === 0) {
+      item.hide();
+      return;
+    }
+    const clients = [...sessions.values()].map((session) => session.peer.client());
+    item.text = `$(plug) ${sessions.size === 1 ? clients[0] : `${sessions.size} agents`}`;
+    item.tooltip = `Agents connected over MCP (each its own conversation):\n${clients.join('\n')}\nClick to disconnect one.`;
+    item.show();
+  };
+  const pickToDisconnect = async (): Promise<void> => {
+    if (sessions.size === 0) {
+      void vscode.window.showInformationMessage('No agent is connected over MCP.');
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      [...sessions].map(([id, session]) => ({
+        label: session.peer.client(),
+        description: `session ${id}`,
+        detail: 'Disconnect: its kernels, debug session and workers end',
+        id,
+      })),
+      { title: 'Agents connected over MCP', placeHolder: 'Pick one to disconnect it' },
+    );
+    if (picked) await sessions.get(picked.id)?.close();
+  };
+
+  const bridgeFile = path.join(context.extensionPath, 'dist', 'mcpBridge.js');
+  // The editor's Node where it is one (code-server); in the desktop editor it is Electron: `node` from PATH.
+  const nodeCommand = path.basename(process.execPath).startsWith('node') ? process.execPath : 'node';
+  const connectAgent = async (request?: { target?: AgentTarget; add?: boolean }): Promise<string | undefined> => {
+    const target =
+      request?.target ??
+      (
+        await vscode.window.showQuickPick(
+          AGENT_TARGETS.map((candidate) => {
+            const config = agentConfig(candidate, nodeCommand, bridgeFile);
+            return { label: config.label, detail: config.text.split('\n')[0], target: candidate };
+          }),
+          { title: 'Connect an agent to this window (MCP)', placeHolder: 'Which agent?' },
+        )
+      )?.target;
+    if (!target || !AGENT_TARGETS.includes(target)) return undefined;
+    const config = agentConfig(target, nodeCommand, bridgeFile);
+    await vscode.env.clipboard.writeText(config.text);
+    const cap = maxTier();
+    if (request) {
+      if (request.add) await addConfig(config);
+      return config.text;
+    }
+    const action = target === 'mcp.json' ? 'Add to .mcp.json' : 'Run in Terminal';
+    const chosen = await vscode.window.showInformationMessage(
+      `Copied the ${config.label} configuration: ${config.text.split('\n')[0]}${target === 'mcp.json' ? ' …' : ''}. Agents connected this way are offered ${cap} tools (${Setting.mcpMaxTier}).`,
+      action,
+    );
+    if (chosen === action) await addConfig(config);
+    return config.text;
+  };
+  const addConfig = async (config: AgentConfig): Promise<void> => {
+    if (config.target === 'mcp.json') {
+      const folder = workspaceFolderPaths()[0];
+      if (!folder) throw new Error('No folder is open to hold .mcp.json.');
+      const file = path.join(folder.path, '.mcp.json');
+      const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+      fs.writeFileSync(file, withServerAdded(existing, nodeCommand, bridgeFile));
+      return;
+    }
+    // The agent's own command writes outside the workspace: asked first, every time, whoever asks for it.
+    const run = await vscode.window.showWarningMessage(
+      `Run "${config.text}" in a new terminal? It writes ${config.writes}.`,
+      { modal: true },
+      'Run',
+    );
+    if (run !== 'Run') return;
+    const terminal = vscode.window.createTerminal({ name: `Connect ${config.label}` });
+    terminal.show();
+    terminal.sendText(config.text);
   };
 
   const server = net.createServer((connection) => {
@@ -206,6 +305,14 @@ export function registerMcp(
     for (const session of sessions.values()) session.toolsChanged();
   };
   context.subscriptions.push(
+    item,
+    vscode.commands.registerCommand(SHOW_MCP_CLIENTS_COMMAND, pickToDisconnect),
+    vscode.commands.registerCommand(CONNECT_AGENT_COMMAND, connectAgent),
+    vscode.commands.registerCommand(DISCONNECT_MCP_CLIENTS_COMMAND, async () => {
+      const connected = [...sessions.values()];
+      await Promise.all(connected.map((session) => session.close()));
+      return connected.length;
+    }),
     board.onDidChange(toolsMayHaveChanged),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(Setting.mcpMaxTier)) toolsMayHaveChanged();

@@ -22,10 +22,11 @@ export async function setVibe(on: boolean): Promise<void> {
 }
 
 /**
- * Waits for the approval card that shows the first pattern (the card answered before it may still be
- * on screen for a moment), checks the others, answers it, and waits until it is gone.
+ * Waits for the question card (an approval's or ask_user's) that shows the first pattern (the card
+ * answered before it may still be on screen for a moment), checks the others, picks the option
+ * labelled `choice` (Allow, Deny, …), submits, and waits until the card is gone.
  */
-export async function answerCard(expect: RegExp[], choice: 'Allow' | 'Deny'): Promise<string> {
+export async function answerCard(expect: RegExp[], choice: string): Promise<string> {
   const card = await browser({
     op: 'text',
     selector: '.card.active',

@@ -20,6 +20,7 @@ export const Setting = {
   vibeMaxTurns: 'liveTools.vibe.maxTurns',
   vibeMaxMinutes: 'liveTools.vibe.maxMinutes',
   mcpMaxTier: 'liveTools.mcp.maxTier',
+  mcpOfferToEditor: 'liveTools.mcp.offerToEditor',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

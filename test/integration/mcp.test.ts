@@ -17,6 +17,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { hasBrowser } from './support/browser';
+import { chatReady, scriptedModel, sendChat } from './support/chat';
 import { answerCard } from './support/vibe';
 import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
 import { activateExtension, invokeText, setSetting, waitUntil, workspaceRoot } from './support/tools';
@@ -269,5 +270,47 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe("MCP endpoint: VS Code's own MCP hosts", function () {
+  this.timeout(180_000);
+
+  before(async function () {
+    if (!hasBrowser()) this.skip();
+    await activateExtension();
+    await chatReady();
+  });
+
+  after(async () => {
+    await setSetting('liveTools.mcp.offerToEditor', undefined);
+  });
+
+  /** The tool names the built-in chat offers the model in a fresh request. */
+  async function offeredInChat(): Promise<readonly string[]> {
+    const model = await scriptedModel();
+    await sendChat(model, 'Which tools do you have?', [() => ({ text: 'Some.' })]);
+    const [request] = await model.waitForRequests(1, 90_000);
+    return request.toolNames;
+  }
+
+  it('the local chat is offered each of our tools once; offered to the editor on request, our endpoint starts without a prompt and its tools come twice', async () => {
+    const ours = new Set<string>(TOOL_CATALOG.map((tool) => tool.name));
+    const fromEndpoint = (names: readonly string[]): string[] =>
+      names.filter((name) => name.startsWith('mcp_agent_live'));
+    const before = await offeredInChat();
+    assert.deepEqual(fromEndpoint(before), [], 'off by default: no tool of the endpoint');
+    assert.ok(before.filter((name) => ours.has(name)).length >= 5, before.join(' '));
+    // Measured in 1.139: the definition is taken eagerly, and the chat starts the server itself when a request is sent.
+    await setSetting('liveTools.mcp.offerToEditor', true);
+    const withEndpoint = await offeredInChat();
+    const doubled = fromEndpoint(withEndpoint);
+    assert.ok(
+      doubled.some((name) => name.endsWith('ast_grep')),
+      `the chat lists the endpoint's tools: ${withEndpoint.join(' ')}`,
+    );
+    assert.ok(withEndpoint.includes('ast_grep'), 'beside our language model tool of the same name');
+    // Only what the cap (read) offers comes through the endpoint.
+    assert.ok(!doubled.some((name) => /_(write|edit|eval|debug)$/.test(name)), doubled.join(' '));
   });
 });

@@ -111,8 +111,9 @@ describe('manifest follows the catalog', () => {
   it('uses only stable contributions: nothing that needs an API proposal in stock VS Code', () => {
     assert.equal(packageJson.enabledApiProposals, undefined);
     assert.equal(packageJson.enableProposedApi, undefined);
-    // Stock VS Code refuses these without a proposal (code-server checks none, so this test does).
-    for (const gated of ['languageModelToolSets', 'chatParticipants', 'chatSessions', 'mcpServerDefinitionProviders']) {
+    // Stock VS Code refuses these without a proposal (code-server checks none, so this test does). Not gated, read
+    // in 1.139's workbench: mcpServerDefinitionProviders (its handler checks no proposal; lm.registerMcpServerDefinitionProvider is stable).
+    for (const gated of ['languageModelToolSets', 'chatParticipants', 'chatSessions']) {
       assert.equal(packageJson.contributes[gated], undefined, `contributes.${gated} needs an API proposal`);
     }
     for (const tool of contributedTools) {

@@ -39,6 +39,8 @@ import type { McpCallResult, McpContent, McpHost, McpPeer, McpSession, McpToolIn
 export const SHOW_MCP_CLIENTS_COMMAND = 'liveTools.showMcpClients';
 /** Shows, copies and on request adds an agent's configuration; with an argument `{ target, add }` it asks nothing and returns the text. */
 export const CONNECT_AGENT_COMMAND = 'liveTools.connectAgent';
+/** The id of our `contributes.mcpServerDefinitionProviders` entry. */
+export const MCP_PROVIDER_ID = 'agentLiveTools.window';
 /** Disconnects every MCP client; returns how many were connected (tests, and a human in a hurry). */
 export const DISCONNECT_MCP_CLIENTS_COMMAND = 'liveTools.disconnectMcpClients';
 
@@ -238,6 +240,25 @@ export function registerMcp(
     terminal.sendText(config.text);
   };
 
+  // The editor's own MCP hosts get this window's endpoint only when the user asks (see docs/architecture.md:
+  // the local chat already has these tools as language model tools, and would be offered each twice).
+  const definitionsChanged = new vscode.EventEmitter<void>();
+  const provider: vscode.McpServerDefinitionProvider = {
+    onDidChangeMcpServerDefinitions: definitionsChanged.event,
+    provideMcpServerDefinitions: () =>
+      userSettingValue<boolean>(Setting.mcpOfferToEditor) === true
+        ? [
+            new vscode.McpStdioServerDefinition(
+              'Agent Live Tools (this window)',
+              nodeCommand,
+              [bridgeFile],
+              { [SOCKET_VARIABLE]: socket, [TOKEN_VARIABLE]: token },
+              String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
+            ),
+          ]
+        : [],
+  };
+
   const server = net.createServer((connection) => {
     // The first line must be this window's token; nothing else is read before it.
     let buffered = Buffer.alloc(0);
@@ -314,8 +335,11 @@ export function registerMcp(
       return connected.length;
     }),
     board.onDidChange(toolsMayHaveChanged),
+    definitionsChanged,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(Setting.mcpMaxTier)) toolsMayHaveChanged();
+      if (event.affectsConfiguration(Setting.mcpOfferToEditor)) definitionsChanged.fire();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(writeDiscovery),
     {

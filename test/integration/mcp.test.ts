@@ -16,11 +16,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
-import { hasBrowser } from './support/browser';
+import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat } from './support/chat';
 import { answerCard } from './support/vibe';
 import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
-import { activateExtension, invokeText, setSetting, waitUntil, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, lineOf, setSetting, waitUntil, workspaceRoot } from './support/tools';
 
 const CLIENT_NAME = 'integration-agent';
 
@@ -83,7 +83,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     assert.deepEqual(record.folders, [fs.realpathSync(workspaceRoot())]);
   });
 
-  it('lists the read tier with the declarations the chat gets, answers a call as invokeTool does, and ask_user with the clicked option', async () => {
+  it('lists the read tier with the declarations the chat gets, answers lsp and ast_grep as invokeTool does, and ask_user with the clicked option', async () => {
     const client = await connect({ ...baseEnv(), ...terminalEnv });
     assert.equal(client.getServerVersion()?.name, 'agent-live-tools');
     const listed = (await client.listTools()).tools;
@@ -102,6 +102,16 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     const lmTool = vscode.lm.tools.find((tool) => tool.name === 'ast_grep');
     assert.equal(astGrep?.description, lmTool?.description);
     assert.deepEqual(astGrep?.inputSchema, lmTool?.inputSchema);
+
+    const definition = {
+      action: 'definition',
+      file: 'src/main.ts',
+      line: lineOf('src/main.ts', 'const greeter ='),
+      symbol: 'FriendlyGreeter',
+    };
+    const invokedDefinition = await invokeText('lsp', definition);
+    assert.match(invokedDefinition, /src\/greeter\.ts:\d+: export class FriendlyGreeter/);
+    assert.equal(textOf(await client.callTool({ name: 'lsp', arguments: definition })), invokedDefinition);
 
     const input = { pattern: 'if ($X != null) $X.dispose()', language: 'dart' };
     const overMcp = await client.callTool({ name: 'ast_grep', arguments: input });
@@ -209,6 +219,86 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     assert.ok(disconnected >= 1, `disconnected ${disconnected}`);
     await waitUntil("the session's kernel to end", () => (alive() ? undefined : true));
     await assert.rejects(client.listTools(), 'the client sees its server gone');
+  });
+
+  it('ast_edit over MCP opens the review; the human accepts it in the browser and resolve reports that decision', async function () {
+    if (!hasBrowser()) this.skip();
+    await setSetting('liveTools.mcp.maxTier', 'write');
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    const file = path.join(workspaceRoot(), 'mcp-staged.js');
+    fs.writeFileSync(file, 'var first = 1;\nvar second = 2;\n');
+    try {
+      const [staged] = await Promise.all([
+        client.callTool({
+          name: 'ast_edit',
+          arguments: { pattern: 'var $A = $B', rewrite: 'let $A = $B', path: 'mcp-staged.js' },
+        }),
+        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run ast_edit/], 'Allow'),
+      ]);
+      const id = /staged as (edit_\d+):/.exec(textOf(staged))?.[1];
+      assert.ok(id, textOf(staged));
+      assert.equal(
+        fs.readFileSync(file, 'utf8'),
+        'var first = 1;\nvar second = 2;\n',
+        'nothing written before the review',
+      );
+      await browser({
+        op: 'click',
+        selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]',
+        timeoutMs: 30_000,
+      });
+      await waitUntil('the accepted edit to be written', () =>
+        fs.readFileSync(file, 'utf8').startsWith('let first') ? true : undefined,
+      );
+      const [resolved] = await Promise.all([
+        client.callTool({ name: 'resolve', arguments: { edit_id: id, action: 'accept' } }),
+        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run resolve/], 'Allow'),
+      ]);
+      assert.equal(textOf(resolved), `Error: ${id} was already accepted by the user; its changes are written.`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'let first = 1;\nlet second = 2;\n');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  it("debug over MCP: a JavaScript program stops at the breakpoint in the Debug view, in the session's own conversation", async function () {
+    if (!hasBrowser()) this.skip();
+    await setSetting('liveTools.mcp.maxTier', 'exec');
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    const call = async (input: Record<string, unknown>): Promise<string> => {
+      const [result] = await Promise.all([
+        client.callTool({ name: 'debug', arguments: input }),
+        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run debug/], 'Allow'),
+      ]);
+      return textOf(result);
+    };
+    const source = 'debug/js/app.js';
+    const line = lineOf(source, 'BREAK');
+    const started: string[] = [];
+    const listening = vscode.debug.onDidStartDebugSession((session) => started.push(session.name));
+    try {
+      assert.match(
+        await call({ op: 'breakpoints', file: source, lines: [{ line }] }),
+        new RegExp(`line ${line}: \`.*BREAK`),
+      );
+      const launched = await call({ op: 'launch', program: source, timeout_seconds: 90 });
+      assert.match(
+        launched,
+        new RegExp(`Stopped \\(breakpoint.*at debug/js/app\\.js:${line} — \`.*BREAK.*\` in total`),
+        launched,
+      );
+      assert.ok(
+        started.some((name) => name === 'Agent: app.js'),
+        `the session is in the Debug view (sessions started: ${started.join(', ')})`,
+      );
+      assert.match(await call({ op: 'stack' }), new RegExp(`#\\d+ total\\S* at debug/js/app\\.js:${line}`));
+      // The window's own conversation has no session: this one is the MCP session's.
+      assert.match(await invokeText('debug', { op: 'status' }), /^No debug session/);
+      assert.match(await call({ op: 'terminate' }), /terminated|ended/i);
+    } finally {
+      listening.dispose();
+      await call({ op: 'breakpoints', file: source, lines: [] });
+    }
   });
 
   it("Connect an Agent copies each agent's command, and the .mcp.json it adds starts a working session", async () => {

@@ -5,10 +5,11 @@
  * cancelled request's signal passed on. Its own bundle (dist/mcpSession.js), loaded when the
  * first client connects: the SDK is not part of activation. No `vscode` here.
  */
-import { Duplex } from 'node:stream';
+import { Duplex, Transform, TransformCallback } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { singleLine } from '../platform/caller';
 
 export interface McpToolInfo {
   readonly name: string;
@@ -48,6 +49,50 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** The longest MCP message (one line) a client may send: a `write` of a large file fits, a runaway stream does not. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** Passes the bytes through, and calls `exceeded` (once) when a line grows past `max` bytes: the SDK's reader buffers a line whole. */
+export class LineLimit extends Transform {
+  private sinceNewline = 0;
+  private over = false;
+
+  constructor(
+    private readonly max: number,
+    private readonly exceeded: () => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.over) return done();
+    const first = chunk.indexOf(0x0a);
+    const last = chunk.lastIndexOf(0x0a);
+    const longest =
+      first === -1
+        ? this.sinceNewline + chunk.length
+        : Math.max(this.sinceNewline + first, first === last ? 0 : longestLine(chunk, first, last));
+    this.sinceNewline = last === -1 ? this.sinceNewline + chunk.length : chunk.length - last - 1;
+    if (longest > this.max || this.sinceNewline > this.max) {
+      this.over = true;
+      this.exceeded();
+      return done();
+    }
+    done(null, chunk);
+  }
+}
+
+/** The longest run between the newlines at `first` and `last` of a chunk. */
+function longestLine(chunk: Buffer, first: number, last: number): number {
+  let longest = 0;
+  for (let at = first; at < last;) {
+    const next = chunk.indexOf(0x0a, at + 1);
+    longest = Math.max(longest, next - at - 1);
+    at = next;
+  }
+  return longest;
+}
+
 export function serveSession(
   stream: Duplex,
   host: McpHost,
@@ -65,7 +110,8 @@ export function serveSession(
     id: options.id,
     client: () => {
       const info = server.getClientVersion();
-      return info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : options.bridge;
+      // The client names itself: one bounded line wherever it is shown (cards, logs, the status item).
+      return info ? singleLine(`${info.name}${info.version ? ` ${info.version}` : ''}`, 100) : options.bridge;
     },
   };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -77,12 +123,13 @@ export function serveSession(
   });
   let closedResolve: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (closedResolve = resolve));
-  const transport = new StdioServerTransport(stream, stream);
+  // What the client sends passes a cap per message; the held (paused) connection flows once piped.
+  const limited = stream.pipe(new LineLimit(MAX_MESSAGE_BYTES, () => stream.destroy()));
+  const transport = new StdioServerTransport(limited, stream);
   server.onclose = closedResolve;
   stream.on('close', () => void server.close());
   stream.on('error', () => void server.close());
-  // The connection was held paused while its token was read: it flows once the transport listens.
-  void server.connect(transport).then(() => stream.resume());
+  void server.connect(transport);
   return {
     peer,
     closed,

@@ -54,6 +54,21 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     return client;
   }
 
+  /**
+   * A call that waits for the question card: the card must name this client and the tool (and match
+   * `shows`), and is answered with `choice`; returns the call's result.
+   */
+  async function callAnswered(
+    client: Client,
+    request: { name: string; arguments: Record<string, unknown> },
+    choice: string,
+    shows: RegExp[] = [],
+  ): Promise<Awaited<ReturnType<Client['callTool']>>> {
+    const asking = new RegExp(`MCP client "${CLIENT_NAME} 1\\.0\\.0" wants to run ${request.name}`);
+    const [result] = await Promise.all([client.callTool(request), answerCard([asking, ...shows], choice)]);
+    return result;
+  }
+
   before(async () => {
     await activateExtension();
     bridge = bridgePath();
@@ -164,17 +179,11 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     fs.rmSync(target, { force: true });
     try {
       const write = { name: 'write', arguments: { path: 'mcp-written.txt', content: 'from an MCP client\n' } };
-      const [denied] = await Promise.all([
-        client.callTool(write),
-        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run write/, /mcp-written\.txt/], 'Deny'),
-      ]);
+      const denied = await callAnswered(client, write, 'Deny', [/mcp-written\.txt/]);
       assert.equal(denied.isError, true);
       assert.match(textOf(denied), /^Refused: the human denied this write call/);
       assert.ok(!fs.existsSync(target), 'Deny wrote nothing');
-      const [allowed] = await Promise.all([
-        client.callTool(write),
-        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run write/], 'Allow'),
-      ]);
+      const allowed = await callAnswered(client, write, 'Allow');
       assert.equal(allowed.isError, false, textOf(allowed));
       assert.equal(fs.readFileSync(target, 'utf8'), 'from an MCP client\n');
     } finally {
@@ -195,10 +204,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
         description: 'plot from an MCP client',
       },
     };
-    const [result] = await Promise.all([
-      client.callTool(cell),
-      answerCard([/MCP client "integration-agent 1\.0\.0" wants to run eval/], 'Allow'),
-    ]);
+    const result = await callAnswered(client, cell, 'Allow');
     assert.equal(result.isError, false, textOf(result));
     const content = result.content as Array<{ type: string; data?: string; mimeType?: string }>;
     const image = content.find((part) => part.type === 'image');
@@ -228,13 +234,14 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     const file = path.join(workspaceRoot(), 'mcp-staged.js');
     fs.writeFileSync(file, 'var first = 1;\nvar second = 2;\n');
     try {
-      const [staged] = await Promise.all([
-        client.callTool({
+      const staged = await callAnswered(
+        client,
+        {
           name: 'ast_edit',
           arguments: { pattern: 'var $A = $B', rewrite: 'let $A = $B', path: 'mcp-staged.js' },
-        }),
-        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run ast_edit/], 'Allow'),
-      ]);
+        },
+        'Allow',
+      );
       const id = /staged as (edit_\d+):/.exec(textOf(staged))?.[1];
       assert.ok(id, textOf(staged));
       assert.equal(
@@ -250,10 +257,11 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       await waitUntil('the accepted edit to be written', () =>
         fs.readFileSync(file, 'utf8').startsWith('let first') ? true : undefined,
       );
-      const [resolved] = await Promise.all([
-        client.callTool({ name: 'resolve', arguments: { edit_id: id, action: 'accept' } }),
-        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run resolve/], 'Allow'),
-      ]);
+      const resolved = await callAnswered(
+        client,
+        { name: 'resolve', arguments: { edit_id: id, action: 'accept' } },
+        'Allow',
+      );
       assert.equal(textOf(resolved), `Error: ${id} was already accepted by the user; its changes are written.`);
       assert.equal(fs.readFileSync(file, 'utf8'), 'let first = 1;\nlet second = 2;\n');
     } finally {
@@ -266,10 +274,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     await setSetting('liveTools.mcp.maxTier', 'exec');
     const client = await connect({ ...baseEnv(), ...terminalEnv });
     const call = async (input: Record<string, unknown>): Promise<string> => {
-      const [result] = await Promise.all([
-        client.callTool({ name: 'debug', arguments: input }),
-        answerCard([/MCP client "integration-agent 1\.0\.0" wants to run debug/], 'Allow'),
-      ]);
+      const result = await callAnswered(client, { name: 'debug', arguments: input }, 'Allow');
       return textOf(result);
     };
     const source = 'debug/js/app.js';

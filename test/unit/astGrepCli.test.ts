@@ -6,29 +6,9 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../src/cli/astGrepCli';
+import { runCli as run } from './support/cliRun';
 import { repoRoot } from '../support/repoRoot';
 import { suiteTempDir } from '../support/tempDir';
-
-const GRAMMARS = path.join(repoRoot(), 'dist', 'grammars');
-
-interface Run {
-  readonly code: number;
-  readonly out: string[];
-  readonly error: string[];
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  const out: string[] = [];
-  const error: string[] = [];
-  const code = await main(
-    argv,
-    GRAMMARS,
-    (text) => out.push(text),
-    (text) => error.push(text),
-  );
-  return { code, out, error };
-}
 
 describe('live-ast-grep command line', function () {
   this.timeout(20_000);

@@ -13,6 +13,7 @@ import {
   windowFor,
 } from '../../src/mcp/endpoint';
 import { agentConfig, withServerAdded } from '../../src/mcp/connectConfig';
+import { LineLimit } from '../../src/mcp/mcpSession';
 import { suiteTempDir } from '../support/tempDir';
 
 describe('MCP endpoint: discovery and hello', () => {
@@ -119,5 +120,33 @@ describe('MCP endpoint: agent configurations', () => {
     assert.throws(() => withServerAdded('[1]', 'node', '/b.js'), /does not hold a JSON object/);
     assert.throws(() => withServerAdded('{"mcpServers": 3}', 'node', '/b.js'), /"mcpServers" that is not an object/);
     assert.throws(() => withServerAdded('{"mcpServers": ', 'node', '/b.js'), SyntaxError);
+  });
+});
+
+describe('MCP endpoint: a message past the cap ends the connection', () => {
+  async function through(max: number, chunks: string[]): Promise<{ passed: string; exceeded: number }> {
+    let exceeded = 0;
+    const limit = new LineLimit(max, () => exceeded++);
+    let passed = '';
+    limit.on('data', (chunk: Buffer) => (passed += chunk.toString('utf8')));
+    for (const chunk of chunks) limit.write(Buffer.from(chunk));
+    limit.end();
+    await new Promise((resolve) => limit.on('end', resolve));
+    return { passed, exceeded };
+  }
+
+  it('passes lines up to the cap unchanged, across chunks', async () => {
+    assert.deepEqual(await through(5, ['abc', 'de\nfg', 'hij\n', '12345\n']), {
+      passed: 'abcde\nfghij\n12345\n',
+      exceeded: 0,
+    });
+  });
+
+  it('stops at a line past the cap, whether it grows over chunks, ends in one or sits inside one', async () => {
+    assert.equal((await through(5, ['abc', 'def'])).exceeded, 1);
+    assert.equal((await through(5, ['abcd', 'ef\nok\n'])).exceeded, 1);
+    assert.equal((await through(5, ['ok\nabcdefgh\nok\n'])).exceeded, 1);
+    const stopped = await through(5, ['ok\n', 'abcdefgh', 'later\n']);
+    assert.deepEqual(stopped, { passed: 'ok\n', exceeded: 1 });
   });
 });

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { batchSearch, MAX_MATCHES_PER_FILE } from '../../src/cli/batchSearch';
-import { main } from '../../src/cli/astGrepCli';
+import { runCli as cli } from './support/cliRun';
 import { AnswerContext, searchAnswer, SKIPPED_LIST_CAP } from '../../src/structural/answers';
 import { asText, InlineMatcher, readTextFile } from '../../src/structural/fileMatcher';
 import { LARGE_TEXT_LENGTH, ParsePool, RETIRE_AFTER_LENGTH } from '../../src/structural/parsePool';
@@ -20,25 +20,12 @@ import { repoRoot } from '../support/repoRoot';
 
 const SCRIPT = path.join(repoRoot(), 'dist', 'parseWorker.js');
 const CLI = path.join(repoRoot(), 'dist', 'cli.js');
-const GRAMMARS = path.join(repoRoot(), 'dist', 'grammars');
 /** A real minified bundle of ~3 M characters (a dev dependency, pinned by the lock file). */
 const BUNDLE = path.join(repoRoot(), 'node_modules', 'pyright', 'dist', 'pyright-internal.js');
 
 /** A TypeScript text with one `foo(…)` call, just over `length` characters: one long name (a small tree, should it be parsed). */
 function textOver(length: number): string {
   return `foo(big);\n${'x'.repeat(length)}\n`;
-}
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string[]; error: string[] }> {
-  const out: string[] = [];
-  const error: string[] = [];
-  const code = await main(
-    argv,
-    GRAMMARS,
-    (text) => out.push(text),
-    (text) => error.push(text),
-  );
-  return { code, out, error };
 }
 
 const context: AnswerContext = {

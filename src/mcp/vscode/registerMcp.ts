@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Caller } from '../../platform/caller';
+import { Caller, singleLine } from '../../platform/caller';
 import { offeredTools } from '../../platform/availability';
 import { Setting } from '../../platform/settings';
 import { Tier, TIERS } from '../../platform/tiers';
@@ -286,7 +286,7 @@ export function registerMcp(
       connection.write(`${JSON.stringify(reply)}\n`);
       const rest = buffered.subarray(end + 1);
       if (rest.length > 0) connection.unshift(rest);
-      serve(connection, hello.client.slice(0, 100));
+      serve(connection, singleLine(hello.client, 100));
     };
     connection.on('data', onData);
     connection.on('error', () => clearTimeout(timer));

@@ -118,6 +118,7 @@ export function registerMcp(
       const source = new vscode.CancellationTokenSource();
       const cancel = (): void => source.cancel();
       signal.addEventListener('abort', cancel);
+      if (signal.aborted) cancel();
       try {
         const result = await runner.run(name, input, callerOf(peer), source.token);
         const content = contentOf(result);

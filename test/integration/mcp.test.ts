@@ -306,11 +306,12 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     }
   });
 
-  it("Connect an Agent copies each agent's command, and the .mcp.json it adds starts a working session", async () => {
+  it("Connect an Agent copies each agent's command, and the .mcp.json it adds starts a working session; one linking out of the workspace is refused", async () => {
     const claude = await vscode.commands.executeCommand<string>('liveTools.connectAgent', { target: 'claude' });
     assert.equal(claude, `claude mcp add live-tools -- ${process.execPath} ${bridge}`);
     assert.equal(await vscode.env.clipboard.readText(), claude);
     const file = path.join(workspaceRoot(), '.mcp.json');
+    const outside = path.join(os.tmpdir(), `live-tools-outside-${process.pid}.json`);
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: 'true' } } }));
     try {
       await vscode.commands.executeCommand('liveTools.connectAgent', { target: 'mcp.json', add: true });
@@ -327,8 +328,19 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
         entry.args[0],
       );
       assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'lsp'));
+
+      // A .mcp.json that links out of the workspace is refused, and what it points to is left as it was.
+      fs.rmSync(file);
+      fs.writeFileSync(outside, '{}');
+      fs.symlinkSync(outside, file);
+      await assert.rejects(
+        Promise.resolve(vscode.commands.executeCommand('liveTools.connectAgent', { target: 'mcp.json', add: true })),
+        /leads outside the workspace through the symbolic link/,
+      );
+      assert.equal(fs.readFileSync(outside, 'utf8'), '{}');
     } finally {
       fs.rmSync(file, { force: true });
+      fs.rmSync(outside, { force: true });
     }
   });
 

@@ -20,6 +20,7 @@ import { userSettingValue } from '../../platform/vscode/userSettings';
 import { Runtime } from '../../runtime';
 import { TOOL_CATALOG } from '../../tools/declarations';
 import { isFailureText, ToolRunner } from '../../tools/toolRunner';
+import { assertRealPathInside } from '../../workspace/containment';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import {
   discoveryDir,
@@ -217,7 +218,15 @@ export function registerMcp(
       `Copied the ${config.label} configuration: ${config.text.split('\n')[0]}${target === 'mcp.json' ? ' …' : ''}. Agents connected this way are offered ${cap} tools (${Setting.mcpMaxTier}).`,
       action,
     );
-    if (chosen === action) await addConfig(config);
+    if (chosen === action) {
+      try {
+        await addConfig(config);
+      } catch (error) {
+        void vscode.window.showErrorMessage(
+          `Could not add the configuration: ${error instanceof Error ? error.message : String(error)}. It is on the clipboard; add it by hand.`,
+        );
+      }
+    }
     return config.text;
   };
   const addConfig = async (config: AgentConfig): Promise<void> => {
@@ -225,8 +234,12 @@ export function registerMcp(
       const folder = workspaceFolderPaths()[0];
       if (!folder) throw new Error('No folder is open to hold .mcp.json.');
       const file = path.join(folder.path, '.mcp.json');
+      // A .mcp.json that is a link out of the workspace is not followed: checked right before reading and writing.
+      assertRealPathInside(workspaceFolderPaths(), file);
       const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-      fs.writeFileSync(file, withServerAdded(existing, nodeCommand, bridgeFile));
+      const text = withServerAdded(existing, nodeCommand, bridgeFile);
+      assertRealPathInside(workspaceFolderPaths(), file);
+      fs.writeFileSync(file, text);
       return;
     }
     // The agent's own command writes outside the workspace: asked first, every time, whoever asks for it.

@@ -14,11 +14,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
+import { HELLO_TIMEOUT_MS, SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat } from './support/chat';
-import { answerCard } from './support/vibe';
+import { answerCard, setVibe } from './support/vibe';
 import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
 import { activateExtension, invokeText, lineOf, setSetting, waitUntil, workspaceRoot } from './support/tools';
 
@@ -191,6 +191,26 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     }
   });
 
+  it('turning vibe mode on and off sends list_changed each time, and its read-tier tools come and go', async () => {
+    await setVibe(false);
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    const listed = async (): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(!(await listed()).includes('vibe_list'), 'vibe_list is absent while vibe mode is off');
+    try {
+      await setVibe(true);
+      await waitUntil('list_changed after vibe mode on', () => (changed >= 1 ? true : undefined));
+      const on = await listed();
+      for (const name of ['vibe_list', 'vibe_spawn_readonly']) assert.ok(on.includes(name), `${name} is listed`);
+      assert.ok(!on.includes('vibe_spawn'), 'vibe_spawn (exec) stays above the cap');
+    } finally {
+      await setVibe(false);
+    }
+    await waitUntil('list_changed after vibe mode off', () => (changed >= 2 ? true : undefined));
+    assert.ok(!(await listed()).includes('vibe_list'), 'vibe_list is gone again');
+  });
+
   it('eval answers with image content; disconnecting ends the session and its kernel', async function () {
     if (!hasBrowser()) this.skip();
     await setSetting('liveTools.mcp.maxTier', 'exec');
@@ -354,15 +374,21 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     assert.match(wrong.stderr, /^live-tools-mcp: wrong or missing token/);
     assert.equal(wrong.stderr.trim().split('\n').length, 1);
 
-    const raw = net.createConnection(terminalEnv[SOCKET_VARIABLE] ?? '');
-    const reply = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      raw.on('error', reject);
-      raw.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      raw.on('close', () => resolve(text));
-      raw.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
-    });
+    /** What the endpoint answers a raw connection that sends `first` (or nothing), until it closes. */
+    const rawReply = (first?: string): Promise<string> =>
+      new Promise<string>((resolve, reject) => {
+        const raw = net.createConnection(terminalEnv[SOCKET_VARIABLE] ?? '');
+        let text = '';
+        raw.on('error', reject);
+        raw.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        raw.on('close', () => resolve(text));
+        if (first !== undefined) raw.write(first);
+      });
+    const reply = await rawReply('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
     assert.match(reply, /^\{"ok":false,"error":"wrong or missing token/);
+    const silentSince = Date.now();
+    assert.match(await rawReply(), /^\{"ok":false,"error":"no token was sent in time/);
+    assert.ok(Date.now() - silentSince >= HELLO_TIMEOUT_MS - 100, 'a silent connection is given the hello timeout');
 
     const stateDir = process.env[STATE_DIR_VARIABLE] ?? '';
     const found = await connect({ ...baseEnv(), [STATE_DIR_VARIABLE]: stateDir }, path.join(workspaceRoot(), 'src'));

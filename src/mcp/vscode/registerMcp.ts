@@ -106,6 +106,7 @@ export function registerMcp(
   const sessions = new Map<string, McpSession>();
   let nextSession = 1;
   let sessionModule: typeof import('../mcpSession') | undefined;
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 
   const host: McpHost = {
     tools: (peer) =>
@@ -146,7 +147,7 @@ export function registerMcp(
     const session = sessionModule.serveSession(connection, host, {
       id,
       bridge,
-      version: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
+      version,
     });
     sessions.set(id, session);
     showClients();
@@ -267,7 +268,7 @@ export function registerMcp(
               nodeCommand,
               [bridgeFile],
               { [SOCKET_VARIABLE]: socket, [TOKEN_VARIABLE]: token },
-              String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
+              version,
             ),
           ]
         : [],

@@ -2,7 +2,16 @@
  * The text the model reads about staged changes: what was proposed, what accepting wrote,
  * what a confirmation promises. Paths go through `display` (workspace-relative in the glue).
  */
-import { replacementCount, ResolveAction, StagedEdit } from './stagedEdit';
+import {
+  droppedHunks,
+  hunkPreview,
+  isShaped,
+  keptFiles,
+  replacementCount,
+  ResolveAction,
+  StagedEdit,
+  StagedFile,
+} from './stagedEdit';
 import type { DriftedFile } from './stagingErrors';
 
 export type DisplayPath = (absolutePath: string) => string;
@@ -19,9 +28,34 @@ export function sizeOf(edit: Pick<StagedEdit, 'files'>): string {
   return `${plural(replacementCount(edit), 'replacement')} in ${plural(edit.files.length, 'file')}`;
 }
 
+/** What Accept writes: `12 replacements in 4 files`, or `9 of 10 replacements in 3 files` once the human dropped some. */
+export function keptSize(edit: Pick<StagedEdit, 'files' | 'dropped'>): string {
+  if (!isShaped(edit)) return sizeOf(edit);
+  const kept = keptFiles(edit);
+  return `${replacementCount({ files: kept })} of ${plural(replacementCount(edit), 'replacement')} in ${plural(kept.length, 'file')}`;
+}
+
+/** `src/a.ts:12 (let a = 1 → let alpha = 1)` per dropped hunk, capped. */
+export function droppedLines(edit: Pick<StagedEdit, 'files' | 'dropped'>, display: DisplayPath): string[] {
+  const dropped = droppedHunks(edit);
+  const lines = dropped
+    .slice(0, STAGED_FILES_CAP)
+    .map(({ path, hunk, file }) => `${display(path)}:${hunk.line} (${hunkPreview(file, hunk)})`);
+  if (dropped.length > STAGED_FILES_CAP)
+    lines.push(`… ${dropped.length - STAGED_FILES_CAP} more dropped changes not shown (cap ${STAGED_FILES_CAP}).`);
+  return lines;
+}
+
+/** The sentence naming what the human dropped, or '' when nothing was. */
+export function droppedSentence(edit: Pick<StagedEdit, 'files' | 'dropped'>, display: DisplayPath): string {
+  const lines = droppedLines(edit, display);
+  if (lines.length === 0) return '';
+  return `The user dropped ${plural(droppedHunks(edit).length, 'change')} in the review (not written): ${lines.join('; ')}.`;
+}
+
 /** `src/a.ts: 2 replacements` per file, sorted by path, capped. */
 export function fileLines(
-  edit: Pick<StagedEdit, 'files'>,
+  edit: { readonly files: readonly Pick<StagedFile, 'path' | 'edits'>[] },
   display: DisplayPath,
   format = (path: string, count: number) => `${path}: ${plural(count, 'replacement')}`,
 ): string[] {
@@ -52,9 +86,12 @@ export function acceptedAnswer(edit: StagedEdit, display: DisplayPath, unsaved: 
     unsaved.length === 0
       ? 'all saved'
       : `saved except ${unsaved.map(display).join(', ')}, left modified and unsaved in the editor`;
-  return [`Accepted ${edit.id} (${edit.summary}): wrote ${sizeOf(edit)}; ${saved}.`, ...fileLines(edit, display)].join(
-    '\n',
-  );
+  const dropped = droppedSentence(edit, display);
+  return [
+    `Accepted ${edit.id} (${edit.summary}): wrote ${keptSize(edit)}; ${saved}.`,
+    ...fileLines({ files: keptFiles(edit) }, display),
+    ...(dropped ? [dropped] : []),
+  ].join('\n');
 }
 
 export function discardedAnswer(edit: StagedEdit): string {
@@ -76,12 +113,14 @@ export function resolveConfirmation(
 ): string {
   const what = `${edit.id} — ${edit.summary}, staged by ${edit.origin}`;
   if (action === 'discard') return `Discard ${what} (${sizeOf(edit)})? Nothing is written.`;
-  const list = fileLines(edit, display, (path, count) => `- \`${path}\` (${count})`).join('\n');
+  const list = fileLines({ files: keptFiles(edit) }, display, (path, count) => `- \`${path}\` (${count})`).join('\n');
+  const dropped = droppedSentence(edit, display);
+  const shaped = dropped ? `\n\n${dropped}` : '';
   if (drifted.length > 0) {
     return (
       `Accept ${what}? It will be **refused and nothing written**: these files changed since it was staged: ` +
-      `${driftList(drifted, display)}.\n\n${list}`
+      `${driftList(drifted, display)}.\n\n${list}${shaped}`
     );
   }
-  return `Accept ${what}: write ${sizeOf(edit)} in one undoable edit, then save those files:\n\n${list}`;
+  return `Accept ${what}: write ${keptSize(edit)} in one undoable edit, then save those files:\n\n${list}${shaped}`;
 }

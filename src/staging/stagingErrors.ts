@@ -1,7 +1,7 @@
 /** Why a staged change cannot be staged, found, accepted or discarded; each error words itself for the model. */
 import { displayPathOf, ErrorContext, ModelFacingError } from '../platform/modelFacingError';
-import { driftList } from './answers';
-import type { Resolution } from './stagedEdit';
+import { driftList, droppedSentence, keptSize } from './answers';
+import { isShaped, type Resolution, type StagedEdit } from './stagedEdit';
 
 export class UnknownStagedEdit extends ModelFacingError {
   constructor(
@@ -25,15 +25,19 @@ export class AlreadyResolved extends ModelFacingError {
   constructor(
     readonly id: string,
     readonly resolution: Resolution,
+    /** The change as resolved: what was kept and dropped. */
+    readonly edit?: Pick<StagedEdit, 'files' | 'dropped'>,
   ) {
     super(`${id} was already ${resolution.action === 'accept' ? 'accepted' : 'discarded'} by the ${resolution.by}.`);
     this.name = 'AlreadyResolved';
   }
 
-  override modelText(): string {
+  override modelText(context: ErrorContext = {}): string {
     const { action, by } = this.resolution;
-    const outcome =
-      action === 'accept'
+    const shaped = action === 'accept' && this.edit && isShaped(this.edit) ? this.edit : undefined;
+    const outcome = shaped
+      ? `it wrote ${keptSize(shaped)}. ${droppedSentence(shaped, displayPathOf(context))}`
+      : action === 'accept'
         ? 'its changes are written.'
         : by === 'user'
           ? 'nothing was written. The user chose not to apply it; ask before proposing it again.'
@@ -107,6 +111,18 @@ export class InvalidStagedChange extends ModelFacingError {
 
   override modelText(): string {
     return `Error: could not stage the change: ${this.message.replace(/\.$/, '')}. Nothing was staged or written.`;
+  }
+}
+
+/** The human dropped every hunk of a change in the review: accepting it would write nothing. */
+export class NothingKept extends ModelFacingError {
+  constructor(readonly id: string) {
+    super(`every change of ${id} was dropped in the review, so there is nothing to write.`);
+    this.name = 'NothingKept';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.id} was not accepted: the user dropped every change of it in the review; nothing was written and ${this.id} stays pending. Discard it, or ask the user which changes they want.`;
   }
 }
 

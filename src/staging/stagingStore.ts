@@ -4,25 +4,39 @@
  * text captured when it was staged, and any mismatch refuses the whole change before the
  * injected writer is called, so a change is written completely or not at all.
  */
-import { Resolution, ResolveAction, Resolver, StagedEdit, StagedFile, StageRequest } from './stagedEdit';
+import {
+  keptFiles,
+  Resolution,
+  ResolveAction,
+  Resolver,
+  StagedEdit,
+  StagedFile,
+  StageRequest,
+  WrittenFile,
+} from './stagedEdit';
 import {
   AlreadyResolved,
   DriftedFile,
   InvalidStagedChange,
+  NothingKept,
   ResolutionInProgress,
   StagedInOtherConversation,
   StaleStagedEdit,
   UnknownStagedEdit,
 } from './stagingErrors';
 import { applyEdits, checkedEdits, withLineBreaksOf } from '../edits/textEdits';
+import { hunksOf, toggledDrops } from './hunks';
 
 /** The current text of a file as the editor sees it (an open document's unsaved text, else disk); undefined when it no longer exists. */
 export type CurrentText = (path: string) => string | undefined;
 
 /** Files of a change whose current text differs from the text captured when it was staged, or that no longer exist. */
-export function driftOf(edit: Pick<StagedEdit, 'files'>, currentText: CurrentText): DriftedFile[] {
+export function driftOf(
+  files: readonly Pick<StagedFile, 'path' | 'original'>[],
+  currentText: CurrentText,
+): DriftedFile[] {
   const drifted: DriftedFile[] = [];
-  for (const file of edit.files) {
+  for (const file of files) {
     const current = currentText(file.path);
     if (current === undefined) drifted.push({ path: file.path, kind: 'missing' });
     else if (current !== file.original) drifted.push({ path: file.path, kind: 'changed' });
@@ -35,7 +49,7 @@ export interface AcceptIo<Written> {
   /** May be async; every file is read before any is compared, and compared before any is written. */
   currentText(path: string): string | undefined | Promise<string | undefined>;
   /** Writes every file's `proposed` text (or refuses as a whole by throwing). Called only when no file drifted. */
-  write(files: readonly StagedFile[]): Promise<Written>;
+  write(files: readonly WrittenFile[]): Promise<Written>;
 }
 
 export type StagingListener = (edit: StagedEdit) => void;
@@ -58,7 +72,13 @@ export class StagingStore {
       seen.add(file.path);
       if (file.edits.length === 0) continue;
       const edits = checkedEdits(file.original, withLineBreaksOf(file.original, file.edits));
-      files.push({ path: file.path, original: file.original, edits, proposed: applyEdits(file.original, edits) });
+      files.push({
+        path: file.path,
+        original: file.original,
+        edits,
+        proposed: applyEdits(file.original, edits),
+        hunks: hunksOf(file.original, edits),
+      });
     }
     if (files.length === 0) throw new InvalidStagedChange('the change has no edits, so there is nothing to stage.');
     const edit: StagedEdit = {
@@ -67,6 +87,7 @@ export class StagingStore {
       origin: request.origin,
       summary: request.summary,
       files,
+      dropped: {},
       stagedAt: this.now(),
       state: 'pending',
     };
@@ -99,14 +120,33 @@ export class StagingStore {
       );
     if (conversation !== undefined && edit.conversation !== conversation)
       throw new StagedInOtherConversation(edit.id, edit.conversation);
-    if (edit.resolution) throw new AlreadyResolved(edit.id, edit.resolution);
+    if (edit.resolution) throw new AlreadyResolved(edit.id, edit.resolution, edit);
     return edit;
   }
 
   /**
-   * Accepts a pending change: reads every file, refuses the whole change (StaleStagedEdit,
-   * nothing written, still pending) if any differs from its captured text or is gone, else
-   * writes them all through `io.write` and marks the change accepted by `by`.
+   * The human's shaping in the review: drops one hunk of a file of a pending change (or, with
+   * `hunk` undefined, every hunk of the file), or takes it back. Returns the changed record.
+   */
+  setDropped(id: string, path: string, hunk: number | undefined, drop: boolean): StagedEdit {
+    const edit = this.requirePending(id);
+    if (this.resolving.has(edit.id)) throw new ResolutionInProgress(edit.id);
+    const file = edit.files.find((candidate) => candidate.path === path);
+    if (!file) throw new Error(`${path} is not a file of ${edit.id}.`);
+    if (hunk !== undefined && !file.hunks[hunk]) throw new Error(`${edit.id} has no hunk ${hunk} in ${path}.`);
+    const dropped = toggledDrops(edit.dropped[path] ?? [], file.hunks.length, hunk, drop);
+    const next: StagedEdit = { ...edit, dropped: { ...edit.dropped, [path]: dropped } };
+    if (dropped.length === 0) delete (next.dropped as Record<string, readonly number[]>)[path];
+    this.edits.set(edit.id, next);
+    this.fire(next);
+    return next;
+  }
+
+  /**
+   * Accepts a pending change: reads every file it will write (the kept hunks'), refuses the
+   * whole change (StaleStagedEdit, nothing written, still pending) if any differs from its
+   * captured text or is gone, else writes them all through `io.write` and marks the change
+   * accepted by `by`. With every hunk dropped there is nothing to accept (NothingKept).
    */
   async accept<Written>(
     id: string,
@@ -116,11 +156,13 @@ export class StagingStore {
   ): Promise<{ edit: StagedEdit; written: Written }> {
     const edit = this.requirePending(id, conversation);
     return this.exclusively(edit.id, async () => {
+      const files = keptFiles(edit);
+      if (files.length === 0) throw new NothingKept(edit.id);
       const texts = new Map<string, string | undefined>();
-      for (const file of edit.files) texts.set(file.path, await io.currentText(file.path));
-      const drifted = driftOf(edit, (path) => texts.get(path));
+      for (const file of files) texts.set(file.path, await io.currentText(file.path));
+      const drifted = driftOf(files, (path) => texts.get(path));
       if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
-      const written = await io.write(edit.files);
+      const written = await io.write(files);
       return { edit: this.resolve(edit, 'accept', by), written };
     });
   }

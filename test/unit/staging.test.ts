@@ -3,11 +3,12 @@ import { seededRandom } from '../support/seededRandom';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { acceptedAnswer, discardedAnswer, proposedAnswer, resolveConfirmation } from '../../src/staging/answers';
-import { StagedEdit, StagedFile } from '../../src/staging/stagedEdit';
+import { isShaped, shownText, StagedEdit, StagedFile, WrittenFile } from '../../src/staging/stagedEdit';
 import {
   AlreadyResolved,
   FileOperationsNotStaged,
   InvalidStagedChange,
+  NothingKept,
   ResolutionInProgress,
   StaleStagedEdit,
   UnknownStagedEdit,
@@ -145,7 +146,7 @@ function memoryIo(files: Map<string, string>): AcceptIo<string[]> & { writes: nu
   const io = {
     writes: 0,
     currentText: (file: string) => files.get(file),
-    write: async (staged: readonly StagedFile[]) => {
+    write: async (staged: readonly WrittenFile[]) => {
       io.writes++;
       for (const file of staged) files.set(file.path, file.proposed);
       return staged.map((file) => file.path);
@@ -316,11 +317,11 @@ describe('staging store', () => {
     const store = new StagingStore();
     const edit = stageRename(store);
     assert.deepEqual(
-      driftOf(edit, (file) => (file === '/w/a.ts' ? original.a : original.b)),
+      driftOf(edit.files, (file) => (file === '/w/a.ts' ? original.a : original.b)),
       [],
     );
     assert.deepEqual(
-      driftOf(edit, (file) => (file === '/w/a.ts' ? `${original.a} ` : undefined)),
+      driftOf(edit.files, (file) => (file === '/w/a.ts' ? `${original.a} ` : undefined)),
       [
         { path: '/w/a.ts', kind: 'changed' },
         { path: '/w/b.ts', kind: 'missing' },
@@ -449,9 +450,115 @@ describe('staging answers', () => {
   });
 });
 
-describe('randomized drift trial: accept writes every file as proposed, or changes none', () => {
+describe('shaping a staged change: hunks the human drops and takes back', () => {
+  const source = ['let a = 1;', 'let b = a;', '', '', 'use(a);', '', '', 'log(a, a);', ''].join('\n');
+  const renameA = (text: string): TextEdit[] =>
+    [...text.matchAll(/\ba\b/g)].map((match) => ({ start: match.index, end: match.index + 1, text: 'alpha' }));
+
+  function stageShaped(store: StagingStore): StagedEdit {
+    return store.stage({
+      conversation: 'chat-1',
+      origin: 'lsp_rename',
+      summary: 'rename "a" → "alpha"',
+      files: [
+        { path: '/w/src/a.ts', original: source, edits: renameA(source) },
+        { path: '/w/src/b.ts', original: 'a();\n', edits: renameA('a();\n') },
+      ],
+    });
+  }
+
+  it('groups edits on the same or adjacent lines into one hunk, 1-based lines of the captured text', () => {
+    const file = stageShaped(new StagingStore()).files[0];
+    assert.deepEqual(
+      file.hunks.map(({ line, count }) => ({ line, count })),
+      [
+        { line: 1, count: 2 },
+        { line: 5, count: 1 },
+        { line: 8, count: 2 },
+      ],
+    );
+  });
+
+  it('accept writes only the kept hunks, says what was dropped, and a later resolve tells the agent', async () => {
+    const store = new StagingStore(() => 5);
+    const edit = stageShaped(store);
+    const seen: number[] = [];
+    store.onDidChange((changed) => seen.push(Object.values(changed.dropped).flat().length));
+    store.setDropped(edit.id, '/w/src/a.ts', 1, true);
+    store.setDropped(edit.id, '/w/src/b.ts', undefined, true);
+    store.setDropped(edit.id, '/w/src/b.ts', 0, false);
+    const shaped = store.setDropped(edit.id, '/w/src/b.ts', undefined, true);
+    assert.deepEqual(shaped.dropped, { '/w/src/a.ts': [1], '/w/src/b.ts': [0] });
+    assert.deepEqual(seen, [1, 2, 1, 2]);
+    assert.equal(
+      shownText(shaped, shaped.files[0]),
+      ['let alpha = 1;', 'let b = alpha;', '', '', 'use(a);', '', '', 'log(alpha, alpha);', ''].join('\n'),
+    );
+    assert.equal(
+      resolveConfirmation(shaped, 'accept', [], display).split('\n')[0].includes('write 4 of 6 replacements in 1 file'),
+      true,
+    );
+
+    const files = new Map([
+      ['/w/src/a.ts', source],
+      // A manual edit in a file whose every hunk was dropped does not make the change stale: it is not written.
+      ['/w/src/b.ts', 'b();\n'],
+    ]);
+    const { edit: accepted } = await store.accept(edit.id, 'user', memoryIo(files));
+    assert.equal(files.get('/w/src/a.ts'), shownText(shaped, shaped.files[0]));
+    assert.equal(files.get('/w/src/b.ts'), 'b();\n');
+    const answer = acceptedAnswer(accepted, display);
+    assert.equal(
+      answer,
+      [
+        'Accepted edit_1 (rename "a" → "alpha"): wrote 4 of 6 replacements in 1 file; all saved.',
+        'src/a.ts: 4 replacements',
+        'The user dropped 2 changes in the review (not written): src/a.ts:5 (use(a); → use(alpha);); src/b.ts:1 (a(); → alpha();).',
+      ].join('\n'),
+    );
+    await assert.rejects(store.accept(edit.id, 'agent', memoryIo(files), 'chat-1'), (error: unknown) => {
+      assert.equal(
+        errorText(error, { displayPath: display }),
+        'Error: edit_1 was already accepted by the user; it wrote 4 of 6 replacements in 1 file. The user dropped 2 changes in the review (not written): src/a.ts:5 (use(a); → use(alpha);); src/b.ts:1 (a(); → alpha();).',
+      );
+      return true;
+    });
+    assert.throws(() => store.setDropped(edit.id, '/w/src/a.ts', 0, true), AlreadyResolved);
+  });
+
+  it('with every hunk dropped Accept writes nothing and says so; a change nobody shaped is written whole', async () => {
+    const store = new StagingStore();
+    const edit = stageShaped(store);
+    store.setDropped(edit.id, '/w/src/a.ts', undefined, true);
+    store.setDropped(edit.id, '/w/src/b.ts', undefined, true);
+    const files = new Map([
+      ['/w/src/a.ts', source],
+      ['/w/src/b.ts', 'a();\n'],
+    ]);
+    const io = memoryIo(files);
+    await assert.rejects(store.accept(edit.id, 'user', io), (error: unknown) => {
+      assert.ok(error instanceof NothingKept);
+      assert.match(
+        errorText(error),
+        /^Error: edit_1 was not accepted: the user dropped every change of it in the review; nothing was written/,
+      );
+      return true;
+    });
+    assert.equal(io.writes, 0);
+    assert.equal(store.get(edit.id)?.state, 'pending');
+    assert.throws(() => store.setDropped(edit.id, '/w/src/c.ts', 0, true), /not a file of edit_1/);
+    assert.throws(() => store.setDropped(edit.id, '/w/src/a.ts', 9, true), /has no hunk 9/);
+
+    const whole = stageShaped(store);
+    await store.accept(whole.id, 'agent', memoryIo(files), 'chat-1');
+    assert.equal(files.get('/w/src/b.ts'), 'alpha();\n');
+    assert.equal(files.get('/w/src/a.ts'), whole.files[0].proposed);
+  });
+});
+
+describe('randomized trial of hunk subsets × drift × manual edits: accept writes exactly the kept hunks, or changes nothing', () => {
   const SEED = 20261202;
-  const TRIALS = 250;
+  const TRIALS = 1000;
   const alphabet = ['a', 'b', 'x', ' ', '\n', 'é', '中', '😀', ';', '(', ')'];
   const dir = suiteTempDir('staging-trial-');
 
@@ -473,7 +580,7 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
       );
     const randomEdits = (text: string): TextEdit[] => {
       const cuts = boundaries(text);
-      const chosen = [...new Set(Array.from({ length: 2 + int(6) }, () => pick(cuts)))].sort((a, b) => a - b);
+      const chosen = [...new Set(Array.from({ length: 2 + int(10) }, () => pick(cuts)))].sort((a, b) => a - b);
       const edits: TextEdit[] = [];
       for (let index = 0; index + 1 < chosen.length; index += 2)
         edits.push({ start: chosen[index], end: chosen[index + 1], text: randomText(int(5)) });
@@ -487,19 +594,44 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
         for (const file of files) fs.writeFileSync(file.path, file.proposed);
       },
     };
-    /** The naive reference: splice edits from the end. */
-    const expectedText = (file: StagedFile) =>
-      [...file.edits]
+    /** The edits of the hunks the human kept, read from the record (not through the code under test). */
+    const keptOf = (edit: StagedEdit, file: StagedFile): TextEdit[] => {
+      const dropped = new Set(edit.dropped[file.path] ?? []);
+      return file.hunks
+        .filter((hunk) => !dropped.has(hunk.index))
+        .flatMap((hunk) => file.edits.slice(hunk.first, hunk.first + hunk.count));
+    };
+    /** The naive reference: splice the kept edits from the end. */
+    const expectedText = (edit: StagedEdit, file: StagedFile) =>
+      keptOf(edit, file)
         .sort((a, b) => b.start - a.start)
-        .reduce((text, edit) => text.slice(0, edit.start) + edit.text + text.slice(edit.end), file.original);
+        .reduce((text, change) => text.slice(0, change.start) + change.text + text.slice(change.end), file.original);
+    /** Hunks cover every edit once, in order, and edits of different hunks are at least a line apart. */
+    const checkHunks = (file: StagedFile, trial: number) => {
+      const lineOf = (offset: number) => file.original.slice(0, offset).split('\n').length - 1;
+      assert.deepEqual(
+        file.hunks.flatMap((hunk) => Array.from({ length: hunk.count }, (_, index) => hunk.first + index)),
+        file.edits.map((_, index) => index),
+        `trial ${trial}: hunks partition the edits`,
+      );
+      for (let index = 1; index < file.hunks.length; index++) {
+        const previous = file.edits[file.hunks[index].first - 1];
+        const next = file.edits[file.hunks[index].first];
+        const previousEnd = lineOf(previous.end > previous.start ? previous.end - 1 : previous.end);
+        assert.ok(lineOf(next.start) > previousEnd + 1, `trial ${trial}: hunks ${index - 1} and ${index} are apart`);
+        assert.equal(file.hunks[index].line, lineOf(next.start) + 1);
+      }
+    };
 
     let accepted = 0;
+    let acceptedShaped = 0;
     let refused = 0;
+    let shapingSteps = 0;
     for (let trial = 0; trial < TRIALS; trial++) {
       const trialDir = path.join(dir(), `t${trial}`);
       fs.mkdirSync(trialDir);
       const paths = Array.from({ length: 2 + int(4) }, (_, index) => path.join(trialDir, `f${index}.ts`));
-      const initial = new Map(paths.map((file) => [file, randomText(10 + int(40))]));
+      const initial = new Map(paths.map((file) => [file, randomText(20 + int(100))]));
       for (const [file, text] of initial) fs.writeFileSync(file, text);
 
       const store = new StagingStore();
@@ -512,23 +644,49 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
           edits: randomEdits(read(file)!),
         }));
         if (files.every((file) => file.edits.length === 0)) continue;
-        staged.push(store.stage({ conversation: 'window', origin: 'ast_edit', summary: `trial ${trial}`, files }));
+        const edit = store.stage({ conversation: 'window', origin: 'ast_edit', summary: `trial ${trial}`, files });
+        for (const file of edit.files) checkHunks(file, trial);
+        staged.push(edit);
       }
 
-      for (let step = 0; step < 8; step++) {
+      for (let step = 0; step < 10; step++) {
         const action = random();
         const file = pick(paths);
-        if (action < 0.2) {
+        if (action < 0.25 && staged.length > 0) {
+          // The human drops or takes back a hunk, or a whole file, of a pending change.
+          const edit = store.get(pick(staged).id)!;
+          if (edit.state !== 'pending') continue;
+          const target = pick(edit.files);
+          const hunk = random() < 0.2 ? undefined : int(target.hunks.length);
+          const shaped = store.setDropped(edit.id, target.path, hunk, random() < 0.7);
+          const dropped = shaped.dropped[target.path] ?? [];
+          assert.deepEqual(
+            dropped,
+            [...new Set(dropped)].sort((a, b) => a - b),
+            `trial ${trial}: sorted, once each`,
+          );
+          shaped.files.forEach((other) => {
+            if (other.path !== target.path)
+              assert.deepEqual(
+                shaped.dropped[other.path],
+                edit.dropped[other.path],
+                `trial ${trial}: other files kept`,
+              );
+          });
+          shapingSteps++;
+        } else if (action < 0.4) {
           fs.writeFileSync(file, randomText(5 + int(30)));
-        } else if (action < 0.3) {
+        } else if (action < 0.47) {
           fs.rmSync(file, { force: true });
-        } else if (action < 0.55) {
+        } else if (action < 0.65) {
           fs.writeFileSync(file, initial.get(file)!);
         } else if (staged.length > 0) {
-          const edit = pick(staged);
+          const edit = store.get(pick(staged).id)!;
           const before = new Map(paths.map((candidate) => [candidate, read(candidate)]));
-          const shouldSucceed = edit.files.every((staged) => before.get(staged.path) === staged.original);
-          const wasPending = store.get(edit.id)!.state === 'pending';
+          const written = edit.files.filter((staged) => keptOf(edit, staged).length > 0);
+          const nothingKept = written.length === 0;
+          const shouldSucceed = !nothingKept && written.every((staged) => before.get(staged.path) === staged.original);
+          const wasPending = edit.state === 'pending';
           try {
             await store.accept(edit.id, 'agent', fsIo);
             assert.ok(
@@ -536,14 +694,15 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
               `trial ${trial}: ${edit.id} was accepted although it should not have been`,
             );
             for (const candidate of paths) {
-              const stagedFile = edit.files.find((staged) => staged.path === candidate);
+              const stagedFile = written.find((staged) => staged.path === candidate);
               assert.equal(
                 read(candidate),
-                stagedFile ? expectedText(stagedFile) : before.get(candidate),
+                stagedFile ? expectedText(edit, stagedFile) : before.get(candidate),
                 `trial ${trial}: ${candidate}`,
               );
             }
             accepted++;
+            if (isShaped(edit)) acceptedShaped++;
           } catch (error) {
             for (const candidate of paths)
               assert.equal(read(candidate), before.get(candidate), `trial ${trial}: partial write to ${candidate}`);
@@ -551,9 +710,13 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
               assert.ok(error instanceof AlreadyResolved, `trial ${trial}: ${String(error)}`);
               continue;
             }
+            if (nothingKept) {
+              assert.ok(error instanceof NothingKept, `trial ${trial}: ${String(error)}`);
+              continue;
+            }
             assert.ok(error instanceof StaleStagedEdit, `trial ${trial}: ${String(error)}`);
-            assert.ok(!shouldSucceed, `trial ${trial}: refused although no file drifted`);
-            const expectedDrift = edit.files
+            assert.ok(!shouldSucceed, `trial ${trial}: refused although no kept file drifted`);
+            const expectedDrift = written
               .filter((staged) => before.get(staged.path) !== staged.original)
               .map((staged) => ({
                 path: staged.path,
@@ -565,8 +728,11 @@ describe('randomized drift trial: accept writes every file as proposed, or chang
         }
       }
     }
-    // The trial is only meaningful if it exercised both outcomes many times.
-    assert.ok(accepted > 50 && refused > 50, `accepted ${accepted}, refused ${refused}`);
+    // The trial is only meaningful if it exercised every outcome many times.
+    assert.ok(
+      accepted > 200 && refused > 200 && acceptedShaped > 100 && shapingSteps > 500,
+      `accepted ${accepted} (${acceptedShaped} shaped), refused ${refused}, shaping steps ${shapingSteps}`,
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import { describeError, Logger } from '../../log/logger';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { proposedAnswer } from '../answers';
-import { Resolver, StagedEdit, StagedFile, StageRequest } from '../stagedEdit';
+import { keptFiles, Resolver, StagedEdit, StageRequest, WrittenFile } from '../stagedEdit';
 import { AcceptRefused, DriftedFile, StaleStagedEdit } from '../stagingErrors';
 import { driftOf, StagingStore } from '../stagingStore';
 import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
@@ -67,10 +67,12 @@ export class StagingService {
     return proposedAnswer(edit, (path) => this.display(path));
   }
 
+  /** The files Accept would write (the kept hunks') that changed since the change was staged. */
   async drift(edit: StagedEdit): Promise<DriftedFile[]> {
+    const files = keptFiles(edit);
     const texts = new Map<string, string | undefined>();
-    for (const file of edit.files) texts.set(file.path, await currentText(file.path));
-    return driftOf(edit, (path) => texts.get(path));
+    for (const file of files) texts.set(file.path, await currentText(file.path));
+    return driftOf(files, (path) => texts.get(path));
   }
 
   /**
@@ -106,7 +108,7 @@ export class StagingService {
    * with mixed line breaks (the editor's model would give every line one) is written as bytes after
    * it, as writes do. Returns the files it could not save.
    */
-  private async write(edit: StagedEdit, files: readonly StagedFile[]): Promise<string[]> {
+  private async write(edit: StagedEdit, files: readonly WrittenFile[]): Promise<string[]> {
     // The boundary again, right before writing: a link may have been put in place since staging.
     const folders = workspaceFolderPaths();
     for (const file of files) assertRealPathInside(folders, file.path);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
-import { activateExtension, invokeText, waitUntil, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const STAGED_SCHEME = 'live-tools-staged';
 
@@ -362,6 +362,72 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       assert.match(
         await invokeText('resolve', { edit_id: id, action: 'accept' }),
         new RegExp(`^Error: ${id} was not accepted`),
+      );
+    });
+
+    it('the human drops a hunk and a file by their checkboxes and takes one back: the diff shows what Accept writes, and resolve names what was dropped', async () => {
+      const files = await twoFiles();
+      const { id } = await stageAreaRename(files);
+      pendingIds.push(id);
+      await vscode.commands.executeCommand('liveTools.stagedEdits.focus');
+      const checkbox = (label: string) =>
+        `.monaco-list-row[aria-label*="${label}"] .custom-view-tree-node-item-checkbox`;
+      const isChecked = ':is(.checked,[aria-checked="true"])';
+      /** Clicks a row's checkbox once the view shows it `from` (the view refreshes after each change). */
+      const toggle = async (label: string, from: 'checked' | 'unchecked') => {
+        const selector = from === 'checked' ? `${checkbox(label)}${isChecked}` : `${checkbox(label)}:not(${isChecked})`;
+        await waitUntilAsync(`${label} to show ${from}`, async () =>
+          ((await browser({ op: 'count', selector })).count ?? 0) > 0 ? true : undefined,
+        );
+        await browser({ op: 'click', selector: checkbox(label) });
+      };
+      const proposed = async (file: string) =>
+        (
+          await vscode.workspace.openTextDocument(
+            vscode.Uri.from({
+              scheme: STAGED_SCHEME,
+              path: vscode.Uri.file(path.join(workspaceRoot(), file)).path,
+              query: `edit=${id}`,
+            }),
+          )
+        ).getText();
+      const renamed = (text: string) => text.replace(/\barea\b/g, 'surface');
+      const userKept = renamed(SHAPE_USER.split('\n')[0]) + SHAPE_USER.slice(SHAPE_USER.indexOf('\n'));
+
+      // shapeUser.ts has two hunks: the import (line 1) and the two uses on adjacent lines 3–4.
+      await toggle(`${files.user}:3 (export const small = area(2, 3);`, 'checked');
+      await waitUntilAsync('the proposed side to leave out the dropped hunk', async () =>
+        (await proposed(files.user)) === userKept ? true : undefined,
+      );
+      // A whole file dropped, then its one hunk taken back.
+      await toggle(`${files.shape} — open the diff of ${id}`, 'checked');
+      await waitUntilAsync('shape.ts dropped', async () =>
+        (await proposed(files.shape)) === SHAPE ? true : undefined,
+      );
+      await toggle(`${files.shape}:1 (`, 'unchecked');
+      await waitUntilAsync('shape.ts taken back', async () =>
+        (await proposed(files.shape)) === renamed(SHAPE) ? true : undefined,
+      );
+      const fileRow = await browser({
+        op: 'text',
+        selector: `.monaco-list-row[aria-label*="${files.user} — open the diff"]`,
+      });
+      assert.match(fileRow.text ?? '', /1 of 3 replacements kept$/);
+
+      await vscode.commands.executeCommand('liveTools.openStagedEdit', id);
+      await browser({
+        op: 'click',
+        selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]',
+      });
+      await waitUntil('the kept hunks to be written and saved', () =>
+        read(files.shape) !== SHAPE && read(files.user) !== SHAPE_USER ? true : undefined,
+      );
+      assert.equal(read(files.shape), renamed(SHAPE));
+      assert.equal(read(files.user), userKept);
+      noDirtyFiles();
+      assert.equal(
+        await invokeText('resolve', { edit_id: id, action: 'accept' }),
+        `Error: ${id} was already accepted by the user; it wrote 2 of 4 replacements in 2 files. The user dropped 1 change in the review (not written): ${files.user}:3 (export const small = area(2, 3); → export const small = surface(2, 3);).`,
       );
     });
 

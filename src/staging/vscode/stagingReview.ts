@@ -1,9 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError, Logger } from '../../log/logger';
-import { driftList, plural, sizeOf } from '../answers';
-import { StagedEdit } from '../stagedEdit';
-import { AlreadyResolved, ResolutionInProgress, StaleStagedEdit, UnknownStagedEdit } from '../stagingErrors';
+import { driftList, keptSize, plural, sizeOf } from '../answers';
+import { keptEdits, Hunk } from '../hunks';
+import { droppedHunks, hunkPreview, shownText, StagedEdit, StagedFile } from '../stagedEdit';
+import {
+  AlreadyResolved,
+  NothingKept,
+  ResolutionInProgress,
+  StaleStagedEdit,
+  UnknownStagedEdit,
+} from '../stagingErrors';
 import { StagingService } from './stagingService';
 import { editIdOf, editIdOfTab, isMultiDiffInput, MULTI_DIFF_SCHEME, proposedUri, STAGED_SCHEME } from './stagedUris';
 
@@ -17,17 +24,21 @@ const PENDING_KEY = 'liveTools.stagedEditsPending';
 /** True while the active editor is a multi-file diff of a staged change (resourceScheme cannot tell; see stagedUris.ts). */
 const REVIEW_ACTIVE_KEY = 'liveTools.stagedReviewActive';
 
-/** Tree nodes: a staged change, and its files. */
+/** Above this many hunks in a change, its files start collapsed in the view. */
+const EXPANDED_HUNKS_CAP = 30;
+
+/** Tree nodes: a staged change, its files, and their hunks (which the human keeps or drops). */
 type ReviewNode =
   | { readonly kind: 'edit'; readonly id: string }
-  | { readonly kind: 'file'; readonly id: string; readonly path: string };
+  | { readonly kind: 'file'; readonly id: string; readonly path: string }
+  | { readonly kind: 'hunk'; readonly id: string; readonly path: string; readonly hunk: number };
 
 function isReviewNode(value: unknown): value is ReviewNode {
   const node = value as Partial<ReviewNode> | undefined;
   return (
     typeof node === 'object' &&
     node !== null &&
-    (node.kind === 'edit' || node.kind === 'file') &&
+    (node.kind === 'edit' || node.kind === 'file' || node.kind === 'hunk') &&
     typeof node.id === 'string'
   );
 }
@@ -53,9 +64,12 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
 
   getChildren(node?: ReviewNode): ReviewNode[] {
     if (!node) return this.staging.store.pending().map((edit) => ({ kind: 'edit', id: edit.id }));
-    if (node.kind === 'file') return [];
     const edit = this.staging.store.get(node.id);
-    return (edit?.files ?? []).map((file) => ({ kind: 'file', id: node.id, path: file.path }));
+    if (node.kind === 'edit')
+      return (edit?.files ?? []).map((file) => ({ kind: 'file', id: node.id, path: file.path }));
+    if (node.kind === 'hunk') return [];
+    const file = edit?.files.find((candidate) => candidate.path === node.path);
+    return (file?.hunks ?? []).map((hunk) => ({ kind: 'hunk', id: node.id, path: node.path, hunk: hunk.index }));
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
@@ -75,12 +89,53 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
       return item;
     }
     const file = edit?.files.find((candidate) => candidate.path === node.path);
+    const dropped = new Set(edit?.dropped[node.path] ?? []);
     const display = this.staging.display(node.path);
-    const item = new vscode.TreeItem(vscode.Uri.file(node.path), vscode.TreeItemCollapsibleState.None);
+    const checkbox = (kept: boolean) =>
+      kept ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    if (node.kind === 'hunk') {
+      const hunk = file?.hunks[node.hunk];
+      const item = new vscode.TreeItem(`line ${hunk?.line ?? '?'}`, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.id}:${node.path}:${node.hunk}`;
+      const preview = file && hunk ? hunkPreview(file, hunk) : '';
+      item.description = preview;
+      const kept = !dropped.has(node.hunk);
+      item.checkboxState = {
+        state: checkbox(kept),
+        tooltip: kept
+          ? 'Kept: Accept writes it. Uncheck to drop it.'
+          : 'Dropped: Accept leaves it out. Check to keep it.',
+      };
+      item.tooltip = `${display}:${hunk?.line ?? '?'} (${preview})`;
+      item.contextValue = 'stagedHunk';
+      item.command = { command: OPEN_FILE_COMMAND, title: 'Open Diff', arguments: [node] };
+      return item;
+    }
+    const total = file?.hunks.length ?? 0;
+    const hunkTotal = edit?.files.reduce((sum, candidate) => sum + candidate.hunks.length, 0) ?? 0;
+    const item = new vscode.TreeItem(
+      vscode.Uri.file(node.path),
+      hunkTotal <= EXPANDED_HUNKS_CAP
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     item.id = `${node.id}:${node.path}`;
     item.label = path.basename(node.path);
     const folder = path.posix.dirname(display);
-    item.description = `${folder === '.' ? '' : `${folder} · `}${plural(file?.edits.length ?? 0, 'replacement')}`;
+    const replacements = file?.edits.length ?? 0;
+    const kept = file && edit ? keptEdits(file.edits, file.hunks, edit.dropped[node.path]).length : 0;
+    const count =
+      dropped.size === 0
+        ? plural(replacements, 'replacement')
+        : `${kept} of ${plural(replacements, 'replacement')} kept`;
+    item.description = `${folder === '.' ? '' : `${folder} · `}${count}`;
+    item.checkboxState = {
+      state: checkbox(dropped.size < total),
+      tooltip:
+        dropped.size < total
+          ? 'Uncheck to drop every change of this file.'
+          : 'Check to keep every change of this file.',
+    };
     item.tooltip = `${display} — open the diff of ${node.id}`;
     item.contextValue = 'stagedFile';
     item.command = { command: OPEN_FILE_COMMAND, title: 'Open Diff', arguments: [node] };
@@ -96,13 +151,19 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
 export function registerStagingReview(context: vscode.ExtensionContext, staging: StagingService, log: Logger): void {
   const store = staging.store;
   const tree = new StagedEditsTree(staging);
-  const view = vscode.window.createTreeView(STAGED_EDITS_VIEW, { treeDataProvider: tree });
+  // Checkboxes are the human's keep/drop: a file's box is not its hunks' (the store decides both).
+  const view = vscode.window.createTreeView(STAGED_EDITS_VIEW, {
+    treeDataProvider: tree,
+    manageCheckboxStateManually: true,
+  });
+  const proposedChanged = new vscode.EventEmitter<vscode.Uri>();
 
   const openFileDiff = async (
     edit: StagedEdit,
     file: string,
     options: vscode.TextDocumentShowOptions = {},
   ): Promise<void> => {
+    // (`selection` is on the proposed side.)
     await vscode.commands.executeCommand(
       'vscode.diff',
       vscode.Uri.file(file),
@@ -183,7 +244,8 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
         const notSaved = unsaved.length
           ? ` Not saved: ${unsaved.map((file) => staging.display(file)).join(', ')}.`
           : '';
-        const message = `Accepted ${edit.id}: wrote ${sizeOf(edit)}.${notSaved}`;
+        const dropped = droppedHunks(edit).length;
+        const message = `Accepted ${edit.id}: wrote ${keptSize(edit)}${dropped ? `; left out the ${plural(dropped, 'change')} you dropped` : ''}.${notSaved}`;
         void vscode.window.showInformationMessage(message);
         return message;
       }
@@ -203,17 +265,32 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
   context.subscriptions.push(
     tree,
     view,
-    // A staged file's proposed text never changes (a new proposal is a new edit id), so no change events.
+    proposedChanged,
+    // The proposed side shows the kept hunks: it changes when the human drops or takes one back.
     vscode.workspace.registerTextDocumentContentProvider(STAGED_SCHEME, {
+      onDidChange: proposedChanged.event,
       provideTextDocumentContent: (uri) => {
         const id = editIdOf(uri);
-        const file = id
-          ? store.get(id)?.files.find((candidate) => vscode.Uri.file(candidate.path).path === uri.path)
-          : undefined;
-        return file?.proposed ?? '';
+        const edit = id ? store.get(id) : undefined;
+        const file = edit?.files.find((candidate) => vscode.Uri.file(candidate.path).path === uri.path);
+        return edit && file ? shownText(edit, file) : '';
       },
     }),
+    view.onDidChangeCheckboxState((event) => {
+      for (const [node, state] of event.items) {
+        if (node.kind === 'edit') continue;
+        const drop = state === vscode.TreeItemCheckboxState.Unchecked;
+        try {
+          store.setDropped(node.id, node.path, node.kind === 'hunk' ? node.hunk : undefined, drop);
+        } catch (error) {
+          void vscode.window.showWarningMessage(uiErrorText(error, (file) => staging.display(file)));
+          tree.refresh();
+        }
+      }
+    }),
     store.onDidChange((edit) => {
+      if (edit.state === 'pending')
+        for (const file of edit.files) proposedChanged.fire(proposedUri(edit.id, file.path));
       tree.refresh();
       updatePending();
       updateReviewActive();
@@ -232,9 +309,20 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
       if (edit) await openReview(edit);
     }),
     vscode.commands.registerCommand(OPEN_FILE_COMMAND, async (node: unknown) => {
-      if (!isReviewNode(node) || node.kind !== 'file') return;
+      if (!isReviewNode(node) || node.kind === 'edit') return;
       const edit = store.get(node.id);
-      if (edit) await openFileDiff(edit, node.path, { preview: true });
+      if (!edit) return;
+      const options: vscode.TextDocumentShowOptions = { preview: true };
+      if (node.kind === 'hunk') {
+        const file = edit.files.find((candidate) => candidate.path === node.path);
+        const hunk = file?.hunks[node.hunk];
+        // The hunk's place on the proposed side: its first edit, shifted by the kept edits before it.
+        if (file && hunk) {
+          const line = proposedLineOf(edit, file, hunk);
+          options.selection = new vscode.Range(line, 0, line, 0);
+        }
+      }
+      await openFileDiff(edit, node.path, options);
     }),
   );
   updatePending();
@@ -249,5 +337,25 @@ function uiErrorText(error: unknown, display: (file: string) => string): string 
   if (error instanceof AlreadyResolved) return error.message;
   if (error instanceof UnknownStagedEdit) return `There is no staged edit ${error.id}.`;
   if (error instanceof ResolutionInProgress) return `${error.id} is being accepted or discarded already.`;
+  if (error instanceof NothingKept)
+    return `${error.id} was not accepted: you dropped every change of it. Check a change in the Staged Edits view to keep it, or discard ${error.id}.`;
   return `Could not resolve the staged edit: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** 0-based line of the proposed side where `hunk` starts: its captured line, moved by the line breaks the kept hunks before it add or remove. */
+function proposedLineOf(edit: StagedEdit, file: StagedFile, hunk: Hunk): number {
+  const dropped = new Set(edit.dropped[file.path] ?? []);
+  let shift = 0;
+  for (const before of file.hunks.slice(0, hunk.index)) {
+    if (dropped.has(before.index)) continue;
+    for (const change of file.edits.slice(before.first, before.first + before.count))
+      shift += lineBreaks(change.text) - lineBreaks(file.original.slice(change.start, change.end));
+  }
+  return Math.max(0, hunk.line - 1 + shift);
+}
+
+function lineBreaks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }

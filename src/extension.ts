@@ -7,6 +7,7 @@ import { registerLsp } from './lsp/vscode/registerLsp';
 import { registerPlayground } from './playground/vscode/runToolPlayground';
 import { createRuntime } from './runtime';
 import { registerStaging } from './staging/vscode/registerStaging';
+import { registerAgentChanges } from './changes/vscode/registerAgentChanges';
 import { registerStructural } from './structural/vscode/registerStructural';
 import { createApprovalCard } from './tools/approvalCard';
 import { ToolRunner } from './tools/toolRunner';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const runner = new ToolRunner(runtime);
     const lsp = registerLsp(context, runtime);
     const staging = registerStaging(context, runtime);
+    registerAgentChanges(context, runtime);
     const structural = registerStructural(context, runtime);
     const writes = registerWrites(context, runtime, lsp);
     const debug = registerDebug(context, runtime);
@@ -41,7 +43,18 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     stopLanguageServers = async () => {
       await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll(), kernels.disposeAll()]);
     };
-    const tools = createToolList({ lsp, staging, structural, writes, debug, kernels, questions, vibe, runner });
+    const tools = createToolList({
+      lsp,
+      staging,
+      structural,
+      writes,
+      debug,
+      kernels,
+      questions,
+      vibe,
+      runner,
+      journal: runtime.journal,
+    });
     runner.register(context, tools);
     registerPlayground(context, runtime, tools, runner);
     registerMcp(context, runtime, runner, {

@@ -2,11 +2,14 @@ import * as vscode from 'vscode';
 import { createOutputChannelLogger } from './log/vscode/outputChannelLogger';
 import { Logger } from './log/logger';
 import { contextKeyOf, ResourceBoard } from './platform/resources';
+import { ChangeJournal } from './changes/changeJournal';
 
 /** What every area's registration receives: the log and the board of live resources. */
 export interface Runtime {
   readonly log: Logger;
   readonly board: ResourceBoard;
+  /** Every agent write is told here (Agent Changes records it). */
+  readonly journal: ChangeJournal;
 }
 
 /** Builds the runtime and mirrors each resource's state into its context key (`liveTools.<id>.ready`). */
@@ -19,5 +22,5 @@ export function createRuntime(context: vscode.ExtensionContext): Runtime {
       void vscode.commands.executeCommand('setContext', contextKeyOf(id), state.ready);
     }),
   );
-  return { log, board };
+  return { log, board, journal: new ChangeJournal() };
 }

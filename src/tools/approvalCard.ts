@@ -11,9 +11,17 @@ import { Approver } from './toolRunner';
 /** Characters of a confirmation shown on the card; the rest is counted. */
 const CONFIRMATION_SHOWN = 4000;
 
+const ALLOW_ONCE = 'Allow once';
+const ALLOW_WORKER_WRITES = "Allow this worker's writes";
+
 export function createApprovalCard(questions: QuestionService): Approver {
+  /** Workers (by conversation) whose write calls the human allowed for the rest of their run. */
+  const writesAllowed = new Set<string>();
   return {
-    async approve({ caller, tool, confirmation }, token: vscode.CancellationToken) {
+    async approve({ caller, tool, tier, confirmation }, token: vscode.CancellationToken) {
+      // A worker's write calls, once allowed for its run, go on (each lands in Agent Changes, revertable); exec is always asked.
+      const workerWrite = caller.kind === 'worker' && tier === 'write';
+      if (workerWrite && writesAllowed.has(caller.conversation)) return true;
       const message = confirmation.message;
       const shown =
         message.length > CONFIRMATION_SHOWN
@@ -24,7 +32,16 @@ export function createApprovalCard(questions: QuestionService): Approver {
           question: `${singleLine(caller.label, 100)} wants to run ${tool}: ${singleLine(confirmation.title, 160)}`,
           context: shown,
           options: [
-            { label: 'Allow', description: 'run this one call' },
+            { label: workerWrite ? ALLOW_ONCE : 'Allow', description: 'run this one call' },
+            ...(workerWrite
+              ? [
+                  {
+                    label: ALLOW_WORKER_WRITES,
+                    description:
+                      'its write calls run without asking until it ends; each is listed in Agent Changes, where you can revert it',
+                  },
+                ]
+              : []),
             { label: 'Deny', description: 'the caller is told and goes on without it' },
           ],
           allowFreeText: false,
@@ -32,7 +49,10 @@ export function createApprovalCard(questions: QuestionService): Approver {
         },
         token,
       );
-      return outcome.kind === 'answered' && outcome.labels[0] === 'Allow';
+      if (outcome.kind !== 'answered') return false;
+      const [choice] = outcome.labels;
+      if (choice === ALLOW_WORKER_WRITES) writesAllowed.add(caller.conversation);
+      return choice === 'Allow' || choice === ALLOW_ONCE || choice === ALLOW_WORKER_WRITES;
     },
   };
 }

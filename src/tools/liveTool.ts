@@ -3,6 +3,8 @@ import { Logger } from '../log/logger';
 import { Caller } from '../platform/caller';
 import { ToolDeclaration } from '../platform/toolDeclaration';
 import { Tier } from '../platform/tiers';
+import { ChangeCall } from '../changes/agentChanges';
+import { WriteSource } from '../changes/changeJournal';
 
 export interface ToolContext {
   readonly token: vscode.CancellationToken;
@@ -13,6 +15,13 @@ export interface ToolContext {
   readonly log: Logger;
   /** The chat's token for this call, passed on when the tool calls other tools (approvals follow it). */
   readonly invocationToken: vscode.ChatParticipantToolToken | undefined;
+  /** This call, as Agent Changes names it (its checkpoints are "before this call"). */
+  readonly call: ChangeCall;
+}
+
+/** Who a tool's writes are recorded for. */
+export function writeSourceOf(context: Pick<ToolContext, 'conversation' | 'caller' | 'call'>): WriteSource {
+  return { conversation: context.conversation, label: context.caller.label, call: context.call };
 }
 
 /** An answer with pictures (a plotted figure): the text first, then each image as a data part. */

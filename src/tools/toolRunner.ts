@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { offeredTools } from '../platform/availability';
-import { Caller } from '../platform/caller';
+import { Caller, singleLine } from '../platform/caller';
 import { ToolDeclaration } from '../platform/toolDeclaration';
 import { TOOL_CATALOG } from './declarations';
 import { conversationIdOf } from '../platform/conversation';
@@ -25,7 +25,13 @@ import { workspaceFolderPaths } from '../workspace/vscode/workspaceFolders';
 /** Asks the human whether a caller may run one call (the question card); true when allowed. */
 export interface Approver {
   approve(
-    request: { readonly caller: Caller; readonly tool: string; readonly confirmation: Confirmation },
+    request: {
+      readonly caller: Caller;
+      readonly tool: string;
+      /** What this call needs: a worker's write calls may be allowed for the rest of its run; exec never is. */
+      readonly tier: Tier;
+      readonly confirmation: Confirmation;
+    },
     token: vscode.CancellationToken,
   ): Promise<boolean>;
 }
@@ -180,10 +186,16 @@ export class ToolRunner {
    * it is waiting): a write or exec call within its cap that nobody asked about. A call the caller may
    * not make at all is refused without asking.
    */
+  /** The tier a call of `name` with `input` needs; a tool of another extension counts as exec. */
+  tierOf(name: string, input: unknown): Tier {
+    const tool = this.tools.get(name);
+    return tool ? this.requiredTier(tool, input) : 'exec';
+  }
+
   needsApproval(name: string, input: unknown, caller: Caller): boolean {
     const tool = this.tools.get(name);
     if (!tool && !vscode.lm.tools.some((candidate) => candidate.name === name)) return false;
-    const tier = tool ? this.requiredTier(tool, input) : 'exec';
+    const tier = this.tierOf(name, input);
     return (
       tierNeedsConfirmation(tier) &&
       tierWithinCap(tier, caller.cap) &&
@@ -231,7 +243,7 @@ export class ToolRunner {
         );
       }
       if (tierNeedsConfirmation(tier) && !caller.humanAsked) {
-        const refusal = await this.ask(caller, name, await confirmationOf(tool, input, token), token);
+        const refusal = await this.ask(caller, name, tier, await confirmationOf(tool, input, token), token);
         if (refusal) return textResult(refusal);
       }
       const answer = await tool.invoke(input, {
@@ -240,6 +252,7 @@ export class ToolRunner {
         caller,
         log,
         invocationToken,
+        call: { id: this.runtime.journal.nextCallId(), label: callLabel(name, input), at: Date.now() },
       });
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       return answerResult(answer);
@@ -301,7 +314,7 @@ export class ToolRunner {
           text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
         };
       if (!caller.humanAsked) {
-        const refusal = await this.ask(caller, name, await this.confirmation(name, input, token), token);
+        const refusal = await this.ask(caller, name, 'exec', await this.confirmation(name, input, token), token);
         if (refusal) return { ok: false, text: refusal };
       }
       return this.relayed(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
@@ -333,12 +346,13 @@ export class ToolRunner {
   private async ask(
     caller: Caller,
     name: string,
+    tier: Tier,
     confirmation: Confirmation,
     token: vscode.CancellationToken,
   ): Promise<string | undefined> {
     if (!this.approver)
       return `Refused: ${name} needs the human's approval, and the question card is not available in this window. Nothing was done.`;
-    const allowed = await this.approver.approve({ caller, tool: name, confirmation }, token);
+    const allowed = await this.approver.approve({ caller, tool: name, tier, confirmation }, token);
     this.runtime.log.info(
       'tool.approval',
       `${name} for ${caller.kind} ${caller.conversation}: ${allowed ? 'allowed' : 'denied'}`,
@@ -376,6 +390,12 @@ function safeInvocationMessage(tool: LiveTool<unknown>, input: unknown): string 
 
 function workspaceDisplayPath(absolutePath: string): string {
   return displayPath(workspaceFolderPaths(), absolutePath);
+}
+
+/** `edit src/a.ts`: how Agent Changes names a call (its checkpoints are "before" it). */
+function callLabel(name: string, input: unknown): string {
+  const file = fileArgument(input);
+  return file ? `${name} ${singleLine(file, 80)}` : name;
 }
 
 function fileArgument(input: unknown): string | undefined {

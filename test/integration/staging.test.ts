@@ -422,6 +422,8 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       await waitUntil('the kept hunks to be written and saved', () =>
         read(files.shape) !== SHAPE && read(files.user) !== SHAPE_USER ? true : undefined,
       );
+      // The change is resolved (and its review closed) once every file is saved.
+      await waitUntil('the review tab to close', () => (reviewTabs(id).length === 0 ? true : undefined));
       assert.equal(read(files.shape), renamed(SHAPE));
       assert.equal(read(files.user), userKept);
       noDirtyFiles();

@@ -21,6 +21,7 @@ import { LanguageFeatures } from './languageFeatures';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
 import { LspSettings } from './lspSettings';
 import { applyRename, planRename, RenamePlan } from './rename';
+import { ObservedWrite } from '../../changes/agentChanges';
 import { documentLines, OpenedFile, Target } from './target';
 import { TYPESCRIPT_LANGUAGES, TypeScriptProjects } from './typeScriptProjects';
 
@@ -322,8 +323,14 @@ export class LspService {
   }
 
   /** Applies the rename as one WorkspaceEdit (one undo step) and saves every changed file. */
-  async rename(target: Target, newName: string, token: vscode.CancellationToken): Promise<RenamedFile[]> {
-    return applyRename(await this.planRename(target, newName, token), token);
+  /** Applies the server's rename; what it wrote is told to `onWritten` (Agent Changes). */
+  async rename(
+    target: Target,
+    newName: string,
+    token: vscode.CancellationToken,
+    onWritten?: (writes: ObservedWrite[]) => void,
+  ): Promise<RenamedFile[]> {
+    return applyRename(await this.planRename(target, newName, token), token, onWritten);
   }
 }
 

@@ -9,6 +9,7 @@ import { containingFolder } from '../../workspace/paths';
 import { resourcesOf } from '../../workspace/vscode/workspaceEdits';
 import { pathOf, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { RenamedFile } from '../answers';
+import { ObservedWrite } from '../../changes/agentChanges';
 import { RenameNotSaved, RenameRefused } from '../renameErrors';
 import { LanguageFeatures } from './languageFeatures';
 import { Target } from './target';
@@ -39,13 +40,23 @@ export async function planRename(features: LanguageFeatures, target: Target, new
 export async function applyRename(
   { edit, files }: RenamePlan,
   token: vscode.CancellationToken,
+  onWritten?: (writes: ObservedWrite[]) => void,
 ): Promise<RenamedFile[]> {
   if (token.isCancellationRequested) throw new vscode.CancellationError();
   // Again right before writing: a link may have been put in place meanwhile.
   assertEditInsideWorkspace(edit);
+  const before = new Map<string, string>();
+  for (const [uri] of edit.entries()) before.set(uri.fsPath, (await vscode.workspace.openTextDocument(uri)).getText());
   if (!(await vscode.workspace.applyEdit(edit))) {
     throw new RenameRefused('the editor refused to apply the edit (a file may have changed meanwhile)');
   }
+  const written: ObservedWrite[] = [];
+  for (const [uri] of edit.entries()) {
+    const document = await vscode.workspace.openTextDocument(uri);
+    written.push({ path: uri.fsPath, before: before.get(uri.fsPath), after: document.getText() });
+  }
+  // Recorded before saving: an unsaved file is written all the same.
+  onWritten?.(written);
   for (const [uri] of edit.entries()) {
     const document = await vscode.workspace.openTextDocument(uri);
     if (document.isDirty && !(await document.save())) {

@@ -10,6 +10,7 @@ import { driftOf, StagingStore } from '../stagingStore';
 import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
 import { documentAt } from '../../workspace/vscode/openDocuments';
 import { hasMixedLineBreaks } from '../../edits/textEdits';
+import { ChangeJournal } from '../../changes/changeJournal';
 
 /** Opens and closes the review of a change (the diff editors); the review UI provides it. */
 export interface ReviewPresenter {
@@ -31,7 +32,10 @@ export class StagingService {
   readonly store = new StagingStore();
   private presenter: ReviewPresenter | undefined;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly journal: ChangeJournal,
+  ) {}
 
   setPresenter(presenter: ReviewPresenter): void {
     this.presenter = presenter;
@@ -89,6 +93,19 @@ export class StagingService {
         write: (files) => this.write(pending, files),
       },
       conversation,
+    );
+    // Recorded for the conversation that staged it, whoever accepted.
+    this.journal.wrote(
+      {
+        conversation: edit.conversation,
+        label: '',
+        call: {
+          id: this.journal.nextCallId(),
+          label: `${edit.origin} ${edit.id} (accepted by the ${by})`,
+          at: Date.now(),
+        },
+      },
+      keptFiles(edit).map((file) => ({ path: file.path, before: file.original, after: file.proposed })),
     );
     this.log.info(
       'staging.accept',

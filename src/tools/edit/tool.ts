@@ -4,7 +4,7 @@ import { FileNotFound } from '../../workspace/paths';
 import { changePreview, executableWarning } from '../../writes/answers';
 import { editsFor } from '../../writes/editMatch';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
-import { LiveTool } from '../liveTool';
+import { LiveTool, writeSourceOf } from '../liveTool';
 
 function lineAt(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length;
@@ -33,10 +33,11 @@ export function createEditTool(writes: WriteService): LiveTool<EditInput> {
       };
     },
 
-    async invoke(input, { token, conversation }) {
+    async invoke(input, context) {
+      const { token } = context;
       const { file, lines } = await plan(writes, input);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      const outcome = await writes.apply([file], conversation, token);
+      const outcome = await writes.apply([file], writeSourceOf(context), token);
       const where =
         lines.length === 1
           ? `1 replacement at line ${lines[0]}`

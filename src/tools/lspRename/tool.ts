@@ -7,7 +7,8 @@ import { InputError } from '../../platform/inputValidation';
 import { ToolName } from '../../platform/toolNames';
 import { StagingService } from '../../staging/vscode/stagingService';
 import { stagedFilesOf } from '../../staging/vscode/workspaceEditStaging';
-import { LiveTool } from '../liveTool';
+import { LiveTool, writeSourceOf } from '../liveTool';
+import { ChangeJournal } from '../../changes/changeJournal';
 
 function checkNewName(input: LspRenameInput): void {
   if (input.new_name.trim() === '' || /\s/.test(input.new_name.trim())) {
@@ -15,7 +16,11 @@ function checkNewName(input: LspRenameInput): void {
   }
 }
 
-export function createLspRenameTool(lsp: LspService, staging: StagingService): LiveTool<LspRenameInput> {
+export function createLspRenameTool(
+  lsp: LspService,
+  staging: StagingService,
+  journal: ChangeJournal,
+): LiveTool<LspRenameInput> {
   return {
     declaration: lspRenameDeclaration,
 
@@ -47,7 +52,8 @@ export function createLspRenameTool(lsp: LspService, staging: StagingService): L
       };
     },
 
-    async invoke(input, { token, conversation }) {
+    async invoke(input, context) {
+      const { token, conversation } = context;
       checkNewName(input);
       const at = await lsp.target(input.file, input.line, input.symbol, input.occurrence, token);
       if (at.location.symbol === input.new_name) {
@@ -55,7 +61,11 @@ export function createLspRenameTool(lsp: LspService, staging: StagingService): L
       }
       if (!input.stage) {
         return withIndexingNote(
-          renameAnswer(at.location.symbol, input.new_name, await lsp.rename(at, input.new_name, token)),
+          renameAnswer(
+            at.location.symbol,
+            input.new_name,
+            await lsp.rename(at, input.new_name, token, (writes) => journal.wrote(writeSourceOf(context), writes)),
+          ),
           at.indexed,
         );
       }

@@ -7,7 +7,7 @@ import { applyHunks, MatchKind } from '../../writes/applyPatch';
 import { parsePatch } from '../../writes/patchParser';
 import { WriteRefused } from '../../writes/writeErrors';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
-import { LiveTool } from '../liveTool';
+import { LiveTool, writeSourceOf } from '../liveTool';
 
 interface PatchPlan {
   readonly files: PlannedFile[];
@@ -94,10 +94,11 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
       };
     },
 
-    async invoke(input, { token, conversation }) {
+    async invoke(input, context) {
+      const { token } = context;
       const { files, lines, loose } = await plan(writes, input);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      const outcome = await writes.apply(files, conversation, token);
+      const outcome = await writes.apply(files, writeSourceOf(context), token);
       const unsaved = outcome.unsaved.length
         ? `\nLeft unsaved (the user has unsaved changes there): ${outcome.unsaved.join(', ')}.`
         : '';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { writeDeclaration, WriteInput } from './declaration';
 import { changePreview, executableWarning } from '../../writes/answers';
 import { WriteService } from '../../writes/vscode/writeService';
-import { LiveTool } from '../liveTool';
+import { LiveTool, writeSourceOf } from '../liveTool';
 
 function lineCount(text: string): number {
   return text === '' ? 0 : text.replace(/\r?\n$/, '').split(/\r?\n/).length;
@@ -25,14 +25,15 @@ export function createWriteTool(writes: WriteService): LiveTool<WriteInput> {
       };
     },
 
-    async invoke(input, { token, conversation }) {
+    async invoke(input, context) {
+      const { token } = context;
       const path = writes.resolve(input.path);
       const before = await writes.text(path);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       const shown = writes.display(path);
       const after = before?.includes('\r\n') ? input.content.replace(/\r?\n/g, '\r\n') : input.content;
       if (before === after) return `${shown} already has exactly this content; nothing was written.`;
-      const outcome = await writes.apply([{ path, before, after }], conversation, token);
+      const outcome = await writes.apply([{ path, before, after }], writeSourceOf(context), token);
       const head = `${before === undefined ? 'Created' : 'Wrote'} ${shown} (${lineCount(after)} lines)${outcome.unsaved.length ? ', left unsaved because the user has unsaved changes there' : ', saved'}.`;
       return `${head}\n${outcome.diagnostics}`;
     },

@@ -184,6 +184,7 @@ export function registerVibe(
             {
               caller: callerOf(worker),
               tool,
+              tier: runner.tierOf(tool, input),
               confirmation: await runner.confirmation(tool, input, cancellation.token),
             },
             cancellation.token,

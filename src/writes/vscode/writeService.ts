@@ -18,6 +18,8 @@ import { DiagnosticRegistry } from '../diagnosticRegistry';
 import { importsFile, isScriptFile, WRITE_IMPORTERS_CAP } from '../importers';
 import { resolveWritePath } from '../targetPath';
 import { WriteRefused } from '../writeErrors';
+import { ObservedWrite } from '../../changes/agentChanges';
+import { ChangeJournal, WriteSource } from '../../changes/changeJournal';
 
 /** One file of a planned write. `before` undefined: created; `after` undefined: deleted. */
 export interface PlannedFile {
@@ -34,6 +36,18 @@ export interface WriteOutcome {
   readonly diagnostics: string;
   /** Files written into the editor but left unsaved because the user had unsaved changes there. */
   readonly unsaved: readonly string[];
+}
+
+/** What a planned write did, file by file: a move is the old path gone and the new one created. */
+export function observedWrites(files: readonly PlannedFile[]): ObservedWrite[] {
+  return files.flatMap((file) =>
+    file.moveTo
+      ? [
+          { path: file.path, before: file.before, after: undefined },
+          { path: file.moveTo, before: undefined, after: file.after },
+        ]
+      : [{ path: file.path, before: file.before, after: file.after }],
+  );
 }
 
 /** After a publication, wait this long for another one before taking the diagnostics as settled. */
@@ -121,6 +135,7 @@ export class WriteService {
   constructor(
     private readonly lsp: LspService,
     private readonly log: Logger,
+    private readonly journal: ChangeJournal,
   ) {}
 
   waitSeconds(): number {
@@ -155,9 +170,10 @@ export class WriteService {
 
   async apply(
     files: readonly PlannedFile[],
-    conversation: string,
+    source: WriteSource,
     token: vscode.CancellationToken,
   ): Promise<WriteOutcome> {
+    const { conversation } = source;
     const deadline = () => Date.now() + this.waitSeconds() * 1000;
     const finalPaths = files.filter((file) => file.after !== undefined).map((file) => file.moveTo ?? file.path);
     // Importers of every file whose content or place changes (deleting or moving a file breaks them too).
@@ -180,6 +196,7 @@ export class WriteService {
     const watch = new PublicationWatch();
     try {
       const unsaved = await this.write(files, token);
+      this.journal.wrote(source, observedWrites(files));
       const afterDeadline = deadline();
       const checks: FileCheck[] = [];
       for (const path of observed) {

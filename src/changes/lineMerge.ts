@@ -116,7 +116,7 @@ export interface MergeRegion {
   /** Lines [start, end) of the ancestor. */
   readonly start: number;
   readonly end: number;
-  /** 'ours' / 'theirs': only that side changed these lines; 'both': each did (a conflict). */
+  /** 'ours' / 'theirs': only that side changed these lines (or both the same way: 'theirs'); 'both': each did, differently (a conflict). */
   readonly changedBy: 'ours' | 'theirs' | 'both';
   readonly ours: readonly string[];
   readonly theirs: readonly string[];
@@ -158,12 +158,19 @@ export function mergeRegions(
     }
     const oursStart = start + oursShift;
     const theirsStart = start + theirsShift;
+    const oursLines = ours.slice(oursStart, end + oursShift + oursDelta);
+    const theirsLines = theirs.slice(theirsStart, end + theirsShift + theirsDelta);
+    // Both sides made the same change (a hunk reverted by hand, say): no conflict, it is theirs already.
+    const same =
+      sides.size === 2 &&
+      oursLines.length === theirsLines.length &&
+      oursLines.every((line, at) => line === theirsLines[at]);
     regions.push({
       start,
       end,
-      changedBy: sides.size === 2 ? 'both' : sides.has('ours') ? 'ours' : 'theirs',
-      ours: ours.slice(oursStart, end + oursShift + oursDelta),
-      theirs: theirs.slice(theirsStart, end + theirsShift + theirsDelta),
+      changedBy: same ? 'theirs' : sides.size === 2 ? 'both' : sides.has('ours') ? 'ours' : 'theirs',
+      ours: oursLines,
+      theirs: theirsLines,
       oursStart,
     });
     oursShift += oursDelta;

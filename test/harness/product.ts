@@ -24,7 +24,15 @@ function run(command: string, args: string[], cwd: string): void {
 export function packageVsix(root: string, outFile: string): string {
   run(
     path.join(root, 'node_modules', '.bin', 'vsce'),
-    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile],
+    [
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--no-rewrite-relative-links',
+      '--skip-license',
+      '--out',
+      outFile,
+    ],
     root,
   );
   return outFile;

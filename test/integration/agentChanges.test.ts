@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { browser, hasBrowser } from './support/browser';
+import { browser, hasBrowser, screenshotFor } from './support/browser';
 import { activateExtension, invokeText, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const ORIGINAL =
@@ -96,6 +96,7 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     assert.equal(tab.original.scheme, 'live-tools-before');
     assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), ORIGINAL);
     await expanded(`${file} — changed by`);
+    await screenshotFor('agent-changes.png');
 
     await clickInline(`${file}:6 (`, 'Revert');
     await waitUntil('line 6 reverted', () => (line(file, 6) === 'export const v6 = 6;' ? true : undefined));
@@ -148,14 +149,11 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     await vscode.commands.executeCommand('liveTools.agentChanges.focus');
     // The conversation row of these calls (the window's) holds the inline Restore action.
     await clickInline('This window', 'Restore to Before a Tool Call…');
-    // Newest first: pick the second call (edit of `second`), which restores it and the call after it.
+    // Newest first: the call after the checkpoint, then the checkpoint's own (the edit of `second`).
     await browser({ op: 'text', selector: '.quick-input-list .monaco-list-row', text: `Before edit ${second}` });
-    await browser({ op: 'type', text: `Before edit ${second}` });
-    await browser({
-      op: 'text',
-      selector: '.quick-input-list .monaco-list-row.focused',
-      text: `Before edit ${second}`,
-    });
+    await browser({ op: 'press', key: 'ArrowDown' });
+    const picked = await browser({ op: 'text', selector: '.quick-input-list .monaco-list-row.focused' });
+    assert.match(picked.text ?? '', new RegExp(`^Before edit ${second}`), 'the second row is the checkpoint');
     await browser({ op: 'press', key: 'Enter' });
     await waitUntil('the restore', () => (line(first, 12) === 'export const v12 = 12;' ? true : undefined));
     assert.equal(line(second, 5), 'export const v5 = 5;');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { browser, hasBrowser } from './support/browser';
+import { browser, hasBrowser, screenshotFor } from './support/browser';
 import { activateExtension, invokeText, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const STAGED_SCHEME = 'live-tools-staged';
@@ -413,6 +413,8 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
         selector: `.monaco-list-row[aria-label*="${files.user} — open the diff"]`,
       });
       assert.match(fileRow.text ?? '', /1 of 3 replacements kept$/);
+      await vscode.commands.executeCommand('liveTools.openStagedEdit', id);
+      await screenshotFor('staged-review.png');
 
       await vscode.commands.executeCommand('liveTools.openStagedEdit', id);
       await browser({

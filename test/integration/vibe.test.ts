@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import type { RecordedRequest, ScriptedModelApi } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
@@ -189,6 +190,48 @@ describe('vibe mode', function () {
         assert.equal(fs.readFileSync(file, 'utf8'), 'written after Allow\n');
       }
     }
+  });
+
+  it("Allow this worker's writes: its later writes run without a card, and each is listed in Agent Changes", async function () {
+    if (!hasBrowser()) this.skip();
+    const files = ['vibe-allowed-1.txt', 'vibe-allowed-2.txt'];
+    for (const file of files) fs.rmSync(path.join(workspaceRoot(), file), { force: true });
+    model.reset();
+    model.script([
+      () => ({ toolCall: { name: 'write', input: { path: files[0], content: 'first\n' } } }),
+      () => ({ toolCall: { name: 'write', input: { path: files[1], content: 'second\n' } } }),
+      (request) => ({ text: toolResults(request).join(' | ') }),
+    ]);
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Write two files.', label: 'trusted writer', access: 'write' }),
+    );
+    const card = await browser({
+      op: 'text',
+      selector: '.card.active',
+      text: 'Worker "trusted writer"',
+      frames: CARD_FRAMES,
+      timeoutMs: 30_000,
+    });
+    assert.match(card.text ?? '', /Allow once[\s\S]*Allow this worker's writes[\s\S]*Deny/);
+    await browser({
+      op: 'click',
+      selector: '.card.active .option',
+      text: "Allow this worker's writes",
+      frames: CARD_FRAMES,
+    });
+    await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
+    const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
+    assert.doesNotMatch(done, /denied/);
+    assert.equal(
+      fs.readFileSync(path.join(workspaceRoot(), files[1]), 'utf8'),
+      'second\n',
+      'the second write ran without a card',
+    );
+    // Both writes are the worker's in Agent Changes.
+    await vscode.commands.executeCommand('liveTools.agentChanges.focus');
+    const row = await browser({ op: 'text', selector: `.monaco-list-row[aria-label^='Worker "trusted writer"']` });
+    assert.match(row.text ?? '', /2 files · 2 changes/);
+    for (const file of files) fs.rmSync(path.join(workspaceRoot(), file), { force: true });
   });
 
   it('vibe mode off: the tools refuse and the chat does not offer them; on: offered', async () => {

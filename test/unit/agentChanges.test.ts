@@ -71,6 +71,14 @@ describe('agent changes: revert and keep by hunk, file and checkpoint', () => {
     assert.deepEqual(revertHunk(result.record!, result.text, 0).refused, [{ line: 2, endLine: 2 }]);
   });
 
+  it('a hunk the human already reverted by hand is not a conflict: Revert clears it', () => {
+    const byHand = agent.replace('TWO\n', 'two\n');
+    const result = revertHunk(record(), byHand, 0);
+    assert.deepEqual(result.refused, []);
+    assert.equal(result.text, byHand);
+    assert.equal(agentHunks(result.record!).length, 2);
+  });
+
   it('a kept hunk cannot be reverted afterwards, by hunk, file or checkpoint', () => {
     const kept = keepHunk(record(), 0)!;
     assert.equal(agentHunks(kept).length, 2);

@@ -137,6 +137,8 @@ class AgentChangesTree implements vscode.TreeDataProvider<ChangeNode> {
       );
       item.id = `file:${node.conversation}:${node.path}`;
       item.label = path.basename(node.path);
+      // (A collapsible item with a resource would get a folder icon.)
+      item.iconPath = vscode.ThemeIcon.File;
       const folder = path.posix.dirname(display(node.path));
       const what =
         file?.base === undefined ? 'created' : file.agent === undefined ? 'deleted' : plural(hunks, 'change');

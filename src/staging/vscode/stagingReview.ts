@@ -121,6 +121,8 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
     );
     item.id = `${node.id}:${node.path}`;
     item.label = path.basename(node.path);
+    // (A collapsible item with a resource would get a folder icon.)
+    item.iconPath = vscode.ThemeIcon.File;
     const folder = path.posix.dirname(display);
     const replacements = file?.edits.length ?? 0;
     const kept = file && edit ? keptEdits(file.edits, file.hunks, edit.dropped[node.path]).length : 0;

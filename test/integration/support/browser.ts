@@ -15,3 +15,12 @@ export async function browser(request: BridgeRequest): Promise<Extract<BridgeRep
   if (!reply.ok) throw new Error(`browser ${request.op} failed: ${reply.error}`);
   return reply;
 }
+
+/**
+ * With `LIVE_TOOLS_SCREENSHOTS=<dir>` in the environment of the run, saves the page as `<dir>/<name>`
+ * (how README's pictures are taken); otherwise does nothing.
+ */
+export async function screenshotFor(name: string): Promise<void> {
+  const dir = process.env.LIVE_TOOLS_SCREENSHOTS;
+  if (dir) await browser({ op: 'screenshot', path: `${dir}/${name}` });
+}

@@ -61,16 +61,23 @@ export interface AgentHunk {
   readonly agentEnd: number;
 }
 
+/** Hunks by record (records are immutable): the view asks for them once per row. */
+const hunksOfRecord = new WeakMap<object, AgentHunk[]>();
+
 /** The agent's hunks of a file that exists on both sides; a created or deleted file is one change. */
 export function agentHunks(record: Pick<FileRecord, 'base' | 'agent'>): AgentHunk[] {
   if (record.base === undefined || record.agent === undefined) return [];
-  return diffLines(splitLines(record.base), splitLines(record.agent)).map((chunk, index) => ({
+  const known = hunksOfRecord.get(record);
+  if (known) return known;
+  const hunks = diffLines(splitLines(record.base), splitLines(record.agent)).map((chunk, index) => ({
     index,
     baseStart: chunk.oldStart,
     baseEnd: chunk.oldEnd,
     agentStart: chunk.newStart,
     agentEnd: chunk.newEnd,
   }));
+  hunksOfRecord.set(record, hunks);
+  return hunks;
 }
 
 /** Whether the record still holds anything the agent changed. */

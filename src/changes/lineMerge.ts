@@ -1,8 +1,9 @@
 /**
  * Line diffs and the three-way merge that Agent Changes reverts and keeps with. Texts are split
  * into lines that keep their line breaks, so joining the lines gives the text back byte for byte.
- * The diff is Myers' O(ND), bounded: past MAX_DIFF_DISTANCE differences the middle becomes one
- * chunk (coarser, never wrong), so no file can make it run long.
+ * The diff is Myers' O(ND), bounded: past MAX_DIFF_DISTANCE differences, or past DIFF_WORK_BUDGET
+ * line comparisons ((N+M)·D), the middle becomes one chunk (coarser, never wrong), so no file can
+ * make it run long or hold much memory (the trace is about D² numbers) on the extension host.
  */
 
 /** Lines with their breaks (`a\n`, `b\r\n`, a last line without one). */
@@ -26,7 +27,9 @@ export interface Chunk {
 }
 
 /** Past this many differing lines the rest of a diff is one chunk. */
-export const MAX_DIFF_DISTANCE = 4000;
+export const MAX_DIFF_DISTANCE = 1000;
+/** (N+M)·D at most: about 100 ms of comparisons. */
+export const DIFF_WORK_BUDGET = 20_000_000;
 
 /** The chunks that turn `before` into `after`, in order, never touching each other. */
 export function diffLines(before: readonly string[], after: readonly string[]): Chunk[] {
@@ -55,7 +58,7 @@ export function diffLines(before: readonly string[], after: readonly string[]): 
 function myers(a: readonly string[], b: readonly string[]): Chunk[] | undefined {
   const n = a.length;
   const m = b.length;
-  const max = Math.min(n + m, MAX_DIFF_DISTANCE);
+  const max = Math.min(n + m, MAX_DIFF_DISTANCE, Math.floor(DIFF_WORK_BUDGET / Math.max(1, n + m)));
   const offset = max + 1;
   let v: Int32Array = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];

@@ -5,7 +5,8 @@
  * and checks its input editor opens. Not an extension test: nothing of ours runs in the editor.
  */
 import * as fs from 'node:fs';
-import { chromium } from 'playwright-core';
+import * as path from 'node:path';
+import { chromium, Page } from 'playwright-core';
 import { newRunDir } from './editorRun';
 import { startProduct } from './product';
 import { chromiumPath } from './workbench';
@@ -65,11 +66,76 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
     log(
       '✓ npm start serves VS Code with the .vsix installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input',
     );
-    return true;
+    return await agentChangesSurviveReload(page, path.join(runDir, 'demo-workspace'), log);
   } finally {
     await browser.close().catch(() => undefined);
     await product.server.stop();
   }
+}
+
+/** Opens Run Tool… from the palette and picks `tool` (typed; it must come first). */
+async function pickTool(page: Page, tool: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget', { state: 'visible', timeout: 10_000 });
+  await page.keyboard.type('Agent Live Tools: Run Tool');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Agent Live Tools: Run Tool' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.quick-input-title:has-text("Run Tool")', { timeout: 10_000 });
+  await page.keyboard.type(tool);
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: new RegExp(`^${tool}$`) })
+    .waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Expands a view of the side bar by its header, as a person clicks it (once it is shown). */
+async function openPane(page: Page, title: string): Promise<void> {
+  const header = page.locator('.pane-header', { hasText: title }).first();
+  await header.waitFor({ timeout: 60_000 });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+}
+
+/**
+ * A person runs `write` from Run Tool… (confirming the modal), sees the file in the Agent Changes
+ * view, reloads the window, and finds it there still: the record lives in workspace storage.
+ */
+async function agentChangesSurviveReload(page: Page, workspace: string, log: (line: string) => void): Promise<boolean> {
+  const file = 'smoke-agent-change.txt';
+  // In the Agent Changes pane, not the Explorer's file tree.
+  const row = page.locator('.pane:has(.pane-header:has-text("Agent Changes")) .monaco-list-row', { hasText: file });
+  try {
+    await pickTool(page, 'write');
+    // The write tool's own input, in front (not the lsp input opened before).
+    await page.locator('.tab.active', { hasText: 'write — Write File' }).waitFor({ timeout: 15_000 });
+    await page.locator('.part.editor .monaco-editor.focused').waitFor({ timeout: 15_000 });
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(`{ "path": "${file}", "content": "written by the smoke test\\n" }`);
+    // The editor may still close the brace it saw typed: drop what follows the input.
+    await page.keyboard.press('Shift+ControlOrMeta+End');
+    await page.keyboard.press('Delete');
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Run$/ }).click({ timeout: 15_000 });
+    for (let waited = 0; !fs.existsSync(path.join(workspace, file)) && waited < 15_000; waited += 250)
+      await page.waitForTimeout(250);
+    if (!fs.existsSync(path.join(workspace, file))) throw new Error(`${file} was not written`);
+    await openPane(page, 'Agent Changes');
+    await row.first().waitFor({ timeout: 15_000 });
+    await page.reload();
+    await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60_000 });
+    await openPane(page, 'Agent Changes');
+    await row.first().waitFor({ timeout: 60_000 });
+  } catch (error) {
+    const shot = path.join(workspace, '..', 'agent-changes-failure.png');
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    log(`  (the page at that moment: ${shot})`);
+    log(
+      `✗ npm start: Agent Changes after a reload: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
+    return false;
+  }
+  log('✓ a write run from Run Tool… is listed in Agent Changes, and still after the window reloads');
+  return true;
 }
 
 export function smokeRunDir(root: string): string {

@@ -155,8 +155,10 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     const picked = await browser({ op: 'text', selector: '.quick-input-list .monaco-list-row.focused' });
     assert.match(picked.text ?? '', new RegExp(`^Before edit ${second}`), 'the second row is the checkpoint');
     await browser({ op: 'press', key: 'Enter' });
-    await waitUntil('the restore', () => (line(first, 12) === 'export const v12 = 12;' ? true : undefined));
-    assert.equal(line(second, 5), 'export const v5 = 5;');
+    // (Both files are written in one edit, then saved one after the other.)
+    await waitUntil('the restore', () =>
+      line(first, 12) === 'export const v12 = 12;' && line(second, 5) === 'export const v5 = 5;' ? true : undefined,
+    );
     assert.equal(line(first, 1), 'export const v1 = 10;', 'the call before the checkpoint stays');
     assert.match(await notification('Reverted'), /^Reverted 2 changes in 2 files\.$/);
   });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser, screenshotFor } from './support/browser';
-import { activateExtension, invokeText, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, setSetting, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const STAGED_SCHEME = 'live-tools-staged';
 
@@ -433,6 +433,36 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
         await invokeText('resolve', { edit_id: id, action: 'accept' }),
         `Error: ${id} was already accepted by the user; it wrote 2 of 4 replacements in 2 files. The user dropped 1 change in the review (not written): ${files.user}:3 (export const small = area(2, 3); → export const small = surface(2, 3);).`,
       );
+    });
+
+    it('with code lenses on in diff editors, a lens on the proposed side drops a change and takes it back', async () => {
+      const files = await twoFiles();
+      const { id } = await stageAreaRename(files);
+      pendingIds.push(id);
+      await setSetting('diffEditor.codeLens', true);
+      try {
+        const user = path.join(workspaceRoot(), files.user);
+        await vscode.commands.executeCommand('liveTools.openStagedFile', { kind: 'file', id, path: user });
+        const proposed = async () =>
+          (
+            await vscode.workspace.openTextDocument(
+              vscode.Uri.from({ scheme: STAGED_SCHEME, path: vscode.Uri.file(user).path, query: `edit=${id}` }),
+            )
+          ).getText();
+        const lens = (title: string) => ({ op: 'click' as const, selector: '.codelens-decoration a', text: title });
+        // The first lens is the import's (line 1).
+        await browser(lens('Drop this change'));
+        await waitUntilAsync('the import to be dropped', async () =>
+          (await proposed()).startsWith("import { area } from './shape';") ? true : undefined,
+        );
+        assert.match(await proposed(), /small = surface\(2, 3\)/);
+        await browser(lens('Take this change back'));
+        await waitUntilAsync('the import to come back', async () =>
+          (await proposed()).startsWith("import { surface } from './shape';") ? true : undefined,
+        );
+      } finally {
+        await setSetting('diffEditor.codeLens', undefined);
+      }
     });
 
     it('the Staged Edits view lists pending changes with their files, and its inline Discard resolves them', async () => {

@@ -19,6 +19,8 @@ export const DISCARD_COMMAND = 'liveTools.discardStagedEdit';
 export const OPEN_EDIT_COMMAND = 'liveTools.openStagedEdit';
 export const OPEN_FILE_COMMAND = 'liveTools.openStagedFile';
 export const STAGED_EDITS_VIEW = 'liveTools.stagedEdits';
+/** Drops a hunk of a staged file or takes it back: (edit id, absolute path, hunk index, drop). */
+export const SET_HUNK_DROPPED_COMMAND = 'liveTools.setStagedHunkDropped';
 /** True while at least one staged change is pending: shows the Staged Edits view and the palette commands. */
 const PENDING_KEY = 'liveTools.stagedEditsPending';
 /** True while the active editor is a multi-file diff of a staged change (resourceScheme cannot tell; see stagedUris.ts). */
@@ -159,6 +161,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     manageCheckboxStateManually: true,
   });
   const proposedChanged = new vscode.EventEmitter<vscode.Uri>();
+  const lensesChanged = new vscode.EventEmitter<void>();
 
   const openFileDiff = async (
     edit: StagedEdit,
@@ -268,6 +271,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     tree,
     view,
     proposedChanged,
+    lensesChanged,
     // The proposed side shows the kept hunks: it changes when the human drops or takes one back.
     vscode.workspace.registerTextDocumentContentProvider(STAGED_SCHEME, {
       onDidChange: proposedChanged.event,
@@ -293,6 +297,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     store.onDidChange((edit) => {
       if (edit.state === 'pending')
         for (const file of edit.files) proposedChanged.fire(proposedUri(edit.id, file.path));
+      lensesChanged.fire();
       tree.refresh();
       updatePending();
       updateReviewActive();
@@ -310,6 +315,40 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
       const edit = id ? store.get(id) : undefined;
       if (edit) await openReview(edit);
     }),
+    // Code lenses on the proposed side: shown where the editor shows lenses in diffs (`diffEditor.codeLens`, off by default).
+    vscode.languages.registerCodeLensProvider(
+      { scheme: STAGED_SCHEME },
+      {
+        onDidChangeCodeLenses: lensesChanged.event,
+        provideCodeLenses: (document) => {
+          const id = editIdOf(document.uri);
+          const edit = id ? store.get(id) : undefined;
+          const file = edit?.files.find((candidate) => vscode.Uri.file(candidate.path).path === document.uri.path);
+          if (!edit || !file || edit.state !== 'pending') return [];
+          const dropped = new Set(edit.dropped[file.path] ?? []);
+          return file.hunks.map((hunk) => {
+            const line = proposedLineOf(edit, file, hunk);
+            const drop = !dropped.has(hunk.index);
+            return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+              title: drop ? 'Drop this change' : 'Take this change back',
+              command: SET_HUNK_DROPPED_COMMAND,
+              arguments: [edit.id, file.path, hunk.index, drop],
+            });
+          });
+        },
+      },
+    ),
+    vscode.commands.registerCommand(
+      SET_HUNK_DROPPED_COMMAND,
+      (id: unknown, file: unknown, hunk: unknown, drop: unknown) => {
+        if (typeof id !== 'string' || typeof file !== 'string' || typeof hunk !== 'number') return;
+        try {
+          store.setDropped(id, file, hunk, drop !== false);
+        } catch (error) {
+          void vscode.window.showWarningMessage(uiErrorText(error, (path) => staging.display(path)));
+        }
+      },
+    ),
     vscode.commands.registerCommand(OPEN_FILE_COMMAND, async (node: unknown) => {
       if (!isReviewNode(node) || node.kind === 'edit') return;
       const edit = store.get(node.id);

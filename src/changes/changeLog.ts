@@ -108,12 +108,6 @@ export class ChangeLog {
     this.put({ ...record, files });
   }
 
-  /** Keeps everything recorded: the record is emptied (nothing of it can be reverted afterwards). */
-  keepEverything(): void {
-    this.conversations = [];
-    for (const listener of this.listeners) listener();
-  }
-
   /** What a revert would write, file by file, given the current texts; nothing changes until `commit`. */
   planRevert(
     conversation: string,

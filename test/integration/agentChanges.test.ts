@@ -29,11 +29,6 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  after(async () => {
-    // Later suites find the Explorer as it was: the record emptied, its view hidden again.
-    await vscode.commands.executeCommand('liveTools.keepAllAgentChanges');
-  });
-
   /** A fresh file written by the test (not the agent), so only the agent's edits are its changes. */
   function freshFile(): string {
     const file = `src/agentChanges/c${++fixtureCount}.ts`;

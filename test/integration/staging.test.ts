@@ -262,10 +262,8 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
   });
 
   describe('in the editor (clicked in the browser)', function () {
-    before(async function () {
+    before(function () {
       if (!hasBrowser()) this.skip();
-      // The rows clicked here must be on screen: earlier suites' agent writes fill the Agent Changes view below.
-      await vscode.commands.executeCommand('liveTools.keepAllAgentChanges');
     });
 
     it('Accept and Discard show in the title of staged reviews only', async () => {

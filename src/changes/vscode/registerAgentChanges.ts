@@ -22,7 +22,6 @@ export const KEEP_CHANGES_COMMAND = 'liveTools.keepAgentChanges';
 export const REVERT_CHANGES_COMMAND = 'liveTools.revertAgentChanges';
 export const RESTORE_CHECKPOINT_COMMAND = 'liveTools.restoreAgentCheckpoint';
 export const OPEN_CHANGES_COMMAND = 'liveTools.openAgentChanges';
-export const KEEP_ALL_CHANGES_COMMAND = 'liveTools.keepAllAgentChanges';
 /** Where the record is kept in workspace storage. */
 const STATE_KEY = 'liveTools.agentChanges';
 /** The scheme of a file's text before the conversation's first change (`?conversation=…`). */
@@ -330,7 +329,6 @@ export function registerAgentChanges(context: vscode.ExtensionContext, runtime: 
       const scope = scopeOf(node);
       if (scope.kind !== 'before-call') log.keep(node.conversation, scope);
     }),
-    vscode.commands.registerCommand(KEEP_ALL_CHANGES_COMMAND, () => log.keepEverything()),
     vscode.commands.registerCommand(REVERT_CHANGES_COMMAND, (node: unknown) =>
       isChangeNode(node) ? revert(node.conversation, scopeOf(node)) : undefined,
     ),

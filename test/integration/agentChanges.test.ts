@@ -59,6 +59,13 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     });
   }
 
+  /** Expands a row if a click collapsed it (a click on a row both runs its command and toggles it). */
+  async function expanded(label: string): Promise<void> {
+    const collapsed = `${row(label)}[aria-expanded="false"]`;
+    if (((await browser({ op: 'count', selector: collapsed })).count ?? 0) > 0)
+      await browser({ op: 'click', selector: `${collapsed} .monaco-tl-twistie` });
+  }
+
   /** The message the last revert showed (info or warning), from the notification center. */
   async function notification(starting: string): Promise<string> {
     await vscode.commands.executeCommand('notifications.showList');
@@ -78,17 +85,17 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     await agentEdit(file, 'v6 = 6', 'v6 = 60');
     await agentEdit(file, 'v10 = 10', 'v10 = 100');
     await vscode.commands.executeCommand('liveTools.agentChanges.focus');
+    // The file row opens its diff.
     const fileRow = await browser({ op: 'text', selector: row(`${file} — changed by`) });
     assert.match(fileRow.text ?? '', /c\d+\.ts\s*src\/agentChanges · 3 changes$/);
-    // A hunk row (under its file, expanded) opens the diff of before and now at its line. (A click on the
-    // file row would open it too, but also toggles the row.)
-    await browser({ op: 'click', selector: `${row(`${file}:2 (`)} .label-name` });
+    await browser({ op: 'click', selector: `${row(`${file} — changed by`)} .label-name` });
     await waitUntil('the diff of before and now', () =>
       vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff ? true : undefined,
     );
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
     assert.equal(tab.original.scheme, 'live-tools-before');
     assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), ORIGINAL);
+    await expanded(`${file} — changed by`);
     await screenshotFor('agent-changes.png');
 
     await clickInline(`${file}:6 (`, 'Revert');

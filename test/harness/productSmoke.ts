@@ -121,6 +121,10 @@ async function agentChangesSurviveReload(page: Page, workspace: string, log: (li
     if (!fs.existsSync(path.join(workspace, file))) throw new Error(`${file} was not written`);
     await openPane(page, 'Agent Changes');
     await row.first().waitFor({ timeout: 15_000 });
+    // The web workbench keeps workspace storage in IndexedDB and writes it a moment later: a reload
+    // within that moment may lose the last write (seen once in CI: the record was gone after a reload
+    // right after the write). A person does not reload within a second of a write.
+    await page.waitForTimeout(3000);
     await page.reload();
     await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60_000 });
     await openPane(page, 'Agent Changes');

@@ -12,7 +12,7 @@ import type { RecordedRequest, ScriptedModelApi } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
 import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
-import { invokeText, setSetting, workspaceRoot } from './support/tools';
+import { invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const VIBE_TOOLS = TOOL_CATALOG.filter((tool) => tool.resource === 'vibe')
   .map((tool) => tool.name)
@@ -229,8 +229,11 @@ describe('vibe mode', function () {
     );
     // Both writes are the worker's in Agent Changes.
     await vscode.commands.executeCommand('liveTools.agentChanges.focus');
-    const row = await browser({ op: 'text', selector: `.monaco-list-row[aria-label^='Worker "trusted writer"']` });
-    assert.match(row.text ?? '', /2 files · 2 changes/);
+    // (The view refreshes a moment after the record changes.)
+    await waitUntilAsync('the worker in Agent Changes with both files', async () => {
+      const row = await browser({ op: 'text', selector: `.monaco-list-row[aria-label^='Worker "trusted writer"']` });
+      return /2 files · 2 changes/.test(row.text ?? '') ? true : undefined;
+    });
     for (const file of files) fs.rmSync(path.join(workspaceRoot(), file), { force: true });
   });
 

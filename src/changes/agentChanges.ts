@@ -192,18 +192,18 @@ export function revertFile(record: FileRecord, current: string | undefined): Rev
   return revertTowards(record, current, record.base, () => false);
 }
 
+/** `into` with its lines [start, end) replaced by lines [fromStart, fromEnd) of `from`: one hunk moved across. */
+function splice(into: string, start: number, end: number, from: string, fromStart: number, fromEnd: number): string {
+  const lines = splitLines(into);
+  return [...lines.slice(0, start), ...splitLines(from).slice(fromStart, fromEnd), ...lines.slice(end)].join('');
+}
+
 /** Reverts one agent hunk (by its index in `agentHunks`). */
 export function revertHunk(record: FileRecord, current: string | undefined, index: number): RevertResult {
   const hunk = agentHunks(record)[index];
   if (!hunk || record.base === undefined || record.agent === undefined)
     return { text: current, record, reverted: 0, refused: [] };
-  const base = splitLines(record.base);
-  const agent = splitLines(record.agent);
-  const target = [
-    ...agent.slice(0, hunk.agentStart),
-    ...base.slice(hunk.baseStart, hunk.baseEnd),
-    ...agent.slice(hunk.agentEnd),
-  ].join('');
+  const target = splice(record.agent, hunk.agentStart, hunk.agentEnd, record.base, hunk.baseStart, hunk.baseEnd);
   return revertTowards(record, current, target, () => true);
 }
 
@@ -231,13 +231,7 @@ export function revertToCall(
 export function keepHunk(record: FileRecord, index: number): FileRecord | undefined {
   const hunk = agentHunks(record)[index];
   if (!hunk || record.base === undefined || record.agent === undefined) return record;
-  const base = splitLines(record.base);
-  const agent = splitLines(record.agent);
-  const kept = [
-    ...base.slice(0, hunk.baseStart),
-    ...agent.slice(hunk.agentStart, hunk.agentEnd),
-    ...base.slice(hunk.baseEnd),
-  ].join('');
+  const kept = splice(record.base, hunk.baseStart, hunk.baseEnd, record.agent, hunk.agentStart, hunk.agentEnd);
   return settled({
     ...record,
     base: kept,

@@ -16,6 +16,7 @@ import { minimalEdit } from '../../writes/vscode/writeService';
 import { agentHunks, ConversationRecord, FileRecord } from '../agentChanges';
 import { ChangeLog, PlannedRevert, RevertScope, SavedChangeLog } from '../changeLog';
 import { splitLines } from '../lineMerge';
+import { plural } from '../../staging/answers';
 
 export const AGENT_CHANGES_VIEW = 'liveTools.agentChanges';
 export const KEEP_CHANGES_COMMAND = 'liveTools.keepAgentChanges';
@@ -44,10 +45,6 @@ function isChangeNode(value: unknown): value is ChangeNode {
     typeof node.conversation === 'string' &&
     (node.kind === 'conversation' || node.kind === 'file' || node.kind === 'hunk')
   );
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** How the view names a conversation when no caller label was given. */

@@ -52,6 +52,12 @@ async function buildExtension() {
   chmodSync('dist/cli.js', 0o755);
   // The structural engine's parsing threads (src/structural/parsePool.ts), for both.
   await esbuild.build({ ...node, entryPoints: ['src/structural/parseWorker.ts'], outfile: 'dist/parseWorker.js' });
+  // lsp_apply rename_file's thread: TypeScript's edits for a moved file (it loads the editor's TypeScript).
+  await esbuild.build({
+    ...node,
+    entryPoints: ['src/lsp/fileRename/fileRenameWorker.ts'],
+    outfile: 'dist/fileRenameWorker.js',
+  });
   // The kernels of the eval tool: the Python driver is copied as it is, the JavaScript host bundled.
   mkdirSync('dist/kernels', { recursive: true });
   copyFileSync('src/kernels/python/kernel.py', 'dist/kernels/python_kernel.py');

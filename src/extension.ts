@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
   try {
     const runtime = createRuntime(context);
     const runner = new ToolRunner(runtime);
-    const lsp = registerLsp(context, runtime);
+    const { lsp, lspApply } = registerLsp(context, runtime);
     const staging = registerStaging(context, runtime);
     registerAgentChanges(context, runtime);
     const structural = registerStructural(context, runtime);
@@ -45,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     };
     const tools = createToolList({
       lsp,
+      lspApply,
       staging,
       structural,
       writes,

@@ -6,6 +6,7 @@ export const Setting = {
   lspServers: 'liveTools.lsp.servers',
   lspBinDirs: 'liveTools.lsp.binDirs',
   lspCheckTimeoutSeconds: 'liveTools.lsp.checkTimeoutSeconds',
+  lspReviewChanges: 'liveTools.lsp.reviewChanges',
   writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',
   debugPython: 'liveTools.debug.python',
   debugSessionMinutes: 'liveTools.debug.sessionMinutes',

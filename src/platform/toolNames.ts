@@ -2,6 +2,7 @@
 export const ToolName = {
   lsp: 'lsp',
   lspRename: 'lsp_rename',
+  lspApply: 'lsp_apply',
   astGrep: 'ast_grep',
   astEdit: 'ast_edit',
   resolve: 'resolve',

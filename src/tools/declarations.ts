@@ -7,6 +7,7 @@ import { ToolDeclaration } from '../platform/toolDeclaration';
 import { ToolName } from '../platform/toolNames';
 import { lspDeclaration } from './lsp/declaration';
 import { lspRenameDeclaration } from './lspRename/declaration';
+import { lspApplyDeclaration } from './lspApply/declaration';
 import { astGrepDeclaration } from './astGrep/declaration';
 import { astEditDeclaration } from './astEdit/declaration';
 import { resolveDeclaration } from './resolve/declaration';
@@ -28,6 +29,7 @@ import {
 export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   lspDeclaration,
   lspRenameDeclaration,
+  lspApplyDeclaration,
   astGrepDeclaration,
   astEditDeclaration,
   resolveDeclaration,

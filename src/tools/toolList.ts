@@ -6,6 +6,8 @@ import { createAstEditTool } from './astEdit/tool';
 import { createAstGrepTool } from './astGrep/tool';
 import { AnyLiveTool } from './liveTool';
 import { createLspRenameTool } from './lspRename/tool';
+import { createLspApplyTool } from './lspApply/tool';
+import { LspApply } from '../lsp/vscode/lspApply';
 import { createLspTool } from './lsp/tool';
 import { createResolveTool } from './resolve/tool';
 import { createPatchTool } from './patch/tool';
@@ -24,6 +26,7 @@ import { ToolRunner } from './toolRunner';
 
 export interface ToolServices {
   readonly lsp: LspService;
+  readonly lspApply: LspApply;
   readonly staging: StagingService;
   readonly structural: StructuralService;
   readonly writes: WriteService;
@@ -42,6 +45,7 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
   return [
     createLspTool(services.lsp),
     createLspRenameTool(services.lsp, services.staging, services.journal),
+    createLspApplyTool(services.lspApply, services.staging, services.writes),
     createAstGrepTool(services.structural),
     createAstEditTool(services.structural, services.staging),
     createResolveTool(services.staging),

@@ -13,6 +13,7 @@ import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
 import { DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
 import { RenameNotSaved, RenameRefused } from '../../src/lsp/renameErrors';
+import { ActionNotCapturable, ApplyRefused, UnknownCodeAction } from '../../src/lsp/applyErrors';
 import {
   AmbiguousSymbol,
   InvalidSymbol,
@@ -290,6 +291,25 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
   {
     error: new RenameNotSaved('src/a.ts'),
     text: 'Error: the rename was applied, but src/a.ts could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).',
+  },
+  {
+    error: new ApplyRefused('Move src/a.ts to ../b.ts would leave the workspace', ['/w/../b.ts']),
+    text: 'Error: Move src/a.ts to ../b.ts would leave the workspace; nothing was changed. Files outside the workspace: /w/../b.ts.',
+  },
+  {
+    error: new UnknownCodeAction('Add import', 'src/a.ts:1 ("f")', [
+      'Add import from "./f"',
+      'Add all missing imports',
+    ]),
+    text: 'Error: no code action titled "Add import" at src/a.ts:1 ("f"); nothing was changed. Offered there (give one title exactly):\n1. Add import from "./f"\n2. Add all missing imports',
+  },
+  {
+    error: new UnknownCodeAction('Add import', 'src/a.ts:1', []),
+    text: 'Error: no code action titled "Add import" at src/a.ts:1: none is offered there now; nothing was changed.',
+  },
+  {
+    error: new ActionNotCapturable('Fill S', 'gopls.fill_struct', 'whose effect cannot be shown first'),
+    text: 'Error: "Fill S" was not applied: it runs the editor command `gopls.fill_struct`, whose effect cannot be shown first. Nothing was changed. Make the change with edit, or ask the user to apply it from the Quick Fix menu.',
   },
   // structural
   {

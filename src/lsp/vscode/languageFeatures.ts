@@ -73,15 +73,40 @@ export class LanguageFeatures {
     );
   }
 
-  async codeActions(uri: vscode.Uri, range: vscode.Range): Promise<(vscode.CodeAction | vscode.Command)[]> {
+  /** The actions offered for `range` (of `kind` when given); the first `resolveCount` come with their edits resolved. */
+  async codeActions(
+    uri: vscode.Uri,
+    range: vscode.Range,
+    kind?: string,
+    resolveCount?: number,
+  ): Promise<(vscode.CodeAction | vscode.Command)[]> {
     return (
       (await this.run<(vscode.CodeAction | vscode.Command)[] | undefined>(
         'vscode.executeCodeActionProvider',
         'code actions',
         uri,
         range,
+        kind,
+        resolveCount,
       )) ?? []
     );
+  }
+
+  /** The formatter's edits for the document, or for `range` of it; undefined when no formatter answered. */
+  async format(
+    uri: vscode.Uri,
+    options: vscode.FormattingOptions,
+    range?: vscode.Range,
+  ): Promise<vscode.TextEdit[] | undefined> {
+    return range
+      ? this.run<vscode.TextEdit[] | undefined>(
+          'vscode.executeFormatRangeProvider',
+          'the formatter',
+          uri,
+          range,
+          options,
+        )
+      : this.run<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', 'the formatter', uri, options);
   }
 
   async prepareCallHierarchy(uri: vscode.Uri, position: vscode.Position): Promise<vscode.CallHierarchyItem[]> {

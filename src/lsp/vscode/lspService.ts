@@ -57,7 +57,8 @@ export class LspService {
     readonly log: Logger,
   ) {}
 
-  private features(token: vscode.CancellationToken): LanguageFeatures {
+  /** The editor's language features, each request bounded by the request timeout and `token`. */
+  features(token: vscode.CancellationToken): LanguageFeatures {
     return new LanguageFeatures(() => this.settings.requestTimeoutSeconds(), token);
   }
 
@@ -148,13 +149,17 @@ export class LspService {
     }));
   }
 
-  async codeActions(
+  /**
+   * Where code actions are asked for: the symbol's range, or the whole line without a symbol, with
+   * the file's diagnostics settled first (quick fixes are computed from them).
+   */
+  async codeActionSite(
     file: string,
     line: number,
     symbol: string | undefined,
     occurrence: number | undefined,
     token: vscode.CancellationToken,
-  ): Promise<{ where: string; entries: CodeActionEntry[]; diagnosticsCurrent: boolean; shownInTab: boolean }> {
+  ): Promise<CodeActionSite> {
     let opened: OpenedFile;
     let range: vscode.Range;
     let where: string;
@@ -169,9 +174,27 @@ export class LspService {
       range = opened.document.lineAt(line - 1).range;
       where = `${opened.path}:${line}`;
     }
-    const { uri, document } = opened;
-    const settled = await this.settleDiagnostics(document, range, token);
-    const found = await this.features(token).codeActions(uri, range);
+    const settled = await this.settleDiagnostics(opened.document, range, token);
+    return { ...opened, range, where, diagnosticsCurrent: settled.current, shownInTab: settled.shownInTab };
+  }
+
+  /** The code actions offered at a site, unresolved (what `lsp code_actions` lists). */
+  async codeActionsAt(
+    site: CodeActionSite,
+    token: vscode.CancellationToken,
+  ): Promise<(vscode.CodeAction | vscode.Command)[]> {
+    return this.features(token).codeActions(site.uri, site.range);
+  }
+
+  async codeActions(
+    file: string,
+    line: number,
+    symbol: string | undefined,
+    occurrence: number | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<{ where: string; entries: CodeActionEntry[]; diagnosticsCurrent: boolean; shownInTab: boolean }> {
+    const site = await this.codeActionSite(file, line, symbol, occurrence, token);
+    const found = await this.codeActionsAt(site, token);
     const entries = found.map((action): CodeActionEntry => {
       if (typeof action.command === 'string') return { title: action.title, preferred: false, files: [] };
       const codeAction = action as vscode.CodeAction;
@@ -183,7 +206,7 @@ export class LspService {
         files: (codeAction.edit?.entries() ?? []).map(([uri]) => pathOf(uri)),
       };
     });
-    return { where, entries, diagnosticsCurrent: settled.current, shownInTab: settled.shownInTab };
+    return { where: site.where, entries, diagnosticsCurrent: site.diagnosticsCurrent, shownInTab: site.shownInTab };
   }
 
   /**
@@ -322,7 +345,6 @@ export class LspService {
     return planRename(this.features(token), target, newName);
   }
 
-  /** Applies the rename as one WorkspaceEdit (one undo step) and saves every changed file. */
   /** Applies the server's rename; what it wrote is told to `onWritten` (Agent Changes). */
   async rename(
     target: Target,
@@ -332,6 +354,15 @@ export class LspService {
   ): Promise<RenamedFile[]> {
     return applyRename(await this.planRename(target, newName, token), token, onWritten);
   }
+}
+
+/** A place code actions are asked for, with what the answer should say about its diagnostics. */
+export interface CodeActionSite extends OpenedFile {
+  readonly range: vscode.Range;
+  /** `src/a.ts:3 ("name")` */
+  readonly where: string;
+  readonly diagnosticsCurrent: boolean;
+  readonly shownInTab: boolean;
 }
 
 function isInTab(uri: vscode.Uri): boolean {

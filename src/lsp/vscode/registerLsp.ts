@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResourceState } from '../../platform/resources';
 import { Setting } from '../../platform/settings';
@@ -5,6 +6,7 @@ import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { LspApply } from './lspApply';
 import { LspService } from './lspService';
 import { readLspSettings } from './lspSettings';
 
@@ -19,7 +21,10 @@ function lspResourceState(): ResourceState {
   return { ready: true };
 }
 
-export function registerLsp(context: vscode.ExtensionContext, runtime: Runtime): LspService {
+export function registerLsp(
+  context: vscode.ExtensionContext,
+  runtime: Runtime,
+): { lsp: LspService; lspApply: LspApply } {
   const tracker = new DiagnosticsTracker();
   const supervisor = new LanguageServerSupervisor(runtime.log);
   const update = (): void => runtime.board.set('lsp', lspResourceState());
@@ -34,5 +39,8 @@ export function registerLsp(context: vscode.ExtensionContext, runtime: Runtime):
   update();
   // Documents already open at activation get their server as if opened now.
   for (const document of vscode.workspace.textDocuments) void supervisor.ensureFor(document).catch(() => undefined);
-  return new LspService(tracker, readLspSettings(), supervisor, runtime.log);
+  const settings = readLspSettings();
+  const lsp = new LspService(tracker, settings, supervisor, runtime.log);
+  const worker = path.join(context.extensionPath, 'dist', 'fileRenameWorker.js');
+  return { lsp, lspApply: new LspApply(lsp, worker, () => settings.requestTimeoutSeconds()) };
 }

@@ -66,17 +66,22 @@ export async function applyRename(
   return files;
 }
 
-/**
- * Refuses (RenameRefused, naming them) an edit that touches a resource outside the workspace: its
- * text edits and its file operations, by the real path of each file.
- */
+/** Refuses (RenameRefused, naming them) an edit that touches a resource outside the workspace. */
 function assertEditInsideWorkspace(edit: vscode.WorkspaceEdit): void {
+  const outside = outsideWorkspace(resourcesOf(edit));
+  if (outside.length > 0) throw new RenameRefused('the rename would change files outside the workspace', outside);
+}
+
+/**
+ * The resources (text edits and both ends of file operations) that are not inside the workspace
+ * by their real path, as shown to the model; empty when all are inside.
+ */
+export function outsideWorkspace(uris: readonly vscode.Uri[]): string[] {
   const folders = workspaceFolderPaths();
-  const outside = resourcesOf(edit)
+  return uris
     .filter(
       (uri) =>
         uri.scheme !== 'file' || !containingFolder(folders, uri.fsPath) || !isRealPathInside(folders, uri.fsPath),
     )
     .map((uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString(true)));
-  if (outside.length > 0) throw new RenameRefused('the rename would change files outside the workspace', outside);
 }

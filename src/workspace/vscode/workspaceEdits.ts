@@ -60,3 +60,10 @@ export function resourcesOf(edit: vscode.WorkspaceEdit): vscode.Uri[] {
   }
   return [...found.values()];
 }
+
+/** The file operations of a WorkspaceEdit, in order: `from` and `to` for a rename, `to` alone for a create, `from` alone for a delete. */
+export function fileOperationEntries(edit: vscode.WorkspaceEdit): { from?: vscode.Uri; to?: vscode.Uri }[] {
+  return (internalEntries(edit) ?? [])
+    .filter((entry) => entry?._type === FILE_OPERATION)
+    .map((entry) => ({ from: entry?.from, to: entry?.to }));
+}

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { LiveDescriptions } from './platform/liveDescriptions';
 import { createOutputChannelLogger } from './log/vscode/outputChannelLogger';
 import { Logger } from './log/logger';
 import { contextKeyOf, ResourceBoard } from './platform/resources';
@@ -10,6 +11,8 @@ export interface Runtime {
   readonly board: ResourceBoard;
   /** Every agent write is told here (Agent Changes records it). */
   readonly journal: ChangeJournal;
+  /** What tool descriptions say about this window now (MCP and workers read them). */
+  readonly descriptions: LiveDescriptions;
 }
 
 /** Builds the runtime and mirrors each resource's state into its context key (`liveTools.<id>.ready`). */
@@ -22,5 +25,5 @@ export function createRuntime(context: vscode.ExtensionContext): Runtime {
       void vscode.commands.executeCommand('setContext', contextKeyOf(id), state.ready);
     }),
   );
-  return { log, board, journal: new ChangeJournal() };
+  return { log, board, journal: new ChangeJournal(), descriptions: new LiveDescriptions() };
 }

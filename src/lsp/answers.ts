@@ -167,6 +167,34 @@ export function callsAnswer(direction: 'callers' | 'callees', symbol: string, en
   return [heading, ...lines, capNote(shown.length, sorted.length, LSP_CALLS_CAP)].filter(Boolean).join('\n');
 }
 
+/**
+ * The direct supertypes or subtypes of a type, like callers: each line is where the other type is
+ * declared, then its name and kind. `entries` undefined: the server gave no type hierarchy there.
+ */
+export function typesAnswer(
+  direction: 'supertypes' | 'subtypes',
+  symbol: string,
+  language: string,
+  entries: readonly CallEntry[] | undefined,
+): string {
+  if (entries === undefined) {
+    return (
+      `No type hierarchy for "${symbol}": the ${language} language server gives none here (it is not a type, or the ` +
+      `server has no type hierarchy; the editor's TypeScript server has none). For what implements or extends it, ` +
+      'try implementation; for what it extends, definition on the names in its declaration.'
+    );
+  }
+  if (entries.length === 0)
+    return direction === 'supertypes'
+      ? `"${symbol}" has no supertypes the language server knows of.`
+      : `"${symbol}" has no subtypes the language server knows of.`;
+  const sorted = uniqueCodeLines(entries) as CallEntry[];
+  const shown = sorted.slice(0, LSP_CALLS_CAP);
+  const heading = `${direction === 'supertypes' ? 'Supertypes' : 'Subtypes'} of "${symbol}" (${sorted.length}; where each is declared, then its name):`;
+  const lines = shown.map((entry) => `${entry.path}:${entry.line}: ${clipLineText(entry.text)}  ← ${entry.other}`);
+  return [heading, ...lines, capNote(shown.length, sorted.length, LSP_CALLS_CAP)].filter(Boolean).join('\n');
+}
+
 export function diagnosticsAnswer(path: string, items: readonly DiagnosticItem[], freshness: Freshness): string {
   if (items.length === 0) {
     if (freshness.kind === 'verified') return `OK: no problems in ${path} (${freshnessNote(freshness)}).`;

@@ -48,6 +48,8 @@ export interface StagedEdit {
   /** One line saying what the change does, e.g. `rename "a" → "b"`. */
   readonly summary: string;
   readonly files: readonly StagedFile[];
+  /** A file the change moves (absolute paths), after its edits: the move is written with the kept hunks, never dropped alone. */
+  readonly move?: FileMove;
   /** Hunks the human dropped in the review, by file path (sorted indexes); absent files keep all. */
   readonly dropped: Readonly<Record<string, readonly number[]>>;
   readonly stagedAt: number;
@@ -62,6 +64,12 @@ export interface StageRequest {
   readonly origin: string;
   readonly summary: string;
   readonly files: readonly { readonly path: string; readonly original: string; readonly edits: readonly TextEdit[] }[];
+  readonly move?: FileMove;
+}
+
+export interface FileMove {
+  readonly from: string;
+  readonly to: string;
 }
 
 export function replacementCount(edit: { readonly files: readonly Pick<StagedFile, 'edits'>[] }): number {

@@ -5,6 +5,7 @@
  * injected writer is called, so a change is written completely or not at all.
  */
 import {
+  FileMove,
   keptFiles,
   Resolution,
   ResolveAction,
@@ -49,7 +50,7 @@ export interface AcceptIo<Written> {
   /** May be async; every file is read before any is compared, and compared before any is written. */
   currentText(path: string): string | undefined | Promise<string | undefined>;
   /** Writes every file's `proposed` text (or refuses as a whole by throwing). Called only when no file drifted. */
-  write(files: readonly WrittenFile[]): Promise<Written>;
+  write(files: readonly WrittenFile[], move?: FileMove): Promise<Written>;
 }
 
 export type StagingListener = (edit: StagedEdit) => void;
@@ -80,13 +81,15 @@ export class StagingStore {
         hunks: hunksOf(file.original, edits),
       });
     }
-    if (files.length === 0) throw new InvalidStagedChange('the change has no edits, so there is nothing to stage.');
+    if (files.length === 0 && !request.move)
+      throw new InvalidStagedChange('the change has no edits, so there is nothing to stage.');
     const edit: StagedEdit = {
       id: `edit_${++this.counter}`,
       conversation: request.conversation,
       origin: request.origin,
       summary: request.summary,
       files,
+      ...(request.move ? { move: request.move } : {}),
       dropped: {},
       stagedAt: this.now(),
       state: 'pending',
@@ -157,12 +160,16 @@ export class StagingStore {
     const edit = this.requirePending(id, conversation);
     return this.exclusively(edit.id, async () => {
       const files = keptFiles(edit);
-      if (files.length === 0) throw new NothingKept(edit.id);
+      if (files.length === 0 && !edit.move) throw new NothingKept(edit.id);
       const texts = new Map<string, string | undefined>();
       for (const file of files) texts.set(file.path, await io.currentText(file.path));
       const drifted = driftOf(files, (path) => texts.get(path));
+      // A moved file without edits of its own must still be there to move.
+      const moved = edit.move?.from;
+      if (moved && !files.some((file) => file.path === moved) && (await io.currentText(moved)) === undefined)
+        drifted.push({ path: moved, kind: 'missing' });
       if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
-      const written = await io.write(files);
+      const written = await io.write(files, edit.move);
       return { edit: this.resolve(edit, 'accept', by), written };
     });
   }

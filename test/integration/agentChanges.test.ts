@@ -160,6 +160,6 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
       line(first, 12) === 'export const v12 = 12;' && line(second, 5) === 'export const v5 = 5;' ? true : undefined,
     );
     assert.equal(line(first, 1), 'export const v1 = 10;', 'the call before the checkpoint stays');
-    assert.match(await notification('Reverted'), /^Reverted 2 changes in 2 files\.$/);
+    assert.match(await notification('Reverted 2 changes'), /^Reverted 2 changes in 2 files\.$/);
   });
 });

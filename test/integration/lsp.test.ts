@@ -189,6 +189,19 @@ describe('lsp against the built-in TypeScript server', function () {
       assert.ok(text.includes('← formatCount (src/format.ts:1)'), text);
     });
 
+    it("supertypes: the editor's TypeScript server has no type hierarchy, and the answer says what to use instead", async () => {
+      const text = await lsp({
+        action: 'supertypes',
+        file: 'src/greeter.ts',
+        line: lineOf('src/greeter.ts', 'class FriendlyGreeter'),
+        symbol: 'FriendlyGreeter',
+      });
+      assert.match(
+        text,
+        /^No type hierarchy for "FriendlyGreeter": the typescript language server gives none here .*try implementation/,
+      );
+    });
+
     it('where the server cannot be asked whether it finished indexing, the answer says it is not verified', async () => {
       const text = await lsp({ action: 'definition', file: 'notes.txt', line: 1, symbol: 'plain' });
       assert.equal(

@@ -17,6 +17,7 @@ import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoo
 const VALID: Record<string, Record<string, unknown>> = {
   lsp: { action: 'hover', file: 'src/main.ts', line: 1, symbol: 'import' },
   lsp_rename: { file: 'src/main.ts', line: 1, symbol: 'import', new_name: 'y' },
+  lsp_apply: { action: 'format', file: 'src/main.ts', line: 1, end_line: 1 },
   ast_grep: { pattern: '$A', path: 'src', language: 'typescript', max_results: 5 },
   ast_edit: { pattern: 'zzz($A)', rewrite: 'yyy($A)', path: 'src', language: 'typescript' },
   resolve: { edit_id: 'edit_999', action: 'discard' },

@@ -117,6 +117,18 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     const lmTool = vscode.lm.tools.find((tool) => tool.name === 'ast_grep');
     assert.equal(astGrep?.description, lmTool?.description);
     assert.deepEqual(astGrep?.inputSchema, lmTool?.inputSchema);
+    // lsp's description says which languages have a server in this window now (the chat's cannot: package.json).
+    const lspListed = listed.find((tool) => tool.name === 'lsp')?.description ?? '';
+    const lspDeclared = vscode.lm.tools.find((tool) => tool.name === 'lsp')?.description ?? '';
+    assert.ok(lspListed.startsWith(`${lspDeclared}\n`), lspListed);
+    const live = lspListed.slice(lspDeclared.length + 1);
+    const [served, unserved] = live.split(' No server for: ');
+    assert.match(
+      served,
+      /^Languages with a language server in this window now: .*C\/C\+\+ \(clangd\), Go \(gopls\), .*TypeScript\/JavaScript \(the editor's vscode\.typescript-language-features\)\.$/,
+    );
+    assert.doesNotMatch(served, /Dart/);
+    assert.match(unserved, /Dart \(/);
 
     const definition = {
       action: 'definition',

@@ -12,10 +12,10 @@ function repoBinDir(): string {
 }
 
 /** The status line of one language's root. */
-async function statusLine(language: string): Promise<string> {
+async function statusLine(language: string, root = 'langs/'): Promise<string> {
   const text = await lsp({ action: 'status' });
-  // The fixture workspace has other roots too (the debug fixtures): these tests are about langs/.
-  const line = text.split('\n').find((item) => item.startsWith(`- ${language} at langs/`));
+  // The fixture workspace has other roots too (the debug fixtures, langs/cpp): these tests are about langs/.
+  const line = text.split('\n').find((item) => item.startsWith(`- ${language} at ${root}`));
   assert.ok(line, `no status line for ${language}:\n${text}`);
   return line;
 }
@@ -201,11 +201,37 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
         symbol: 'square_area',
       });
       assert.match(text, /langs\/c\/shapes\.c:3: int square_area\(int side\) \{/);
-      const before = pidOf(await statusLine('C/C++'));
+      const before = pidOf(await statusLine('C/C++', 'langs/c ('));
       assert.match(commandLine(before) ?? '', /clangd/);
       const reload = await lsp({ action: 'reload', file: 'langs/c/shapes.c' });
       assert.match(reload, /^Reload:\n- C\/C\+\+ at langs\/c: restarted our server/);
       assert.ok(await gone(before));
+    });
+  });
+
+  describe('clangd 14: type hierarchy through its earlier proposal', () => {
+    it('supertypes and subtypes of a small C++ class hierarchy, as the model reads them', async () => {
+      const file = 'langs/cpp/animals.cpp';
+      // (clangd cannot be asked whether it finished indexing: answers end with a note saying so.)
+      const lsp = async (input: object) => (await invokeText('lsp', input)).split('\n(Not verified')[0];
+      const supertypes = await lsp({ action: 'supertypes', file, line: lineOf(file, 'struct Puppy'), symbol: 'Puppy' });
+      assert.equal(
+        supertypes,
+        `Supertypes of "Puppy" (1; where each is declared, then its name):\n${file}:${lineOf(file, 'struct Dog')}: struct Dog : Animal {};  ← Dog (struct)`,
+      );
+      const subtypes = await lsp({ action: 'subtypes', file, line: lineOf(file, 'struct Animal'), symbol: 'Animal' });
+      assert.equal(
+        subtypes,
+        [
+          `Subtypes of "Animal" (2; where each is declared, then its name):`,
+          `${file}:${lineOf(file, 'struct Dog')}: struct Dog : Animal {};  ← Dog (struct)`,
+          `${file}:${lineOf(file, 'struct Cat')}: struct Cat : Animal {};  ← Cat (struct)`,
+        ].join('\n'),
+      );
+      assert.equal(
+        await lsp({ action: 'subtypes', file, line: lineOf(file, 'struct Cat'), symbol: 'Cat' }),
+        '"Cat" has no subtypes the language server knows of.',
+      );
     });
   });
 

@@ -3,7 +3,7 @@ import { seededRandom } from '../support/seededRandom';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { acceptedAnswer, discardedAnswer, proposedAnswer, resolveConfirmation } from '../../src/staging/answers';
-import { isShaped, shownText, StagedEdit, StagedFile, WrittenFile } from '../../src/staging/stagedEdit';
+import { FileMove, isShaped, shownText, StagedEdit, StagedFile, WrittenFile } from '../../src/staging/stagedEdit';
 import {
   AlreadyResolved,
   FileOperationsNotStaged,
@@ -146,9 +146,13 @@ function memoryIo(files: Map<string, string>): AcceptIo<string[]> & { writes: nu
   const io = {
     writes: 0,
     currentText: (file: string) => files.get(file),
-    write: async (staged: readonly WrittenFile[]) => {
+    write: async (staged: readonly WrittenFile[], move?: FileMove) => {
       io.writes++;
       for (const file of staged) files.set(file.path, file.proposed);
+      if (move) {
+        files.set(move.to, files.get(move.from) as string);
+        files.delete(move.from);
+      }
       return staged.map((file) => file.path);
     },
   };
@@ -159,6 +163,55 @@ const display = (file: string) => file.replace(/^\/w\//, '');
 
 describe('staging store', () => {
   const original = { a: 'export const a = 1;\n', b: 'import { a } from "./a";\nexport const b = a + a;\n' };
+
+  it('a change that moves a file: staged with no edits of its own, accepted after its edits, refused when the file is gone', async () => {
+    const store = new StagingStore();
+    const files = new Map([
+      ['/w/util.ts', 'export const u = 1;\n'],
+      ['/w/user.ts', "import { u } from './util';\n"],
+    ]);
+    const stageMove = () =>
+      store.stage({
+        conversation: 'window',
+        origin: 'lsp_apply',
+        summary: 'Move util.ts to lib/util.ts',
+        files: [
+          {
+            path: '/w/user.ts',
+            original: files.get('/w/user.ts') as string,
+            edits: [{ start: 19, end: 25, text: './lib/util' }],
+          },
+        ],
+        move: { from: '/w/util.ts', to: '/w/lib/util.ts' },
+      });
+    const moved = stageMove();
+    assert.deepEqual(moved.move, { from: '/w/util.ts', to: '/w/lib/util.ts' });
+    // Every edit dropped: the move is still something to accept.
+    store.setDropped(moved.id, '/w/user.ts', undefined, true);
+    const io = memoryIo(files);
+    await store.accept(moved.id, 'agent', io);
+    assert.equal(files.get('/w/lib/util.ts'), 'export const u = 1;\n');
+    assert.equal(files.has('/w/util.ts'), false);
+    assert.equal(files.get('/w/user.ts'), "import { u } from './util';\n");
+    // The file to move is gone when the next one is accepted: stale, nothing written.
+    const again = store.stage({
+      conversation: 'window',
+      origin: 'lsp_apply',
+      summary: 'Move util.ts to b.ts',
+      files: [],
+      move: { from: '/w/util.ts', to: '/w/b.ts' },
+    });
+    await assert.rejects(store.accept(again.id, 'agent', io), (error: unknown) => {
+      assert.ok(error instanceof StaleStagedEdit);
+      assert.deepEqual(error.drifted, [{ path: '/w/util.ts', kind: 'missing' }]);
+      return true;
+    });
+    assert.equal(io.writes, 1);
+    assert.throws(
+      () => store.stage({ conversation: 'window', origin: 'lsp_apply', summary: 'nothing', files: [] }),
+      InvalidStagedChange,
+    );
+  });
 
   function stageRename(store: StagingStore, conversation = 'window'): StagedEdit {
     return store.stage({

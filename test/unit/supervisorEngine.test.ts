@@ -171,6 +171,31 @@ describe('supervisor engine', () => {
     assert.match(status, /Open documents: python \(2 files\)\./);
   });
 
+  it("the served-languages line for descriptions: ours ready or running, the editor's, and none with why; told on each change", async () => {
+    let changes = 0;
+    engine.onDidChange(() => changes++);
+    assert.equal(
+      engine.servedLanguagesLine(),
+      'Languages with a language server in this window now: Python (pyright-langserver). ' +
+        'No server for: Go (root marker present, but `gopls` not found (looked in project: svc/node_modules…); lsp action status says more.',
+    );
+    await engine.ensureFor(ws.file('app/main.py'), 'python');
+    assert.equal(changes, 2, 'starting, then running');
+    host.clients[0].process!.exitWith(3);
+    await tick();
+    assert.equal(changes, 3);
+    // The other Python root still starts on first use: Python stays served.
+    assert.match(
+      engine.servedLanguagesLine(),
+      /^Languages with a language server in this window now: Python \(pyright-langserver\)\./,
+    );
+    host.editorExtensions.set('typescript', { id: 'vscode.typescript-language-features', active: true });
+    assert.match(
+      engine.servedLanguagesLine(),
+      /now: Python \(pyright-langserver\), TypeScript\/JavaScript \(the editor's vscode\.typescript-language-features\)\. No server for: Go/,
+    );
+  });
+
   it('a file opened under a root starts its server once: starting, then running', async () => {
     const ensured = engine.ensureFor(ws.file('app/main.py'), 'python');
     assert.equal(host.clients.length, 1);

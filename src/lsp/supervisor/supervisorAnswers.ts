@@ -79,6 +79,33 @@ export function supervisorStatusAnswer(
   return lines.join('\n');
 }
 
+/** Reasons are cut here in a description line (status has them whole). */
+const REASON_WIDTH = 80;
+
+/**
+ * `Languages with a language server in this window now: Go (gopls), TypeScript/JavaScript (the
+ * editor's vscode.typescript-language-features). No server for: Dart (`dart` not found …).`
+ */
+export function servedLanguagesText(
+  served: ReadonlyMap<string, string>,
+  unserved: ReadonlyMap<string, string>,
+): string {
+  const list = (entries: ReadonlyMap<string, string>) =>
+    [...entries]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(
+        ([language, why]) => `${language} (${why.length > REASON_WIDTH ? `${why.slice(0, REASON_WIDTH - 1)}…` : why})`,
+      )
+      .join(', ');
+  const lines = [
+    served.size > 0
+      ? `Languages with a language server in this window now: ${list(served)}.`
+      : 'No language has a language server in this window now.',
+  ];
+  if (unserved.size > 0) lines.push(`No server for: ${list(unserved)}; lsp action status says more.`);
+  return lines.join(' ');
+}
+
 export interface ReloadOutcome {
   readonly language: string;
   readonly root?: string;

@@ -15,6 +15,7 @@ import {
   ReloadOutcome,
   RootStatus,
   ServerState,
+  servedLanguagesText,
   Service,
   supervisorReloadAnswer,
   supervisorStatusAnswer,
@@ -93,6 +94,17 @@ interface SupervisedServer<Client> {
 
 export class SupervisorEngine<Client extends ServerClient = ServerClient> {
   private readonly servers = new Map<string, SupervisedServer<Client>>();
+  private readonly changeListeners = new Set<() => void>();
+
+  /** Told when a server starts, runs, fails, exits or stops. */
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
+  private changed(): void {
+    for (const listener of [...this.changeListeners]) listener();
+  }
 
   constructor(
     private readonly host: SupervisorHost<Client>,
@@ -182,6 +194,37 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     return supervisorStatusAnswer(rootStatus, absent, this.host.openDocumentLanguages());
   }
 
+  /**
+   * For tool descriptions: the languages a language server serves in this window now (the editor's
+   * extension, or ours running or ready to start on first use), and those none does, with why.
+   */
+  servedLanguagesLine(): string {
+    const { roots, withoutRoot } = this.plan();
+    const served = new Map<string, string>();
+    const unserved = new Map<string, string>();
+    for (const plan of roots) {
+      const service = this.service(plan);
+      const name = plan.entry.name;
+      const by =
+        service.kind === 'editor'
+          ? `the editor's ${service.extensionId}`
+          : service.kind === 'ours' && ['running', 'starting', 'not started'].includes(service.state)
+            ? plan.entry.server.command
+            : undefined;
+      if (by) {
+        served.set(name, by);
+        unserved.delete(name);
+      } else if (!served.has(name) && service.kind !== 'editor') {
+        unserved.set(name, service.kind === 'none' ? service.why : `${plan.entry.server.command} ${service.state}`);
+      }
+    }
+    for (const { entry } of withoutRoot) {
+      const editor = this.host.editorServer(entry);
+      if (editor && !served.has(entry.name)) served.set(entry.name, `the editor's ${editor.id}`);
+    }
+    return servedLanguagesText(served, unserved);
+  }
+
   /** Makes sure the server for this file's language and root runs (when it is ours to run); waits for its start. */
   async ensureFor(file: string, languageId: string): Promise<void> {
     const entry = entryForLanguageId(this.table(), languageId);
@@ -207,6 +250,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       state: 'starting',
     };
     this.servers.set(key, server);
+    this.changed();
     server.starting = this.launch(server, plan.folder);
     return server.starting;
   }
@@ -230,6 +274,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
           if (server.state === 'running' || server.state === 'starting') {
             server.state = 'exited';
             server.detail = `exited with code ${code}; lsp reload starts it again`;
+            this.changed();
           }
           log.info('lsp.supervisor', `${entry.id} server pid ${child.pid} exited (${code})`);
         });
@@ -257,6 +302,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       server.state = 'failed';
     } finally {
       clearTimeout(timer);
+      this.changed();
     }
   }
 
@@ -265,6 +311,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     server.client = undefined;
     const child = server.process;
     server.state = 'stopped';
+    this.changed();
     if (client) await client.stop();
     if (child) await child.stop();
   }

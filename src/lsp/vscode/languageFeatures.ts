@@ -140,6 +140,25 @@ export class LanguageFeatures {
     );
   }
 
+  async prepareTypeHierarchy(uri: vscode.Uri, position: vscode.Position): Promise<vscode.TypeHierarchyItem[]> {
+    return (
+      (await this.run<vscode.TypeHierarchyItem[] | undefined>(
+        'vscode.prepareTypeHierarchy',
+        'the type hierarchy',
+        uri,
+        position,
+      )) ?? []
+    );
+  }
+
+  async relatedTypes(
+    direction: 'supertypes' | 'subtypes',
+    item: vscode.TypeHierarchyItem,
+  ): Promise<vscode.TypeHierarchyItem[]> {
+    const command = direction === 'supertypes' ? 'vscode.provideSupertypes' : 'vscode.provideSubtypes';
+    return (await this.run<vscode.TypeHierarchyItem[] | undefined>(command, direction, item)) ?? [];
+  }
+
   async rename(uri: vscode.Uri, position: vscode.Position, newName: string): Promise<vscode.WorkspaceEdit | undefined> {
     return this.run<vscode.WorkspaceEdit | undefined>(
       'vscode.executeDocumentRenameProvider',

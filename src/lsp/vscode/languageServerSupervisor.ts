@@ -17,6 +17,7 @@ import { startLongLived } from '../../process/childProcess';
 import { BinaryResolution } from '../../project/binaryResolution';
 import { realPathOf, underOpenedFolder } from '../../project/projectRoots';
 import { EditorExtension, EffectiveEntry, effectiveTable, LanguageOverrides } from '../supervisor/serverTable';
+import { legacyTypeHierarchy } from './legacyTypeHierarchyMiddleware';
 import { RootPlan, ServerClient, ServerLaunch, SupervisorEngine, SupervisorHost } from '../supervisor/supervisorEngine';
 
 /** Reads the supervisor's settings each time (they can change while the window lives). */
@@ -111,6 +112,8 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
     const realRoot = realPathOf(root);
     const clientOptions: LanguageClientOptions = {
       middleware: {
+        // Where the server knows only the earlier type hierarchy proposal (clangd 14), ask it that way.
+        ...legacyTypeHierarchy(() => client),
         // pyright publishes real paths when the workspace is reached through a symlink.
         handleDiagnostics: (uri, diagnostics, next) =>
           next(
@@ -185,6 +188,16 @@ export class LanguageServerSupervisor implements vscode.Disposable {
 
   statusAnswer(): string {
     return this.engine.statusAnswer();
+  }
+
+  /** The languages served now, for tool descriptions (see SupervisorEngine.servedLanguagesLine). */
+  servedLanguagesLine(): string {
+    return this.engine.servedLanguagesLine();
+  }
+
+  /** Told when one of our servers starts, runs, fails, exits or stops. */
+  onDidChange(listener: () => void): vscode.Disposable {
+    return new vscode.Disposable(this.engine.onDidChange(listener).dispose);
   }
 
   /** Makes sure the server for this document's language and root runs (when it is ours to run); waits for its start. */

@@ -279,6 +279,33 @@ export class LspService {
   }
 
   /**
+   * The direct supertypes or subtypes of the type at `target`, each with where it is declared;
+   * undefined when the server gives no type hierarchy item there (or has no type hierarchy at all).
+   */
+  async typeHierarchy(
+    direction: 'supertypes' | 'subtypes',
+    target: Target,
+    token: vscode.CancellationToken,
+  ): Promise<CallEntry[] | undefined> {
+    const features = this.features(token);
+    const items = await features.prepareTypeHierarchy(target.uri, target.position);
+    if (items.length === 0) return undefined;
+    const texts = new LineTexts();
+    const entries: CallEntry[] = [];
+    for (const item of items) {
+      for (const related of await features.relatedTypes(direction, item)) {
+        entries.push({
+          path: pathOf(related.uri),
+          line: related.selectionRange.start.line + 1,
+          text: texts.text(related.uri, related.selectionRange.start.line),
+          other: `${related.name} (${symbolKindName(related.kind)})`,
+        });
+      }
+    }
+    return entries;
+  }
+
+  /**
    * Diagnostics of one file with their freshness. For TypeScript and JavaScript the check is
    * run now through the TypeScript server (so "OK" means it really ran on the current text);
    * for other languages we use what the server published, waiting for a publication when

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResourceState } from '../../platform/resources';
 import { Setting } from '../../platform/settings';
+import { ToolName } from '../../platform/toolNames';
 import { Runtime } from '../../runtime';
 import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
@@ -37,6 +38,16 @@ export function registerLsp(
     }),
   );
   update();
+  // MCP and workers read in the descriptions which languages are served now.
+  runtime.descriptions.set([ToolName.lsp, ToolName.lspRename, ToolName.lspApply], () =>
+    supervisor.servedLanguagesLine(),
+  );
+  const described = (): void => runtime.descriptions.changed();
+  context.subscriptions.push(
+    supervisor.onDidChange(described),
+    vscode.extensions.onDidChange(described),
+    vscode.workspace.onDidChangeWorkspaceFolders(described),
+  );
   // Documents already open at activation get their server as if opened now.
   for (const document of vscode.workspace.textDocuments) void supervisor.ensureFor(document).catch(() => undefined);
   const settings = readLspSettings();

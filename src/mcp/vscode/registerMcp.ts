@@ -113,7 +113,7 @@ export function registerMcp(
       offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).map((declaration): McpToolInfo => ({
         name: declaration.name,
         title: declaration.displayName,
-        description: declaration.modelDescription,
+        description: runtime.descriptions.describe(declaration.name, declaration.modelDescription),
         inputSchema: declaration.inputSchema as McpToolInfo['inputSchema'],
       })),
     call: async (name, input, peer, signal): Promise<McpCallResult> => {
@@ -350,6 +350,7 @@ export function registerMcp(
       return connected.length;
     }),
     board.onDidChange(toolsMayHaveChanged),
+    runtime.descriptions.onDidChange(toolsMayHaveChanged),
     definitionsChanged,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -372,10 +373,10 @@ export function registerMcp(
     sessions: () => [...sessions].map(([id, session]) => ({ id, client: session.peer.client() })),
   };
 
+  /** What a session is offered, names and what the descriptions say of the window, to compare. */
   function offeredNames(): string {
-    return offeredTools(TOOL_CATALOG, board, maxTier())
-      .map((declaration) => declaration.name)
-      .join(',');
+    const names = offeredTools(TOOL_CATALOG, board, maxTier()).map((declaration) => declaration.name);
+    return `${names.join(',')}\n${runtime.descriptions.snapshot()}`;
   }
 }
 

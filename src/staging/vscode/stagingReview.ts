@@ -29,9 +29,10 @@ const REVIEW_ACTIVE_KEY = 'liveTools.stagedReviewActive';
 /** Above this many hunks in a change, its files start collapsed in the view. */
 const EXPANDED_HUNKS_CAP = 30;
 
-/** Tree nodes: a staged change, its files, and their hunks (which the human keeps or drops). */
+/** Tree nodes: a staged change, the file it moves, its files, and their hunks (which the human keeps or drops). */
 type ReviewNode =
   | { readonly kind: 'edit'; readonly id: string }
+  | { readonly kind: 'move'; readonly id: string }
   | { readonly kind: 'file'; readonly id: string; readonly path: string }
   | { readonly kind: 'hunk'; readonly id: string; readonly path: string; readonly hunk: number };
 
@@ -40,7 +41,7 @@ function isReviewNode(value: unknown): value is ReviewNode {
   return (
     typeof node === 'object' &&
     node !== null &&
-    (node.kind === 'edit' || node.kind === 'file' || node.kind === 'hunk') &&
+    (node.kind === 'edit' || node.kind === 'move' || node.kind === 'file' || node.kind === 'hunk') &&
     typeof node.id === 'string'
   );
 }
@@ -68,8 +69,11 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
     if (!node) return this.staging.store.pending().map((edit) => ({ kind: 'edit', id: edit.id }));
     const edit = this.staging.store.get(node.id);
     if (node.kind === 'edit')
-      return (edit?.files ?? []).map((file) => ({ kind: 'file', id: node.id, path: file.path }));
-    if (node.kind === 'hunk') return [];
+      return [
+        ...(edit?.move ? [{ kind: 'move' as const, id: node.id }] : []),
+        ...(edit?.files ?? []).map((file) => ({ kind: 'file' as const, id: node.id, path: file.path })),
+      ];
+    if (node.kind === 'hunk' || node.kind === 'move') return [];
     const file = edit?.files.find((candidate) => candidate.path === node.path);
     return (file?.hunks ?? []).map((hunk) => ({ kind: 'hunk', id: node.id, path: node.path, hunk: hunk.index }));
   }
@@ -88,6 +92,17 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
             `${edit.conversation === 'window' ? '' : ' in a chat session'}.`,
         );
       }
+      return item;
+    }
+    if (node.kind === 'move') {
+      const from = edit?.move ? this.staging.display(edit.move.from) : '?';
+      const to = edit?.move ? this.staging.display(edit.move.to) : '?';
+      const item = new vscode.TreeItem(`moves ${path.basename(from)} → ${path.basename(to)}`);
+      item.id = `${node.id}:move`;
+      item.description = `${from} → ${to}`;
+      item.tooltip = `Accept moves ${from} to ${to} (after the edits below); the move is part of the change and is not dropped alone.`;
+      item.iconPath = new vscode.ThemeIcon('go-to-file');
+      item.contextValue = 'stagedMove';
       return item;
     }
     const file = edit?.files.find((candidate) => candidate.path === node.path);
@@ -179,6 +194,11 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
   };
 
   const openReview = async (edit: StagedEdit): Promise<void> => {
+    // A move alone has no diff: its row in the Staged Edits view is the review.
+    if (edit.files.length === 0) {
+      await vscode.commands.executeCommand(`${STAGED_EDITS_VIEW}.focus`);
+      return;
+    }
     if (edit.files.length === 1) {
       await openFileDiff(edit, edit.files[0].path, { preview: false, preserveFocus: true });
       return;
@@ -284,7 +304,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     }),
     view.onDidChangeCheckboxState((event) => {
       for (const [node, state] of event.items) {
-        if (node.kind === 'edit') continue;
+        if (node.kind === 'edit' || node.kind === 'move') continue;
         const drop = state === vscode.TreeItemCheckboxState.Unchecked;
         try {
           store.setDropped(node.id, node.path, node.kind === 'hunk' ? node.hunk : undefined, drop);
@@ -350,7 +370,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
       },
     ),
     vscode.commands.registerCommand(OPEN_FILE_COMMAND, async (node: unknown) => {
-      if (!isReviewNode(node) || node.kind === 'edit') return;
+      if (!isReviewNode(node) || node.kind === 'edit' || node.kind === 'move') return;
       const edit = store.get(node.id);
       if (!edit) return;
       const options: vscode.TextDocumentShowOptions = { preview: true };

@@ -4,13 +4,32 @@ import { describeError, Logger } from '../../log/logger';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { proposedAnswer } from '../answers';
-import { keptFiles, Resolver, StagedEdit, StageRequest, WrittenFile } from '../stagedEdit';
+import { FileMove, keptFiles, Resolver, StagedEdit, StageRequest, WrittenFile } from '../stagedEdit';
 import { AcceptRefused, DriftedFile, StaleStagedEdit } from '../stagingErrors';
 import { driftOf, StagingStore } from '../stagingStore';
 import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
 import { documentAt } from '../../workspace/vscode/openDocuments';
 import { hasMixedLineBreaks } from '../../edits/textEdits';
 import { ChangeJournal } from '../../changes/changeJournal';
+import { ObservedWrite } from '../../changes/agentChanges';
+
+/** What accepting wrote, file by file: a moved file is its old path gone and its new path created. */
+function observedWrites(
+  files: readonly WrittenFile[],
+  move: FileMove | undefined,
+  movedText: string | undefined,
+): ObservedWrite[] {
+  const writes: ObservedWrite[] = files
+    .filter((file) => file.path !== move?.from)
+    .map((file) => ({ path: file.path, before: file.original, after: file.proposed }));
+  if (!move) return writes;
+  const moved = files.find((file) => file.path === move.from);
+  return [
+    ...writes,
+    { path: move.from, before: moved?.original ?? movedText, after: undefined },
+    { path: move.to, before: undefined, after: moved?.proposed ?? movedText },
+  ];
+}
 
 /** Opens and closes the review of a change (the diff editors); the review UI provides it. */
 export interface ReviewPresenter {
@@ -53,6 +72,7 @@ export class StagingService {
   async stage(request: StageRequest): Promise<StagedEdit> {
     const folders = workspaceFolderPaths();
     for (const file of request.files) assertRealPathInside(folders, file.path);
+    if (request.move) for (const end of [request.move.from, request.move.to]) assertRealPathInside(folders, end);
     const edit = this.store.stage(request);
     this.log.info(
       'staging.stage',
@@ -85,12 +105,14 @@ export class StagingService {
    */
   async accept(id: string, by: Resolver, conversation?: string): Promise<AcceptOutcome> {
     const pending = this.store.requirePending(id, conversation);
+    // A moved file without edits is recorded with its text (Agent Changes can put it back).
+    const movedText = pending.move ? await currentText(pending.move.from) : undefined;
     const { edit, written: unsaved } = await this.store.accept(
       id,
       by,
       {
         currentText,
-        write: (files) => this.write(pending, files),
+        write: (files, move) => this.write(pending, files, move),
       },
       conversation,
     );
@@ -105,7 +127,7 @@ export class StagingService {
           at: Date.now(),
         },
       },
-      keptFiles(edit).map((file) => ({ path: file.path, before: file.original, after: file.proposed })),
+      observedWrites(keptFiles(edit), edit.move, movedText),
     );
     this.log.info(
       'staging.accept',
@@ -125,11 +147,19 @@ export class StagingService {
    * with mixed line breaks (the editor's model would give every line one) is written as bytes after
    * it, as writes do. Returns the files it could not save.
    */
-  private async write(edit: StagedEdit, files: readonly WrittenFile[]): Promise<string[]> {
+  private async write(edit: StagedEdit, files: readonly WrittenFile[], move?: FileMove): Promise<string[]> {
     // The boundary again, right before writing: a link may have been put in place since staging.
     const folders = workspaceFolderPaths();
     for (const file of files) assertRealPathInside(folders, file.path);
-    const exact = files.filter((file) => hasMixedLineBreaks(file.original) && !documentAt(file.path)?.isDirty);
+    if (move) {
+      for (const end of [move.from, move.to]) assertRealPathInside(folders, end);
+      if ((await currentText(move.to)) !== undefined)
+        throw new AcceptRefused(edit.id, `${this.display(move.to)} exists now, so the file cannot be moved there`);
+    }
+    // (The moved file goes through the editor: it is not at its path any more once the edit is applied.)
+    const exact = files.filter(
+      (file) => file.path !== move?.from && hasMixedLineBreaks(file.original) && !documentAt(file.path)?.isDirty,
+    );
     const viaEditor = files.filter((file) => !exact.includes(file));
     for (const file of exact) {
       if ((await currentText(file.path)) !== file.original)
@@ -154,20 +184,27 @@ export class StagingService {
         );
       }
     });
+    // The move comes after the moved file's own edits (they are ranges of its captured text).
+    if (move) workspaceEdit.renameFile(vscode.Uri.file(move.from), vscode.Uri.file(move.to), { overwrite: false });
     // (The editor refuses an empty WorkspaceEdit.)
-    if (viaEditor.length > 0 && !(await vscode.workspace.applyEdit(workspaceEdit))) {
+    if ((viaEditor.length > 0 || move) && !(await vscode.workspace.applyEdit(workspaceEdit))) {
       throw new AcceptRefused(edit.id, 'the editor refused to apply the edit (a file may have changed meanwhile)');
     }
     for (const file of exact) await writeTextExactly(file.path, file.original, file.proposed);
     const unsaved: string[] = [];
-    for (const [index, document] of documents.entries()) {
+    for (const [index, opened] of documents.entries()) {
+      // The moved file's document is at its new place now.
+      const document =
+        move && viaEditor[index].path === move.from
+          ? await vscode.workspace.openTextDocument(vscode.Uri.file(move.to))
+          : opened;
       if (document.getText() !== viaEditor[index].proposed) {
         this.log.warn(
           'staging.accept',
           `${edit.id}: ${viaEditor[index].path} does not read as proposed after the edit`,
         );
       }
-      if (document.isDirty && !(await document.save())) unsaved.push(viaEditor[index].path);
+      if (document.isDirty && !(await document.save())) unsaved.push(document.uri.fsPath);
     }
     return unsaved;
   }

@@ -15,6 +15,8 @@ export const LSP_ACTIONS = [
   'code_actions',
   'callers',
   'callees',
+  'supertypes',
+  'subtypes',
   'status',
   'reload',
 ] as const;
@@ -37,7 +39,7 @@ export const lspDeclaration: ToolDeclaration = {
   displayName: 'Language Server',
   icon: '$(symbol-class)',
   userDescription:
-    "Ask the editor's language servers: diagnostics, definitions, references, hover, symbols, code actions, call hierarchy.",
+    "Ask the editor's language servers: diagnostics, definitions, references, hover, symbols, code actions, call and type hierarchy.",
   modelDescription: [
     "Ask the editor's live language servers about code — the same answers as Go to Definition, Find All References, " +
       'hover and the Problems panel, computed on the current (even unsaved) text of the files.',
@@ -47,6 +49,7 @@ export const lspDeclaration: ToolDeclaration = {
     '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" runs the project\'s own checker for every project root (tsc, pyright, go vet, cargo check, dart analyze; can take a while).',
     '- definition, type_definition, implementation, references, hover (file, line, symbol).',
     '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
+    `- supertypes, subtypes (file, line, symbol): the direct base types or derived types of a class or interface (capped like callers), where the language server has a type hierarchy.`,
     `- symbols: with file, the outline of that file (cap ${LSP_DOCUMENT_SYMBOLS_CAP}); with query, a workspace-wide symbol search (cap ${LSP_WORKSPACE_SYMBOLS_CAP}).`,
     '- code_actions (file, line, optional symbol): the quick fixes and refactorings offered there.',
     "- status: for each project root, which language servers serve it (the editor's extension, or a server this extension started, with its pid) and, when none does, why.",

@@ -6,6 +6,7 @@ import {
   documentSymbolsAnswer,
   hoverAnswer,
   locationsAnswer,
+  typesAnswer,
   withIndexingNote,
   workspaceSymbolsAnswer,
 } from '../../lsp/answers';
@@ -28,6 +29,8 @@ const needs: Record<LspAction, readonly PositionArgument[]> = {
   hover: ['file', 'line', 'symbol'],
   callers: ['file', 'line', 'symbol'],
   callees: ['file', 'line', 'symbol'],
+  supertypes: ['file', 'line', 'symbol'],
+  subtypes: ['file', 'line', 'symbol'],
   code_actions: ['file', 'line'],
   symbols: [],
   status: [],
@@ -85,6 +88,15 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
           const at = await target(input, token);
           return withIndexingNote(
             callsAnswer(input.action, at.location.symbol, await lsp.calls(input.action, at, token)),
+            at.indexed,
+          );
+        }
+        case 'supertypes':
+        case 'subtypes': {
+          const at = await target(input, token);
+          const entries = await lsp.typeHierarchy(input.action, at, token);
+          return withIndexingNote(
+            typesAnswer(input.action, at.location.symbol, at.document.languageId, entries),
             at.indexed,
           );
         }

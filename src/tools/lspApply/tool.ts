@@ -117,9 +117,9 @@ export function createLspApplyTool(
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       const size = changeSize(shown(planned), moveShown(planned));
       if (staged(input)) {
-        if (planned.move || planned.files.some((file) => file.before === undefined)) {
+        if (planned.files.some((file) => file.before === undefined)) {
           throw new InputError([
-            `${planned.title} ${planned.move ? 'moves' : 'creates'} a file, which cannot be staged for review yet; call it without stage to apply it (the user is asked first).`,
+            `${planned.title} creates a file, which cannot be staged for review; call it without stage to apply it (the user is asked first).`,
           ]);
         }
         const edit = await staging.stage({
@@ -127,6 +127,7 @@ export function createLspApplyTool(
           origin: ToolName.lspApply,
           summary: planned.title,
           files: planned.files.map((file) => ({ path: file.path, original: file.before as string, edits: file.edits })),
+          move: planned.move,
         });
         return `${staging.proposedAnswer(edit)}${notes}`;
       }

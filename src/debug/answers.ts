@@ -97,13 +97,15 @@ export function exceptionBreakpointsAnswer(filters: readonly string[], live: boo
 /** The file's breakpoints with each line's text; `sessionRuns` says whether they apply now or at launch. */
 export function breakpointsAnswer(
   file: string,
-  specs: ReadonlyArray<BreakpointSpec & { readonly text: string }>,
+  specs: ReadonlyArray<BreakpointSpec & { readonly text: string; readonly movedFrom?: number }>,
   sessionRuns: boolean,
 ): string {
   if (specs.length === 0) return `Breakpoints in ${file} cleared.`;
   const lines = specs.map(
     (spec) =>
-      `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}${spec.logMessage ? ` logs ${JSON.stringify(spec.logMessage)}` : ''}`,
+      `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}` +
+      `${spec.hitCondition ? ` on hit ${spec.hitCondition}` : ''}${spec.logMessage ? ` logs ${JSON.stringify(spec.logMessage)}` : ''}` +
+      `${spec.movedFrom !== undefined ? ` (moved from line ${spec.movedFrom}: the file changed, and its text is here now)` : ''}`,
   );
   return `Breakpoints in ${file}:\n${lines.join('\n')}` + (sessionRuns ? '' : '\nThey apply when you launch.');
 }
@@ -282,6 +284,8 @@ export const refusal = {
   breakpointsNeedFile: 'op "breakpoints" needs `file` with `lines` (an empty list clears the file), or `exceptions`.',
   noSuchSourceFile: (given: string) =>
     `${given} does not exist. Give the path of a source file relative to the workspace folder.`,
+  textNowhere: (file: string, expected: string, line: number, around: string) =>
+    `No line of ${file} holds ${expected} (given with line ${line}); nothing was changed. The file around line ${line} now:\n${around}\nRead the file again and give the line and its text as they are.`,
   linesOutside: (file: string, lineCount: number, outside: readonly number[]) =>
     `${file} has ${lineCount} lines; line ${outside.join(', ')} is outside it. Nothing was changed.`,
   unknownOp: (op: string) => `Unknown op "${op}".`,

@@ -36,8 +36,9 @@ import {
   variablesAnswer,
   withinFolder,
 } from './answers';
-import { DebugCancelled, DebugRefusal } from './debugErrors';
+import { BreakpointTextNotFound, DebugCancelled, DebugRefusal } from './debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from './debugHost';
+import { anchorBreakpoints, AnchoredSpec, expectedText, linesAround } from './breakpointAnchors';
 import { DebugConnection, DebugSessionState } from './debugSession';
 import { AttachRequest, LaunchRequest, planSession, SessionStart } from './launchPlan';
 import { describeLaunch } from './launchPreview';
@@ -64,7 +65,8 @@ const TTL_WAIT_GRACE_MS = 1000;
 export interface BreakpointsRequest {
   /** The source file, relative to the workspace folder, with `lines` (empty clears the file). */
   readonly file?: string;
-  readonly lines?: readonly BreakpointSpec[];
+  /** Each may carry the text expected on its line (breakpointAnchors.ts). */
+  readonly lines?: readonly AnchoredSpec[];
   /** The adapter's exception filters, from now on (empty clears them). */
   readonly exceptions?: readonly string[];
 }
@@ -397,10 +399,13 @@ export class DebugController {
       const file = this.host.resolvePath(request.file);
       const text = await this.host.readText(file);
       if (text === undefined) throw new DebugRefusal(refusal.noSuchSourceFile(request.file));
-      const specs = request.lines ?? [];
+      const requested = request.lines ?? [];
       const lines = text.split('\n');
       const lineCount = lines.length;
-      const outside = specs.filter((spec) => spec.line < 1 || spec.line > lineCount);
+      // A breakpoint anchored by its text may name a line the file no longer has: its text decides.
+      const outside = requested.filter(
+        (spec) => spec.lineText === undefined && spec.symbol === undefined && (spec.line < 1 || spec.line > lineCount),
+      );
       if (outside.length > 0)
         throw new DebugRefusal(
           refusal.linesOutside(
@@ -409,6 +414,19 @@ export class DebugController {
             outside.map((spec) => spec.line),
           ),
         );
+      const anchored = anchorBreakpoints(lines, requested);
+      if ('notFound' in anchored) {
+        const spec = anchored.notFound;
+        throw new BreakpointTextNotFound(
+          refusal.textNowhere(
+            this.host.display(file),
+            expectedText(spec),
+            spec.line,
+            linesAround(lines, Math.min(Math.max(spec.line, 1), lineCount)),
+          ),
+        );
+      }
+      const specs = anchored.placed;
       await this.host.setBreakpoints(file, specs);
       this.breakpoints.set(file, specs);
       answers.push(

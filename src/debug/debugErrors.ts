@@ -12,6 +12,18 @@ export class DebugRefusal extends ModelFacingError {
   }
 }
 
+/** A breakpoint's line text (or symbol) is on no line of the file: the lines around the given one follow. */
+export class BreakpointTextNotFound extends ModelFacingError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BreakpointTextNotFound';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.message}`;
+  }
+}
+
 /** The caller cancelled the call; the session (if any) goes on as it was. */
 export class DebugCancelled extends ModelFacingError {
   constructor(readonly op: string) {

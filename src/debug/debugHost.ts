@@ -9,6 +9,8 @@ import type { DebugConnection } from './debugSession';
 export interface BreakpointSpec {
   readonly line: number;
   readonly condition?: string;
+  /** When to stop by hit count, as the adapter reads it (`>= 3`, `% 2`…). */
+  readonly hitCondition?: string;
   /** Logged (with {expressions}) instead of stopping. */
   readonly logMessage?: string;
 }

@@ -21,6 +21,8 @@ export const Setting = {
   vibeMaxTurns: 'liveTools.vibe.maxTurns',
   vibeMaxMinutes: 'liveTools.vibe.maxMinutes',
   mcpMaxTier: 'liveTools.mcp.maxTier',
+  secretsMask: 'liveTools.secrets.mask',
+  secretsPatterns: 'liveTools.secrets.patterns',
   mcpOfferToEditor: 'liveTools.mcp.offerToEditor',
 } as const;
 

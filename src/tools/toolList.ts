@@ -16,6 +16,7 @@ import { createWriteTool } from './write/tool';
 import { WriteService } from '../writes/vscode/writeService';
 import { DebugController } from '../debug/debugController';
 import { createDebugTool } from './debug/tool';
+import { withSecretsMasked } from '../platform/vscode/userSettings';
 import { KernelPool } from '../kernels/kernelPool';
 import { createEvalTool } from './eval/tool';
 import { QuestionService } from '../questions/vscode/registerQuestions';
@@ -52,7 +53,7 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createWriteTool(services.writes),
     createEditTool(services.writes),
     createPatchTool(services.writes),
-    createDebugTool(services.debug),
+    createDebugTool(services.debug, withSecretsMasked),
     createEvalTool(services.kernels, services.runner),
     createAskUserTool(services.questions),
     ...createVibeTools(services.vibe),

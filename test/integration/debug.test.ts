@@ -369,6 +369,68 @@ describe('debug tool', function () {
     assert.match(commandLine(Number(pid)) ?? '', /debug\/python\/app\.py/);
   });
 
+  it('a breakpoint given with its line text, on a file edited since (two lines inserted above), stops on the intended statement; a text found nowhere is refused', async () => {
+    const source = 'debug/python/anchored.py';
+    const original = fs.readFileSync(path.join(root, 'debug/python/app.py'), 'utf8');
+    fs.writeFileSync(path.join(root, source), original);
+    const line = lineOf(source, 'BREAK');
+    // The model read the file; then two lines were inserted above.
+    fs.writeFileSync(path.join(root, source), `# inserted\n# inserted\n${original}`);
+    try {
+      const set = await debug({
+        op: 'breakpoints',
+        file: source,
+        lines: [{ line, line_text: 'sum_ += prices[item]' }],
+      });
+      assert.match(
+        set,
+        new RegExp(
+          `- line ${line + 2}: \`.*sum_ \\+= prices\\[item\\].*\` \\(moved from line ${line}: the file changed, and its text is here now\\)`,
+        ),
+        set,
+      );
+      const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
+      assert.match(launched, new RegExp(`Stopped \\(breakpoint.*debug/python/anchored\\.py:${line + 2} `), launched);
+      const nowhere = await debug({ op: 'breakpoints', file: source, lines: [{ line, line_text: 'total += price' }] });
+      assert.match(
+        nowhere,
+        new RegExp(
+          `^Error: No line of debug/python/anchored\\.py holds line_text "total \\+= price" \\(given with line ${line}\\); nothing was changed\\. The file around line ${line} now:\\n${line - 3}: `,
+        ),
+        nowhere,
+      );
+    } finally {
+      await debug({ op: 'terminate' });
+      await debug({ op: 'breakpoints', file: source, lines: [] });
+      fs.rmSync(path.join(root, source), { force: true });
+    }
+  });
+
+  it('credentials in variables, evaluate and output are masked with their length; turned off, they show', async () => {
+    const source = 'debug/python/secrets.py';
+    await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'BREAK') }] });
+    try {
+      const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
+      assert.match(launched, /Stopped \(breakpoint/, launched);
+      const scopes = await debug({ op: 'scopes' });
+      const variables: string[] = [];
+      for (const [, reference] of scopes.matchAll(/reference (\d+)/g))
+        variables.push(await debug({ op: 'variables', reference: Number(reference) }));
+      const listed = variables.join('\n');
+      assert.match(listed, /- aws_key\b.*«secret: 20 characters»/, listed);
+      assert.match(listed, /- header\b.*Bearer «secret: 15 characters»/, listed);
+      assert.doesNotMatch(listed, /AKIAIOSFODNN7EXAMPLE|abc\.def-ghi_jkl/);
+      assert.match(await debug({ op: 'evaluate', expression: 'aws_key' }), /^aws_key = '«secret: 20 characters»'/);
+      const output = await debug({ op: 'output' });
+      assert.match(output, /calling with Bearer «secret: 15 characters»/, output);
+      await setSetting('liveTools.secrets.mask', false);
+      assert.match(await debug({ op: 'evaluate', expression: 'aws_key' }), /^aws_key = 'AKIAIOSFODNN7EXAMPLE'/);
+    } finally {
+      await setSetting('liveTools.secrets.mask', undefined);
+      await debug({ op: 'breakpoints', file: source, lines: [] });
+    }
+  });
+
   it('breakpoints given as plain line numbers ([4, 9], the natural form) stop the program there', async () => {
     const source = 'debug/python/app.py';
     const line = lineOf(source, 'BREAK');

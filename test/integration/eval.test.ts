@@ -56,6 +56,19 @@ describe('eval tool', function () {
     );
   });
 
+  it('Python: a credential printed by a cell is masked with its length; turned off, it shows', async () => {
+    const cell = 'token = "ghp_" + "a" * 36\nprint("Authorization: Bearer", token)\ntoken';
+    const masked = await python(cell);
+    assert.doesNotMatch(masked, /ghp_a/);
+    assert.match(masked, /Bearer «secret: 40 characters»/);
+    await setSetting('liveTools.secrets.mask', false);
+    try {
+      assert.match(await python(cell), /Bearer ghp_a{36}/);
+    } finally {
+      await setSetting('liveTools.secrets.mask', undefined);
+    }
+  });
+
   it("Python: an error is a short traceback of the cell's own lines, and the state is kept", async () => {
     await python('kept = "still here"');
     const failed = await python('def ratio(a, b):\n    return a / b\n\nratio(1, 0)');

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import { failedTest, FailedTest, RunParams, RunSummary } from '../support/bridgeProtocol';
 import { setRunParams } from './support/params';
+import { browser, hasBrowser } from './support/browser';
 
 function reporterFor(reportFile: string, failures: FailedTest[]) {
   const write = (line: string) => fs.appendFileSync(reportFile, `${line}\n`);
@@ -24,8 +25,15 @@ function reporterFor(reportFile: string, failures: FailedTest[]) {
         write(`${'  '.repeat(depth)}✓ ${test.title} (${test.duration ?? 0} ms)`),
       );
       runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => write(`${'  '.repeat(depth)}- ${test.title} (skipped)`));
+      let shots = 0;
       runner.on(EVENT_TEST_FAIL, (test: Mocha.Test, error: Error) => {
         write(`${'  '.repeat(depth)}✗ ${test.title}`);
+        // What the browser showed when it failed, beside the report (best effort: the hooks run on meanwhile).
+        if (hasBrowser() && shots < 10) {
+          const shot = path.join(path.dirname(reportFile), `failure-${++shots}.png`);
+          write(`${'  '.repeat(depth + 2)}(screenshot: ${shot})`);
+          void browser({ op: 'screenshot', path: shot }).catch(() => undefined);
+        }
         failures.push(failedTest(test.fullTitle(), error));
         const details = `${error.message}\n${(error.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
         for (const line of details.split('\n')) write(`${'  '.repeat(depth + 2)}${line}`);

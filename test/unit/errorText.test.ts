@@ -11,7 +11,7 @@ import { InputError } from '../../src/platform/inputValidation';
 import { ErrorContext, ModelFacingError } from '../../src/platform/modelFacingError';
 import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
-import { DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
+import { BreakpointTextNotFound, DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
 import { RenameNotSaved, RenameRefused } from '../../src/lsp/renameErrors';
 import { ActionNotCapturable, ApplyRefused, UnknownCodeAction } from '../../src/lsp/applyErrors';
 import {
@@ -310,6 +310,12 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
   {
     error: new ActionNotCapturable('Fill S', 'gopls.fill_struct', 'whose effect cannot be shown first'),
     text: 'Error: "Fill S" was not applied: it runs the editor command `gopls.fill_struct`, whose effect cannot be shown first. Nothing was changed. Make the change with edit, or ask the user to apply it from the Quick Fix menu.',
+  },
+  {
+    error: new BreakpointTextNotFound(
+      'No line of a.py holds line_text "x" (given with line 2); nothing was changed.\n1: a\n2: b',
+    ),
+    text: 'Error: No line of a.py holds line_text "x" (given with line 2); nothing was changed.\n1: a\n2: b',
   },
   // structural
   {

@@ -165,7 +165,8 @@ describe('input validation against the schema', () => {
       problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [4, { line: 9, condition: 'i > 2' }] }),
       [],
     );
-    const alternatives = 'must be a whole number (at least 1) or an object {line, condition?, log_message?}.';
+    const alternatives =
+      'must be a whole number (at least 1) or an object {line, line_text?, symbol?, condition?, hit_condition?, log_message?}.';
     assert.deepEqual(
       problemsOf('debug', { op: 'breakpoints', file: 'a.py', lines: [0, 'nine', { line: 3, hit: 2 }] }),
       [`"lines[0]" ${alternatives}`, `"lines[1]" ${alternatives}`, `"lines[2]" ${alternatives}`],

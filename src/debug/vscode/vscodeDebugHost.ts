@@ -291,7 +291,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
               new vscode.Location(uri, new vscode.Position(spec.line - 1, 0)),
               true,
               spec.condition,
-              undefined,
+              spec.hitCondition,
               spec.logMessage,
             ),
         ),

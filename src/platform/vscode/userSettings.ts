@@ -6,9 +6,26 @@
  */
 import * as vscode from 'vscode';
 import { Setting } from '../settings';
+import { maskSecrets, SECRET_PATTERNS, SecretPattern, userSecretPatterns } from '../secretMask';
 
 /** The user's value of a setting (or its default); workspace and folder values are ignored. */
 export function userSettingValue<T>(key: Setting): T | undefined {
   const inspected = vscode.workspace.getConfiguration().inspect<T>(key);
   return inspected?.globalValue ?? inspected?.defaultValue;
+}
+
+/**
+ * The secret patterns to mask in what a model reads now, or undefined when the user turned masking
+ * off. Both settings are the user's: a workspace can neither turn masking off nor add patterns.
+ */
+export function secretPatternsNow(): SecretPattern[] | undefined {
+  if (userSettingValue<boolean>(Setting.secretsMask) === false) return undefined;
+  const extra = userSecretPatterns(userSettingValue<string[]>(Setting.secretsPatterns) ?? []).patterns;
+  return [...SECRET_PATTERNS, ...extra];
+}
+
+/** `text` as a model may read it: secrets masked unless the user turned that off. */
+export function withSecretsMasked(text: string): string {
+  const patterns = secretPatternsNow();
+  return patterns ? maskSecrets(text, patterns) : text;
 }

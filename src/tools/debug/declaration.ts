@@ -30,7 +30,17 @@ export interface DebugInput {
   op: DebugOp;
   file?: string;
   /** Plain 1-based numbers, or objects with a condition or log message; the engine takes both. */
-  lines?: Array<number | { line: number; condition?: string; log_message?: string }>;
+  lines?: Array<
+    | number
+    | {
+        line: number;
+        line_text?: string;
+        symbol?: string;
+        condition?: string;
+        hit_condition?: string;
+        log_message?: string;
+      }
+  >;
   exceptions?: string[];
   program?: string;
   args?: string[];
@@ -59,8 +69,8 @@ export const debugDeclaration: ToolDeclaration = {
       'conversation; calls run one at a time. Typical flow: `breakpoints` (file + lines) → `launch` (program) → it ' +
       'answers where the program stopped (file:line and the line text) → `stack` / `scopes` / `variables` / `evaluate` → ' +
       '`step_over` / `step_in` / `step_out` / `continue` (each returns the next stop, or the exit) → `terminate`.',
-    'Ops: adapters (which debuggers can start here, and why not), status, breakpoints (file, lines: [4, 9] or [{line, ' +
-      'condition?, log_message?}], an empty list clears the file; or exceptions: e.g. ["raised"] / ["uncaught"]), launch (program, ' +
+    'Ops: adapters (which debuggers can start here, and why not), status, breakpoints (file, lines: [4, 9] or [{line, line_text?, ' +
+      'condition?, hit_condition?, log_message?}], an empty list clears the file; or exceptions: e.g. ["raised"] / ["uncaught"]), launch (program, ' +
       'args, optional adapter, cwd, env, or configuration = a launch.json name), attach (port, or pid), continue, pause, ' +
       'step_over, step_in, step_out, threads, stack (thread_id?, 30 frames), scopes (frame_id), variables (reference; 50 ' +
       'children, values cut at 400 characters), evaluate (expression, frame_id?), output (stdout/stderr since the last ' +
@@ -77,7 +87,7 @@ export const debugDeclaration: ToolDeclaration = {
       lines: {
         type: 'array',
         description:
-          'breakpoints: the lines of `file` to stop at (1-based), e.g. [4, 9], or objects for a condition or log message, e.g. [{"line": 4, "condition": "i > 2"}]; an empty list clears the file.',
+          'breakpoints: the lines of `file` to stop at (1-based), e.g. [4, 9], or objects, e.g. [{"line": 4, "line_text": "total += price", "condition": "i > 2"}]: give line_text (or symbol) so an edit since you read the file cannot move the breakpoint onto another statement; an empty list clears the file.',
         items: {
           anyOf: [
             { type: 'integer', minimum: 1, maximum: MAX_LINE, description: '1-based line.' },
@@ -85,7 +95,22 @@ export const debugDeclaration: ToolDeclaration = {
               type: 'object',
               properties: {
                 line: { type: 'integer', minimum: 1, maximum: MAX_LINE, description: '1-based line.' },
+                line_text: {
+                  type: 'string',
+                  minLength: 1,
+                  description:
+                    'Text you expect on that line: if the file changed, the breakpoint goes to the nearest line holding it (and the answer says so).',
+                },
+                symbol: {
+                  type: 'string',
+                  minLength: 1,
+                  description: 'An identifier you expect on that line, used like line_text.',
+                },
                 condition: { type: 'string', description: 'Stop only when this expression is true.' },
+                hit_condition: {
+                  type: 'string',
+                  description: 'Stop by hit count, as the debugger reads it, e.g. ">= 3" or "5".',
+                },
                 log_message: { type: 'string', description: 'Log this (with {expressions}) instead of stopping.' },
               },
               required: ['line'],

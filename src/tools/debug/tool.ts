@@ -1,4 +1,4 @@
-import { BreakpointSpec } from '../../debug/debugHost';
+import { AnchoredSpec } from '../../debug/breakpointAnchors';
 import { DebugController } from '../../debug/debugController';
 import { DebugRefusal } from '../../debug/debugErrors';
 import { refusal } from '../../debug/answers';
@@ -14,7 +14,8 @@ import { debugDeclaration, DebugInput } from './declaration';
 import { withAbortSignal } from '../../async/abortSignal';
 import type { LiveTool } from '../liveTool';
 
-export function createDebugTool(controller: DebugController): LiveTool<DebugInput> {
+/** `mask` hides credentials in the answer (platform/secretMask.ts; the identity when the user turned that off). */
+export function createDebugTool(controller: DebugController, mask: (text: string) => string): LiveTool<DebugInput> {
   return {
     declaration: debugDeclaration,
 
@@ -26,8 +27,9 @@ export function createDebugTool(controller: DebugController): LiveTool<DebugInpu
     },
 
     // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
-    invoke: (input, { conversation, token }) =>
-      withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)),
+    // Values, evaluations and program output can hold credentials: masked before the model reads them.
+    invoke: async (input, { conversation, token }) =>
+      mask(await withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal))),
   };
 }
 
@@ -135,13 +137,17 @@ function launchRequest(input: DebugInput): LaunchRequest {
 }
 
 /** Breakpoint lines as the model may write them: plain 1-based numbers, or objects with a condition or log message. */
-function breakpointSpecs(lines: DebugInput['lines']): BreakpointSpec[] {
+function breakpointSpecs(lines: DebugInput['lines']): AnchoredSpec[] {
   return (lines ?? []).map((line) => {
     if (typeof line === 'number') return { line };
-    const { line: number, condition, log_message: logMessage } = line;
+    const { line: number, line_text: lineText, symbol, condition, hit_condition: hitCondition } = line;
+    const logMessage = line.log_message;
     return {
       line: number,
+      ...(lineText !== undefined ? { lineText } : {}),
+      ...(symbol !== undefined ? { symbol } : {}),
       ...(condition !== undefined ? { condition } : {}),
+      ...(hitCondition !== undefined ? { hitCondition } : {}),
       ...(logMessage !== undefined ? { logMessage } : {}),
     };
   });

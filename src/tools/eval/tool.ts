@@ -3,6 +3,7 @@ import { KernelResult } from '../../kernels/kernelResult';
 import { evalDeclaration, EvalInput } from './declaration';
 import { LiveTool, ToolAnswer } from '../liveTool';
 import { ToolRunner } from '../toolRunner';
+import { withSecretsMasked } from '../../platform/vscode/userSettings';
 
 const LANGUAGE_NAMES: Record<EvalLanguage, string> = { python: 'Python', javascript: 'JavaScript' };
 /** Lines of the cell shown in the confirmation; the rest is counted. */
@@ -64,7 +65,8 @@ export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<E
         callTool: (name, toolInput) => runner.relay(name, toolInput, cell, token),
       });
       const status = statusLine(answer.result);
-      const text = status ? `${status}\n${answer.text}` : answer.text;
+      // A cell's output can hold credentials: masked before the model reads it.
+      const text = withSecretsMasked(status ? `${status}\n${answer.text}` : answer.text);
       const images = answer.result.parts.flatMap((part) =>
         part.kind === 'image' ? [{ mime: part.mime, data: part.data }] : [],
       );

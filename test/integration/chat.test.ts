@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { PLAN_AGENT_NAME } from '../../src/platform/manifest';
 import { browser, hasBrowser } from './support/browser';
-import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
-import { activateExtension, lineOf, setLspEnabled, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
+import { allowOnceInChat, chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
+import { activateExtension, lineOf, setLspEnabled, waitUntil, workspaceRoot } from './support/tools';
 
 // Vibe mode is off unless a test turns it on (test/integration/vibe.test.ts checks its tools come and go).
 const catalog = TOOL_CATALOG.filter((tool) => tool.resource !== 'vibe');
@@ -90,30 +90,7 @@ describe('end to end through the built-in chat', function () {
       },
       () => ({ text: 'Done.' }),
     ]);
-    // Measured in 1.139: the confirmation's main button is "Allow in this Session", after which the chat stops
-    // asking for that tool in this window; "Allow Once" (in its drop-down) keeps later tests' confirmations.
-    // Measured: once "Allow Once" takes, the confirmation's drop-down is gone at once. A click lost while the menu
-    // opens leaves it there and the chat waits for ever (seen once in CI), so a person would click again: so do we.
-    const dropdown = '.chat-confirmation-widget-container .monaco-dropdown-button';
-    const allow = async () => {
-      for (let attempt = 1; ; attempt++) {
-        const opened = await browser({
-          op: 'click',
-          selector: dropdown,
-          container: '.chat-confirmation-widget-container',
-          timeoutMs: 60_000,
-        });
-        await browser({ op: 'click', selector: '.monaco-menu .action-label', text: '^Allow Once' });
-        const gone = await waitUntilAsync(
-          'the confirmation to go',
-          async () => ((await browser({ op: 'count', selector: dropdown })).count === 0 ? true : undefined),
-          3_000,
-        ).catch(() => false);
-        if (gone || attempt === 3) return opened;
-      }
-    };
-
-    const staging = await allow();
+    const staging = await allowOnceInChat();
     assert.match(staging.containerLabel ?? '', /^Chat Confirmation Dialog Stage a rename for review\? /);
     assert.match(
       staging.containerText ?? '',
@@ -126,7 +103,7 @@ describe('end to end through the built-in chat', function () {
     assert.match(proposed, /^\(proposed\) 3 replacements in 2 files — rename "stagedOld" → "stagedNew"\./);
     assert.equal(fs.readFileSync(path.join(root, 'src/chatStaged.ts'), 'utf8'), 'export const stagedOld = 1;\n');
 
-    const resolving = await allow();
+    const resolving = await allowOnceInChat();
     assert.match(resolving.containerLabel ?? '', new RegExp(`^Chat Confirmation Dialog Accept ${editId}\\? `));
     const confirmation = resolving.containerText ?? '';
     assert.match(

@@ -12,9 +12,9 @@ import * as vscode from 'vscode';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { PLAN_AGENT_NAME } from '../../src/platform/manifest';
 import type { RecordedRequest, ScriptedModelApi, ScriptedReply } from '../scripted-model/api';
-import { browser, hasBrowser } from './support/browser';
+import { hasBrowser } from './support/browser';
 import { answerCard, setVibe, workerIdOf } from './support/vibe';
-import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
+import { allowOnceInChat, chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
 const READ_TIER = new Set<string>(TOOL_CATALOG.filter((tool) => tool.tier === 'read').map((tool) => tool.name));
@@ -24,14 +24,7 @@ const python = (code: string, extra: object = {}) =>
 
 /** Chat confirmation: waits for it, returns its text, allows it once. */
 async function allowInChat(): Promise<string> {
-  const dropdown = '.chat-confirmation-widget-container .monaco-dropdown-button';
-  const opened = await browser({
-    op: 'click',
-    selector: dropdown,
-    container: '.chat-confirmation-widget-container',
-    timeoutMs: 60_000,
-  });
-  await browser({ op: 'click', selector: '.monaco-menu .action-label', text: '^Allow Once' });
+  const opened = await allowOnceInChat();
   return `${opened.containerLabel ?? ''} ${opened.containerText ?? ''}`;
 }
 

@@ -116,11 +116,11 @@ export class LspApply {
     const files: PlanFile[] = [];
     for (const [uri, edits] of edit.entries()) {
       if (created.has(uri.toString())) {
-        // A created file's edits are insertions into an empty text.
+        // A created file's edits are insertions into an empty text, in order: one insertion.
         files.push({
           path: uri.fsPath,
           before: undefined,
-          edits: edits.map((item) => ({ start: 0, end: 0, text: item.newText })),
+          edits: [{ start: 0, end: 0, text: edits.map((item) => item.newText).join('') }],
         });
         continue;
       }

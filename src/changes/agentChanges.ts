@@ -52,6 +52,26 @@ export interface ObservedWrite {
   readonly after: string | undefined;
 }
 
+/** A file a write changed, as writes and staging know it: its text before and after, and where it moved. */
+export interface WriteOfFile {
+  readonly path: string;
+  readonly before: string | undefined;
+  readonly after: string | undefined;
+  readonly moveTo?: string;
+}
+
+/** What a write did, file by file (writes, an accepted staged change): a move is the old path gone and the new one created. */
+export function observedWrites(files: readonly WriteOfFile[]): ObservedWrite[] {
+  return files.flatMap((file) =>
+    file.moveTo
+      ? [
+          { path: file.path, before: file.before, after: undefined },
+          { path: file.moveTo, before: undefined, after: file.after },
+        ]
+      : [{ path: file.path, before: file.before, after: file.after }],
+  );
+}
+
 /** One agent hunk of a file: lines [start, end) of base became [agentStart, agentEnd) of agent. */
 export interface AgentHunk {
   readonly index: number;

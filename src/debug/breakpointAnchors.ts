@@ -20,13 +20,15 @@ export interface PlacedSpec extends BreakpointSpec {
 /** Lines shown around the given one when its text is found nowhere. */
 const CONTEXT_LINES = 3;
 
-function holds(line: string, spec: AnchoredSpec): boolean {
-  if (spec.lineText !== undefined) return line.includes(spec.lineText.trim());
-  if (spec.symbol !== undefined) {
-    const escaped = spec.symbol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`).test(line);
+/** Whether a line holds the spec's text: `line_text` as a substring, `symbol` as a whole identifier. */
+function matcherOf(spec: AnchoredSpec): (line: string) => boolean {
+  if (spec.lineText !== undefined) {
+    const text = spec.lineText.trim();
+    return (line) => line.includes(text);
   }
-  return true;
+  const escaped = (spec.symbol ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const identifier = new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`);
+  return (line) => identifier.test(line);
 }
 
 /** What the model expected, quoted for an answer. */
@@ -61,11 +63,12 @@ export function anchorBreakpoints(
       placed.push(breakpoint);
       continue;
     }
+    const holds = matcherOf(spec);
     const given = Math.min(Math.max(spec.line, 1), lines.length);
     let found: number | undefined;
     for (let distance = 0; distance < lines.length && found === undefined; distance++) {
       for (const candidate of [given + distance, given - distance]) {
-        if (candidate >= 1 && candidate <= lines.length && holds(lines[candidate - 1], spec)) {
+        if (candidate >= 1 && candidate <= lines.length && holds(lines[candidate - 1])) {
           found = candidate;
           break;
         }

@@ -14,15 +14,29 @@ export class LiveDescriptions {
     for (const tool of tools) this.notes.set(tool, note);
   }
 
-  /** The declared description with the tool's note for now, if it has one. */
-  describe(tool: string, declared: string): string {
-    const note = this.notes.get(tool)?.();
-    return note ? `${declared}\n${note}` : declared;
+  /**
+   * Describes tools as they read now: the declared description with the tool's note. A note serving
+   * several tools (the served languages walk the workspace's folders) is read once per describer, so
+   * take one describer per tool list.
+   */
+  describer(): (tool: string, declared: string) => string {
+    const read = new Map<() => string, string>();
+    return (tool, declared) => {
+      const note = this.notes.get(tool);
+      if (!note) return declared;
+      let text = read.get(note);
+      if (text === undefined) {
+        text = note();
+        read.set(note, text);
+      }
+      return text ? `${declared}\n${text}` : declared;
+    };
   }
 
-  /** Every note as it reads now, to compare with an earlier reading. */
+  /** Every note as it reads now (each distinct note read once), to compare with an earlier reading. */
   snapshot(): string {
-    return [...this.notes].map(([tool, note]) => `${tool}:${note()}`).join('\n');
+    const describe = this.describer();
+    return [...this.notes.keys()].map((tool) => `${tool}:${describe(tool, '')}`).join('\n');
   }
 
   /** Told when a note may read differently now. */

@@ -335,17 +335,14 @@ export class ToolRunner {
         (declaration: ToolDeclaration) => declaration.name,
       ),
     );
+    const describe = this.runtime.descriptions.describer();
     return vscode.lm.tools
       .filter((tool) => {
         if (forbiddenFor(caller, tool.name)) return false;
         if (TOOL_CATALOG.some((declaration) => declaration.name === tool.name)) return ours.has(tool.name);
         return caller.kind !== 'cell' && tierWithinCap('exec', caller.cap);
       })
-      .map((tool) =>
-        ours.has(tool.name)
-          ? { ...tool, description: this.runtime.descriptions.describe(tool.name, tool.description) }
-          : tool,
-      );
+      .map((tool) => (ours.has(tool.name) ? { ...tool, description: describe(tool.name, tool.description) } : tool));
   }
 
   /** Puts the call to the human; the refusal text when denied or when nobody can be asked, else undefined. */

@@ -109,13 +109,15 @@ export function registerMcp(
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 
   const host: McpHost = {
-    tools: (peer) =>
-      offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).map((declaration): McpToolInfo => ({
+    tools: (peer) => {
+      const describe = runtime.descriptions.describer();
+      return offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).map((declaration): McpToolInfo => ({
         name: declaration.name,
         title: declaration.displayName,
-        description: runtime.descriptions.describe(declaration.name, declaration.modelDescription),
+        description: describe(declaration.name, declaration.modelDescription),
         inputSchema: declaration.inputSchema as McpToolInfo['inputSchema'],
-      })),
+      }));
+    },
     call: async (name, input, peer, signal): Promise<McpCallResult> => {
       const source = new vscode.CancellationTokenSource();
       const cancel = (): void => source.cancel();
@@ -149,6 +151,7 @@ export function registerMcp(
       bridge,
       version,
     });
+    if (sessions.size === 0) offeredNow = offeredNames();
     sessions.set(id, session);
     showClients();
     log.info('mcp', `session ${id} opened (${bridge})`);
@@ -332,9 +335,12 @@ export function registerMcp(
   };
   writeDiscovery();
 
-  // What a session is offered changes with the resources, vibe mode and the cap: say so once per change.
-  let offeredNow = offeredNames();
+  // What a session is offered changes with the resources, vibe mode, the cap and the served languages:
+  // say so once per change. Read only while a session is connected (the languages walk the folders),
+  // from the moment the first one connects.
+  let offeredNow = '';
   const toolsMayHaveChanged = (): void => {
+    if (sessions.size === 0) return;
     const now = offeredNames();
     if (now === offeredNow) return;
     offeredNow = now;

@@ -11,24 +11,19 @@ import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts'
 import { documentAt } from '../../workspace/vscode/openDocuments';
 import { hasMixedLineBreaks } from '../../edits/textEdits';
 import { ChangeJournal } from '../../changes/changeJournal';
-import { ObservedWrite } from '../../changes/agentChanges';
+import { observedWrites, WriteOfFile } from '../../changes/agentChanges';
 
-/** What accepting wrote, file by file: a moved file is its old path gone and its new path created. */
-function observedWrites(
-  files: readonly WrittenFile[],
-  move: FileMove | undefined,
-  movedText: string | undefined,
-): ObservedWrite[] {
-  const writes: ObservedWrite[] = files
-    .filter((file) => file.path !== move?.from)
-    .map((file) => ({ path: file.path, before: file.original, after: file.proposed }));
-  if (!move) return writes;
-  const moved = files.find((file) => file.path === move.from);
-  return [
-    ...writes,
-    { path: move.from, before: moved?.original ?? movedText, after: undefined },
-    { path: move.to, before: undefined, after: moved?.proposed ?? movedText },
-  ];
+/** What accepting wrote: the kept files, the moved one with its move (a moved file without edits, with its text). */
+function acceptedWrites(files: readonly WrittenFile[], move: FileMove | undefined, movedText: string | undefined) {
+  const written: WriteOfFile[] = files.map((file) => ({
+    path: file.path,
+    before: file.original,
+    after: file.proposed,
+    moveTo: file.path === move?.from ? move.to : undefined,
+  }));
+  if (move && !files.some((file) => file.path === move.from))
+    written.push({ path: move.from, before: movedText, after: movedText, moveTo: move.to });
+  return observedWrites(written);
 }
 
 /** Opens and closes the review of a change (the diff editors); the review UI provides it. */
@@ -127,7 +122,7 @@ export class StagingService {
           at: Date.now(),
         },
       },
-      observedWrites(keptFiles(edit), edit.move, movedText),
+      acceptedWrites(keptFiles(edit), edit.move, movedText),
     );
     this.log.info(
       'staging.accept',

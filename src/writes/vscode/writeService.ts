@@ -18,7 +18,7 @@ import { DiagnosticRegistry } from '../diagnosticRegistry';
 import { importsFile, isScriptFile, WRITE_IMPORTERS_CAP } from '../importers';
 import { resolveWritePath } from '../targetPath';
 import { WriteRefused } from '../writeErrors';
-import { ObservedWrite } from '../../changes/agentChanges';
+import { observedWrites } from '../../changes/agentChanges';
 import { ChangeJournal, WriteSource } from '../../changes/changeJournal';
 
 /** One file of a planned write. `before` undefined: created; `after` undefined: deleted. */
@@ -36,18 +36,6 @@ export interface WriteOutcome {
   readonly diagnostics: string;
   /** Files written into the editor but left unsaved because the user had unsaved changes there. */
   readonly unsaved: readonly string[];
-}
-
-/** What a planned write did, file by file: a move is the old path gone and the new one created. */
-export function observedWrites(files: readonly PlannedFile[]): ObservedWrite[] {
-  return files.flatMap((file) =>
-    file.moveTo
-      ? [
-          { path: file.path, before: file.before, after: undefined },
-          { path: file.moveTo, before: undefined, after: file.after },
-        ]
-      : [{ path: file.path, before: file.before, after: file.after }],
-  );
 }
 
 /** After a publication, wait this long for another one before taking the diagnostics as settled. */

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
 import { failedTest, FailedTest, RunParams, RunSummary } from '../support/bridgeProtocol';
 import { setRunParams } from './support/params';
 import { browser, hasBrowser } from './support/browser';
@@ -52,11 +53,13 @@ export async function runSuites(params: RunParams): Promise<void> {
     grep: params.grep,
     reporter: reporterFor(params.reportFile, failures) as unknown as Mocha.ReporterConstructor,
   });
-  // A menu left open by a failed click takes every later click outside it (seen in CI): close it after each test.
+  // A menu left open by a failed click takes every later click outside it (seen in CI), and a notification list
+  // left open by a failed test covers the chat's confirmation: close both after each test.
   mocha.rootHooks({
     afterEach: async () => {
       if (hasBrowser() && ((await browser({ op: 'count', selector: '.monaco-menu' })).count ?? 0) > 0)
         await browser({ op: 'press', key: 'Escape' });
+      await vscode.commands.executeCommand('notifications.hideList');
     },
   });
   const suffix = params.mode === 'bench' ? '.bench.js' : '.test.js';

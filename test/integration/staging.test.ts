@@ -341,6 +341,8 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       pendingIds.push(id);
       await waitUntil('the diff', () => (reviewTabs(id).length ? true : undefined));
       fs.writeFileSync(path.join(workspaceRoot(), file), `${SOLO}// changed\n`);
+      // Earlier suites' notifications can fill the list and push this one out of view (seen in a run of some suites).
+      await vscode.commands.executeCommand('notifications.clearAll');
       await browser({
         op: 'click',
         selector: '.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Staged Edit"]',

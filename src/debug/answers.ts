@@ -298,5 +298,7 @@ export const refusal = {
     `Which adapter? Pass \`adapter\` (${ids.join(', ')}); ${program ? `${program} has no extension one is known for` : 'attach needs it'}.`,
   adapterCannotStart: (id: string, reason: string, withoutProgram: boolean) =>
     `The ${id} adapter cannot start: ${reason}${withoutProgram ? ' (for attach, `cwd` says which project it is: its .venv is used)' : ''}`,
+  testOrConfiguration:
+    'Give `test` (with `program`, the test file) or `configuration` (a launch.json name), not both: a configuration already says what runs.',
   noConfiguration: (name: string) => `No configuration named "${name}" in .vscode/launch.json.`,
 } as const;

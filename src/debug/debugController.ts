@@ -452,7 +452,7 @@ export class DebugController {
     }
     this.endSession(conversation);
     const began = performance.now();
-    const plan = await planSession(request, this.host, conversation.exceptions);
+    const plan = await planSession(request, this.host, conversation.exceptions, signal);
     const planned = performance.now();
     const connection = await this.host.launch(plan);
     const launched = performance.now();
@@ -494,6 +494,7 @@ export class DebugController {
 
   /** What a launch or attach started, in a few words: the program, the configuration, the port or pid. */
   private launched(plan: LaunchPlan, request: SessionStart): string {
+    if (plan.what) return plan.what;
     const configuration = plan.configuration;
     const attachTo =
       request.kind !== 'attach'

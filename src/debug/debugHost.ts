@@ -27,6 +27,8 @@ export interface LaunchPlan {
   readonly folder: string;
   /** Exception filters set before the launch: they apply when the adapter is configured. */
   readonly exceptions: readonly string[];
+  /** What the answer says was launched, when the configuration's program does not say it (a test). */
+  readonly what?: string;
 }
 
 export interface DebugHost {

@@ -10,6 +10,7 @@ import { AdapterId, adapterForProgram, adapterSpec, ADAPTERS, resolveAdapter } f
 import { refusal } from './answers';
 import { DebugRefusal } from './debugErrors';
 import type { DebugHost, LaunchPlan } from './debugHost';
+import { chooseTestRun, testCommandLine, testConfiguration } from './testLaunch';
 
 /** What launch and attach both take. */
 interface StartRequest {
@@ -27,6 +28,8 @@ interface StartRequest {
 export interface LaunchRequest extends StartRequest {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** One test to run under its runner (testLaunch.ts); `program` is then the test file, when given. */
+  readonly test?: string;
 }
 
 export interface AttachRequest extends StartRequest {
@@ -122,7 +125,12 @@ export async function planSession(
   start: SessionStart,
   host: PlanHost,
   exceptions: readonly string[],
+  signal?: AbortSignal,
 ): Promise<LaunchPlan> {
+  if (start.kind === 'launch' && start.test !== undefined) {
+    if (start.configuration) throw new DebugRefusal(refusal.testOrConfiguration);
+    return planTest({ ...start, test: start.test }, host, exceptions, signal);
+  }
   if (start.configuration) return planConfiguration(start.configuration, host, exceptions);
   if (start.kind === 'launch' && !start.program) throw new DebugRefusal(refusal.launchNeedsProgram);
   if (start.kind === 'attach' && start.port === undefined && start.pid === undefined)
@@ -160,6 +168,45 @@ export async function planSession(
           python: resolution.python,
         });
   return { adapter: spec.id, resolution, detail: resolution.detail, configuration, folder, exceptions };
+}
+
+/** Builds a test's launch: the default when Rust's tests are built first and no timeout was given. */
+const TEST_BUILD_TIMEOUT_S = 300;
+
+/** One test under its runner's adapter (testLaunch.ts), the adapter resolved for the runner's project. */
+async function planTest(
+  start: LaunchRequest & { readonly test: string },
+  host: PlanHost,
+  exceptions: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<LaunchPlan> {
+  const program = start.program ? host.resolvePath(start.program) : undefined;
+  if (program && !fs.existsSync(program)) throw new DebugRefusal(refusal.noSuchProgram(start.program as string));
+  const cwd = start.cwd ? host.resolvePath(start.cwd) : undefined;
+  const { folder } = host.contextFor(program ?? (cwd ? path.join(cwd, 'test') : undefined));
+  const run = chooseTestRun({ test: start.test, program, adapter: start.adapter, cwd }, folder);
+  const spec = adapterSpec(run.adapter);
+  const { adapter } = host.contextFor(path.join(run.root, 'test'));
+  const resolution = await resolveAdapter(spec, adapter);
+  if (!resolution.ok) throw new DebugRefusal(refusal.adapterCannotStart(spec.id, resolution.reason, false));
+  const prepared = await testConfiguration(run, {
+    args: start.args ?? [],
+    env: start.env ?? {},
+    adapter,
+    python: resolution.python,
+    timeoutSeconds: start.timeoutSeconds ?? TEST_BUILD_TIMEOUT_S,
+    signal,
+  });
+  const base: BaseConfiguration = { type: spec.debugType, name: `Agent: test ${prepared.run.test}`, request: 'launch' };
+  return {
+    adapter: spec.id,
+    resolution,
+    detail: resolution.detail,
+    configuration: { ...base, ...prepared.configuration },
+    folder,
+    exceptions,
+    what: `the test ${prepared.run.test} (${testCommandLine(prepared.run)}, in ${host.display(run.root) || '.'})`,
+  };
 }
 
 /** A launch.json configuration as the file has it; its adapter resolved when it is one of ours. */

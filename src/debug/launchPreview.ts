@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { adapterForProgram } from './adapters';
 import type { DebugHost } from './debugHost';
 import type { AttachRequest, LaunchRequest } from './launchPlan';
+import { chooseTestRun, testCommandLine, TestRun } from './testLaunch';
 
-type PreviewHost = Pick<DebugHost, 'namedConfiguration' | 'resolvePath' | 'display'>;
+type PreviewHost = Pick<DebugHost, 'namedConfiguration' | 'resolvePath' | 'display' | 'contextFor'>;
 
 /** Environment variables that change which code a program loads or runs, and how. Matched case-insensitively. */
 const RISKY_ENV: ReadonlyArray<readonly [RegExp, string]> = [
@@ -50,6 +51,7 @@ const RUNS_KEYS = [
 
 /** What a launch will run: the program with its arguments, directory and environment, or the launch.json configuration. */
 export function describeLaunch(request: LaunchRequest, host: PreviewHost): string {
+  if (request.test !== undefined) return describeTest({ ...request, test: request.test }, host);
   return request.configuration ? describeConfiguration(request.configuration, host) : describeProgram(request, host);
 }
 
@@ -90,6 +92,33 @@ function describeProgram(request: LaunchRequest, host: PreviewHost): string {
   lines.push(
     `- working directory: ${request.cwd ? code(request.cwd) : program ? `${code(host.display(path.dirname(program)))} (the program's folder)` : "the program's folder"}`,
   );
+  lines.push(...environment(env, "the editor's"));
+  return lines.join('\n');
+}
+
+/** The runner's command line as the launch will run it (chosen the same way, without starting anything). */
+function describeTest(request: LaunchRequest & { readonly test: string }, host: PreviewHost): string {
+  let run: TestRun;
+  try {
+    const program = request.program ? host.resolvePath(request.program) : undefined;
+    const cwd = request.cwd ? host.resolvePath(request.cwd) : undefined;
+    const { folder } = host.contextFor(program ?? (cwd ? path.join(cwd, 'test') : undefined));
+    run = chooseTestRun({ test: request.test, program, adapter: request.adapter, cwd }, folder);
+  } catch (error) {
+    return `Debug the test ${code(request.test)}. It will be refused: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const env = Object.entries(request.env ?? {});
+  const args = request.args?.length ? ` ${request.args.join(' ')}` : '';
+  const lines = [
+    `Debug the test ${code(run.test)} under the ${run.adapter} debugger: ${code(testCommandLine(run) + args)}`,
+  ];
+  lines.push(...warning(env));
+  if (run.runner === 'cargo test')
+    lines.push(
+      "- first builds the package's tests with `cargo test --no-run` (build scripts and procedural macros run)",
+    );
+  if (run.runner === 'go test') lines.push("- delve builds the package's test binary first");
+  lines.push(`- working directory: ${code(host.display(run.root) || '.')}`);
   lines.push(...environment(env, "the editor's"));
   return lines.join('\n');
 }

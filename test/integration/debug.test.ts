@@ -38,7 +38,7 @@ async function cancelledAfter(
 /** Processes whose command line mentions one of the debug fixtures or adapters. */
 function debugProcesses(): string[] {
   return processesMatching(
-    /-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/app\.js|debug\/python\/spin\.py|__debug_bin/,
+    /-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/(app|cart\.test)\.js|mocha-project|debug\/python\/spin\.py|__debug_bin|debugfixture(\.test|-[0-9a-f]+)/,
   );
 }
 
@@ -103,6 +103,7 @@ describe('debug tool', function () {
       'debug/python/app.py',
       'debug/python/spin.py',
       'debug/js/app.js',
+      'debug/js/cart.js',
       'debug/go/main.go',
       'debug/c/main.c',
       'debug/rust/main.rs',
@@ -242,6 +243,141 @@ describe('debug tool', function () {
       assert.match(await debug({ op: 'status' }), /No debug session in this conversation/);
     });
   }
+
+  /** One test of each runner; the breakpoint is in the code under test, the stack shows the test that called it. */
+  const testCases: ReadonlyArray<{
+    readonly name: string;
+    readonly program: string;
+    readonly test: string;
+    readonly source: string;
+    readonly launched: RegExp;
+    readonly caller: RegExp;
+    readonly passed: RegExp;
+    /** Makes the project (mocha: the package with mocha in its node_modules, as npm install leaves it). */
+    readonly setup?: () => void;
+  }> = [
+    {
+      name: 'pytest (debugpy)',
+      program: 'debug/python/test_app.py',
+      test: 'test_total',
+      source: 'debug/python/app.py',
+      launched:
+        /^Launched the test test_total \(python -m pytest test_app\.py -k test_total, in debug\/python\) with debugpy/,
+      caller: /test_total at debug\/python\/test_app\.py:\d+/,
+      passed: /1 passed, 1 deselected/,
+    },
+    {
+      name: 'go test (delve)',
+      program: 'debug/go/main_test.go',
+      test: 'TestTotal',
+      source: 'debug/go/main.go',
+      launched: /^Launched the test TestTotal \(go test -run '\^TestTotal\$' -v \., in debug\/go\) with delve/,
+      caller: /TestTotal at debug\/go\/main_test\.go:\d+/,
+      passed: /--- PASS: TestTotal/,
+    },
+    {
+      name: "Node's test runner (js-debug)",
+      program: 'debug/js/cart.test.js',
+      test: 'pear and apple',
+      source: 'debug/js/cart.js',
+      launched:
+        /^Launched the test pear and apple \(node '--test-name-pattern=pear and apple' debug\/js\/cart\.test\.js, in \.\) with js/,
+      caller: /at debug\/js\/cart\.test\.js:12\b/,
+      passed: /# pass 1\b[\s\S]*# skipped 1\b/,
+    },
+    {
+      name: "mocha, as package.json's test script runs it (js-debug)",
+      program: 'debug/mocha-project/cart.spec.js',
+      test: 'pear and apple',
+      source: 'debug/js/cart.js',
+      launched:
+        /^Launched the test pear and apple \(npx mocha --grep 'pear and apple' cart\.spec\.js, in debug\/mocha-project\) with js/,
+      caller: /at debug\/mocha-project\/cart\.spec\.js:\d+/,
+      passed: /1 passing/,
+      setup: () => {
+        const project = path.join(root, 'debug', 'mocha-project');
+        fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+        fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ scripts: { test: 'mocha' } }));
+        fs.writeFileSync(
+          path.join(project, 'cart.spec.js'),
+          [
+            "const assert = require('node:assert');",
+            "const { cartTotal } = require('../js/cart');",
+            "describe('cart', () => {",
+            "  it('is empty', () => assert.equal(cartTotal([]), 0));",
+            "  it('pear and apple', () => assert.equal(cartTotal([{ price: 5, quantity: 1 }]), 5));",
+            '});',
+            '',
+          ].join('\n'),
+        );
+        const mocha = path.dirname(require.resolve('mocha/package.json'));
+        if (!fs.existsSync(path.join(project, 'node_modules', 'mocha')))
+          fs.symlinkSync(mocha, path.join(project, 'node_modules', 'mocha'));
+      },
+    },
+    {
+      name: 'cargo test (lldb)',
+      program: 'debug/rust/main.rs',
+      test: 'adds_up',
+      source: 'debug/rust/main.rs',
+      launched:
+        /^Launched the test tests::adds_up \(cargo test tests::adds_up -- --exact --nocapture --test-threads=1, in debug\/rust\) with lldb/,
+      caller: /tests::adds_up\S* at debug\/rust\/main\.rs:\d+/,
+      passed: /test tests::adds_up \.\.\. ok/,
+    },
+  ];
+
+  for (const c of testCases) {
+    it(`one test, ${c.name}: stops at the breakpoint in the code under test, called from that test; the runner's output shows it passed`, async () => {
+      c.setup?.();
+      const line = lineOf(c.source, 'BREAK');
+      await debug({ op: 'breakpoints', file: c.source, lines: [{ line, line_text: 'BREAK' }] });
+      const launched = await debug({ op: 'launch', test: c.test, program: c.program, timeout_seconds: 120 });
+      assert.match(launched, c.launched, launched);
+      assert.match(
+        launched,
+        new RegExp(`Stopped \\(breakpoint.*at ${c.source.replace(/\./g, '\\.')}:${line} `),
+        launched,
+      );
+      const stack = await debug({ op: 'stack' });
+      assert.match(stack, c.caller, stack);
+
+      await debug({ op: 'breakpoints', file: c.source, lines: [] });
+      const ended = await debug({ op: 'continue', timeout_seconds: 60 });
+      assert.match(ended, /The program ended/, ended);
+      const output = ended + (await debug({ op: 'output' }));
+      assert.match(output, c.passed, output);
+    });
+  }
+
+  it('one test: a runner that is not installed is named with what to do, and nothing starts', async () => {
+    const project = path.join(root, 'debug', 'jest-project');
+    fs.mkdirSync(project, { recursive: true });
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'jest-project', scripts: { test: 'jest' } }),
+    );
+    fs.writeFileSync(path.join(project, 'sum.test.js'), "test('adds', () => expect(1 + 1).toBe(2));\n");
+    try {
+      const refused = await debug({ op: 'launch', test: 'adds', program: 'debug/jest-project/sum.test.js' });
+      assert.match(
+        refused,
+        /Cannot debug the test with jest: the package's test script runs jest, but node_modules\/jest\/bin\/jest\.js is not in debug\/jest-project or above: run npm install first\./,
+        refused,
+      );
+      const nowhere = await debug({ op: 'launch', test: 'adds', program: 'debug/README.md' });
+      assert.match(nowhere, /No test runner is known for README\.md/, nowhere);
+      const rust = await debug({ op: 'launch', test: 'no_such_test', program: 'debug/rust/main.rs' });
+      assert.match(
+        rust,
+        /No test named no_such_test in the package's 1 test binary; nothing was launched\. Its tests: tests::adds_up, tests::is_positive\./,
+        rust,
+      );
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+    assert.match(await debug({ op: 'status' }), /^No debug session/);
+  });
 
   it('attach: debugpy to a program waiting on a port stops at the breakpoint; detaching leaves the program to its owner', async () => {
     const source = 'debug/python/app.py';
@@ -672,6 +808,20 @@ describe('debug tool: the launch confirmation shows what runs', function () {
     assert.match(card, /`GREETING` = `hello`/, card);
     assert.match(await answer, /raised: .*the human denied this debug call/);
     assert.match(await debug({ op: 'status' }), /^No debug session/);
+  });
+
+  it("one test: the runner's command line, and that Rust's tests are built first", async () => {
+    const answer = cell({ op: 'launch', test: 'adds_up', program: 'debug/rust/main.rs', env: { RUST_LOG: 'debug' } });
+    const card = await denyCard();
+    assert.match(
+      card,
+      /Debug the test `adds_up` under the lldb debugger: `cargo test adds_up -- --exact --nocapture --test-threads=1`/,
+      card,
+    );
+    assert.match(card, /first builds the package's tests with `cargo test --no-run`/, card);
+    assert.match(card, /working directory: `debug\/rust`/, card);
+    assert.match(card, /`RUST_LOG` = `debug`/, card);
+    assert.match(await answer, /raised: .*the human denied this debug call/);
   });
 
   it('a program: its arguments, working directory and environment, PYTHONPATH called out', async () => {

@@ -48,6 +48,7 @@ export interface DebugInput {
   cwd?: string;
   env?: Record<string, string>;
   configuration?: string;
+  test?: string;
   port?: number;
   pid?: number;
   thread_id?: number;
@@ -71,13 +72,17 @@ export const debugDeclaration: ToolDeclaration = {
       '`step_over` / `step_in` / `step_out` / `continue` (each returns the next stop, or the exit) → `terminate`.',
     'Ops: adapters (which debuggers can start here, and why not), status, breakpoints (file, lines: [4, 9] or [{line, line_text?, ' +
       'condition?, hit_condition?, log_message?}], an empty list clears the file; or exceptions: e.g. ["raised"] / ["uncaught"]), launch (program, ' +
-      'args, optional adapter, cwd, env, or configuration = a launch.json name), attach (port, or pid), continue, pause, ' +
+      'args, optional adapter, cwd, env, or configuration = a launch.json name; or test = one test, run by its runner), attach (port, or pid), continue, pause, ' +
       'step_over, step_in, step_out, threads, stack (thread_id?, 30 frames), scopes (frame_id), variables (reference; 50 ' +
       'children, values cut at 400 characters), evaluate (expression, frame_id?), output (stdout/stderr since the last ' +
       'call), terminate.',
     "The adapter follows the program: .py debugpy (the project's .venv/venv Python first), .go delve, .js/.ts the " +
       "editor's JavaScript debugger, a native executable lldb (build it with -g first), .dart dart. A session ends by " +
       'itself after 30 minutes.',
+    'Debug one test: `breakpoints` in the code under test, then launch with test and program = the test file: pytest ' +
+      '(test name, -k expression or node id file::name) under debugpy, go test (TestName or TestName/sub; program = ' +
+      "a file of the package) under delve, Node's runner (node:test), jest, mocha or vitest (as package.json's test " +
+      'script runs them) under js-debug, cargo test (test name or module::name; builds the tests first) under lldb.',
   ].join('\n'),
   inputSchema: {
     type: 'object',
@@ -149,6 +154,12 @@ export const debugDeclaration: ToolDeclaration = {
         type: 'string',
         description: 'launch: the name of a configuration in .vscode/launch.json, instead of program.',
       },
+      test: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'launch: one test to run under its runner, e.g. "test_total" (with program = the test file), "tests/test_app.py::test_total", "TestTotal", "tests::adds_up". args are added to the runner\'s.',
+      },
       port: { type: 'integer', minimum: 1, description: 'attach: the debug port to connect to.' },
       pid: {
         type: 'integer',
@@ -166,7 +177,7 @@ export const debugDeclaration: ToolDeclaration = {
         type: 'integer',
         minimum: 1,
         maximum: MAX_WAIT_SECONDS,
-        description: `launch/continue/steps/pause: how long to wait for the program to stop (default 60 for launch, 20 otherwise; at most ${MAX_WAIT_SECONDS}, and never past the session's time to live).`,
+        description: `launch/continue/steps/pause: how long to wait for the program to stop (default 60 for launch, 20 otherwise; at most ${MAX_WAIT_SECONDS}, and never past the session's time to live). A Rust test's build is bounded by it too (default 300).`,
       },
     },
     required: ['op'],

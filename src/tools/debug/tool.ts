@@ -19,7 +19,8 @@ export function createDebugTool(controller: DebugController, mask: (text: string
   return {
     declaration: debugDeclaration,
 
-    invocationMessage: (input) => `Debug: ${input.op.replace('_', ' ')}${input.program ? ` ${input.program}` : ''}`,
+    invocationMessage: (input) =>
+      `Debug: ${input.op.replace('_', ' ')}${input.test ? ` test ${input.test}` : ''}${input.program ? ` ${input.program}` : ''}`,
 
     async confirmation(input) {
       // What runs, as the engine will run it: the program or launch.json configuration, cwd, every env variable.
@@ -132,6 +133,7 @@ function launchRequest(input: DebugInput): LaunchRequest {
     cwd: input.cwd,
     env: input.env,
     configuration: input.configuration,
+    test: input.test,
     timeoutSeconds: input.timeout_seconds,
   };
 }

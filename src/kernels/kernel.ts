@@ -51,6 +51,8 @@ export interface ExecuteOptions {
   readonly cancellation?: AbortSignal | CancellationLike;
   /** Answers this cell's tool() calls (the caller's own approvals); else the kernel's callTool. */
   readonly callTool?: CallTool;
+  /** Each output part as it arrives (the transcript shows a running cell's output). */
+  readonly onPart?: (part: KernelPart) => void;
 }
 
 export const DEFAULT_IDLE_BUDGET_SECONDS = 300;
@@ -74,6 +76,8 @@ export class Kernel {
   private lostState: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** Stops the running cell, as its cancellation would (set while one runs). */
+  private stopRunning: ((why: 'human') => void) | undefined;
   private readonly logger: Logger;
   version: string | undefined;
 
@@ -91,6 +95,13 @@ export class Kernel {
     const run = this.queue.then(() => this.run(code, options));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** The human interrupts the running cell (SIGINT, then the kill after the grace); false when none runs. */
+  interrupt(): boolean {
+    if (!this.stopRunning) return false;
+    this.stopRunning('human');
+    return true;
   }
 
   /** Kills the kernel (its state is gone); the next cell starts a fresh one. */
@@ -169,7 +180,7 @@ export class Kernel {
     let graceTimer: NodeJS.Timeout | undefined;
     let resendTimer: NodeJS.Timeout | undefined;
 
-    const stop = (why: 'idle-budget' | 'cancelled'): void => {
+    const stop = (why: 'idle-budget' | 'cancelled' | 'human'): void => {
       if (stoppedBecause) return;
       stoppedBecause = why;
       this.logger.info('kernel.interrupt', `${why}: SIGINT to ${kernel.pid}`);
@@ -185,20 +196,25 @@ export class Kernel {
     };
     const budget = new IdleBudget(budgetMs, () => stop('idle-budget'));
     const cancelListener = cancellation.onCancel(() => stop('cancelled'));
+    this.stopRunning = stop;
+    const add = (part: KernelPart): void => {
+      output.add(part);
+      options.onPart?.(part);
+    };
 
     const onMessage = (message: CellMessage): void => {
       switch (message.type) {
         case 'stream':
-          output.addText(message.text, message.name);
+          add({ kind: 'text', stream: message.name, text: message.text });
           break;
         case 'display':
         case 'result':
-          output.add(richPart(message.type, message.mime, message.data));
+          add(richPart(message.type, message.mime, message.data));
           break;
         case 'error':
           sawError = true;
           if (INTERRUPT_ERRORS.has(message.ename)) sawInterrupt = true;
-          output.add({ kind: 'error', text: message.traceback.join('') || `${message.ename}: ${message.evalue}` });
+          add({ kind: 'error', text: message.traceback.join('') || `${message.ename}: ${message.evalue}` });
           break;
         case 'tool':
           void this.relayTool(kernel, message, budget, cancellation.token, options.callTool ?? this.options.callTool);
@@ -213,7 +229,12 @@ export class Kernel {
     };
 
     budget.start();
-    const outcome = await kernel.execute(code, onMessage);
+    let outcome: Awaited<ReturnType<KernelProcess['execute']>>;
+    try {
+      outcome = await kernel.execute(code, onMessage);
+    } finally {
+      this.stopRunning = undefined;
+    }
     budget.stop();
     clearTimeout(graceTimer);
     clearInterval(resendTimer);
@@ -236,7 +257,9 @@ export class Kernel {
         text:
           stoppedBecause === 'cancelled'
             ? 'the cell was cancelled (interrupted; the kernel and its state are kept)'
-            : `the cell was interrupted after ${budgetMs / 1000} s not waiting on a tool call (the idle budget); the kernel and its state are kept`,
+            : stoppedBecause === 'human'
+              ? "the human interrupted the cell from the kernel's transcript (the kernel and its state are kept)"
+              : `the cell was interrupted after ${budgetMs / 1000} s not waiting on a tool call (the idle budget); the kernel and its state are kept`,
       });
     }
     return {
@@ -290,7 +313,9 @@ function lostKernelText(
     const reason =
       why === 'cancelled'
         ? 'the cell was cancelled'
-        : `the cell ran ${budgetMs / 1000} s not waiting on a tool call (the idle budget)`;
+        : why === 'human'
+          ? 'the human interrupted the cell'
+          : `the cell ran ${budgetMs / 1000} s not waiting on a tool call (the idle budget)`;
     return `the ${language} kernel was killed: ${reason} and it did not stop within ${graceMs / 1000} s of the interrupt; its state is lost (the next cell starts a fresh kernel)`;
   }
   return `the ${language} kernel ${describeExit(exit)}; its state is lost (the next cell starts a fresh kernel)`;

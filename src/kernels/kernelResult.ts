@@ -17,8 +17,8 @@ export type CellStatus = 'ok' | 'error' | 'interrupted' | 'killed' | 'crashed';
 export interface KernelResult {
   readonly parts: readonly KernelPart[];
   readonly status: CellStatus;
-  /** Why we stopped it, when we did. */
-  readonly stoppedBecause?: 'idle-budget' | 'cancelled';
+  /** Why we stopped it, when we did: its idle budget, the caller cancelled, the human interrupted it (the transcript). */
+  readonly stoppedBecause?: 'idle-budget' | 'cancelled' | 'human';
   /** Sentences about the kernel rather than the cell (state lost, a fresh kernel started). */
   readonly notes: readonly string[];
   /** Characters of output left out (by the kernel beyond its hard limit, and here between head and tail). */

@@ -45,7 +45,11 @@ describe('eval tool', function () {
 
   it('Python: state survives between cells, the last expression is returned, stdout and stderr come in order', async () => {
     const first = await python('x = 41\nimport sys');
-    assert.match(first, /^\[started Python 3\.\d+\.\d+, eval\/\.venv\/bin\/python: from liveTools\.eval\.python\]$/);
+    // An earlier suite may have stopped the window's kernel (liveTools.stopKernels): the first cell is told.
+    assert.match(
+      first,
+      /^(\[the human stopped the Python kernel; its state was lost\]\n)?\[started Python 3\.\d+\.\d+, eval\/\.venv\/bin\/python: from liveTools\.eval\.python\]$/,
+    );
     const second = await python('print("one")\nprint("two", file=sys.stderr)\nprint("three")\nx + 1');
     assert.equal(second, 'one\ntwo\nthree\n42');
     assert.equal(await python('y = x * 2'), '(no output)');
@@ -327,7 +331,11 @@ describe('eval tool', function () {
     while (kernelProcesses().length > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(kernelProcesses(), []);
-    assert.match(await python('"again"'), /\[started Python .*\]\n'again'$/);
+    // The agent's next cell is told the human stopped it.
+    assert.match(
+      await python('"again"'),
+      /^\[the human stopped the Python kernel; its state was lost\]\n\[started Python .*\]\n'again'$/,
+    );
   });
 
   it('bad input is refused with what to send instead', async () => {

@@ -386,6 +386,8 @@ async function importModule(specifier: string): Promise<unknown> {
 // --- running cells ----------------------------------------------------------------------------
 
 let parse: ParseJavaScript | undefined;
+/** The global naming the globals a fresh kernel has (read by the Kernels view's variables cell). */
+const INITIAL_GLOBALS = '__agentInitialGlobals';
 let interruptWaiting: (() => void) | undefined;
 
 function installGlobals(): void {
@@ -401,6 +403,8 @@ function installGlobals(): void {
   });
   define('tool', callTool);
   define(IMPORT_FUNCTION, importModule, false);
+  // What the kernel starts with: the Kernels view lists the names the cells added beyond these.
+  define(INITIAL_GLOBALS, new Set(Object.getOwnPropertyNames(globalThis).concat(INITIAL_GLOBALS)), false);
 }
 
 async function runCell(id: number, code: string): Promise<void> {

@@ -15,6 +15,7 @@ import { defaultHostPath, javascriptLaunch } from '../javascriptKernel';
 import { DEFAULT_IDLE_BUDGET_SECONDS } from '../kernel';
 import { EvalLanguage, KernelPool, LaunchChoice, LiveKernel } from '../kernelPool';
 import { choosePythonInterpreter, defaultDriverPath, pythonLaunch } from '../pythonKernel';
+import { OPEN_TRANSCRIPT_COMMAND, registerKernelTranscripts } from './kernelTranscriptView';
 
 export const SHOW_KERNELS_COMMAND = 'liveTools.showKernels';
 export const STOP_KERNELS_COMMAND = 'liveTools.stopKernels';
@@ -64,7 +65,7 @@ export function registerKernels(context: vscode.ExtensionContext, runtime: Runti
       return;
     }
     item.text = `$(notebook) ${live.map((kernel) => kernel.languageName).join(', ')}`;
-    item.tooltip = `Agent kernels running (eval tool):\n${live.map(describeKernel).join('\n')}\nClick to stop one.`;
+    item.tooltip = `Agent kernels running (eval tool):\n${live.map(describeKernel).join('\n')}\nClick to watch one's transcript, or stop it.`;
     item.show();
   };
   const pool: KernelPool = new KernelPool({
@@ -78,14 +79,11 @@ export function registerKernels(context: vscode.ExtensionContext, runtime: Runti
   context.subscriptions.push(
     item,
     vscode.workspace.onDidChangeWorkspaceFolders(update),
-    vscode.commands.registerCommand(SHOW_KERNELS_COMMAND, () => pickKernelToStop(pool)),
+    vscode.commands.registerCommand(SHOW_KERNELS_COMMAND, () => pickKernelAction(pool)),
     // Returns how many were running, so a caller (and the tests) can tell.
-    vscode.commands.registerCommand(STOP_KERNELS_COMMAND, async () => {
-      const running = pool.live().length;
-      await pool.disposeAll();
-      return running;
-    }),
+    vscode.commands.registerCommand(STOP_KERNELS_COMMAND, () => pool.stopAll()),
   );
+  registerKernelTranscripts(context, pool);
   return pool;
 }
 
@@ -93,23 +91,36 @@ function describeKernel(kernel: LiveKernel): string {
   return `${kernel.languageName} ${kernel.version ?? ''} (pid ${kernel.pid}, ${kernel.conversation === 'window' ? 'outside chat' : 'a chat session'})`;
 }
 
-/** Lists the live kernels; picking one stops it (the agent's next cell in that language starts fresh). */
-async function pickKernelToStop(pool: KernelPool): Promise<LiveKernel | undefined> {
+/** Lists the live kernels: open one's transcript, or stop it (the agent's next cell in that language starts fresh). */
+async function pickKernelAction(pool: KernelPool): Promise<LiveKernel | undefined> {
   const live = pool.live();
   if (live.length === 0) {
     void vscode.window.showInformationMessage('No agent kernels are running.');
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    live.map((kernel) => ({
-      label: `$(debug-stop) Stop ${kernel.languageName}`,
-      description: describeKernel(kernel),
-      detail: kernel.origin,
-      kernel,
-    })),
-    { title: 'Agent kernels (eval tool)', placeHolder: 'Pick a kernel to stop; its variables are lost' },
+    live.flatMap((kernel) => [
+      {
+        label: `$(notebook) Watch ${kernel.languageName}`,
+        description: describeKernel(kernel),
+        detail: 'Open the transcript of the cells it ran',
+        kernel,
+        action: 'open' as const,
+      },
+      {
+        label: `$(debug-stop) Stop ${kernel.languageName}`,
+        description: describeKernel(kernel),
+        detail: kernel.origin,
+        kernel,
+        action: 'stop' as const,
+      },
+    ]),
+    { title: 'Agent kernels (eval tool)', placeHolder: 'Watch a kernel, or stop it (its variables are lost)' },
   );
   if (!picked) return undefined;
-  await pool.stop(picked.kernel.conversation, picked.kernel.language);
+  const { conversation, language } = picked.kernel;
+  if (picked.action === 'open')
+    await vscode.commands.executeCommand(OPEN_TRANSCRIPT_COMMAND, { conversation, language });
+  else await pool.stop(conversation, language);
   return picked.kernel;
 }

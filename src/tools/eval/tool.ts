@@ -1,11 +1,10 @@
-import { EvalLanguage, KernelPool } from '../../kernels/kernelPool';
+import { KernelPool, LANGUAGE_NAMES } from '../../kernels/kernelPool';
 import { KernelResult } from '../../kernels/kernelResult';
 import { evalDeclaration, EvalInput } from './declaration';
 import { LiveTool, ToolAnswer } from '../liveTool';
 import { ToolRunner } from '../toolRunner';
 import { withSecretsMasked } from '../../platform/vscode/userSettings';
 
-const LANGUAGE_NAMES: Record<EvalLanguage, string> = { python: 'Python', javascript: 'JavaScript' };
 /** Lines of the cell shown in the confirmation; the rest is counted. */
 const CONFIRMATION_LINES = 40;
 
@@ -60,6 +59,7 @@ export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<E
       // No interpreter, or a kernel that would not start: the error says so (its modelText) through the runner.
       const answer = await pool.run(conversation, language, {
         code: input.code,
+        description: input.description,
         reset: input.reset,
         cancellation: token,
         callTool: (name, toolInput) => runner.relay(name, toolInput, cell, token),

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import { runParams } from '../test/integration/support/params';
 
 export interface Sample {
+  /** Names the sample for the targets the report checks (e.g. 'lsp.references'). */
+  readonly key?: string;
   readonly area: string;
   readonly measure: string;
   readonly ours: number[];

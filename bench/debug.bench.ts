@@ -16,8 +16,8 @@ const ROUNDS = 8;
 /** Runs to the first stop (timed) and resolves to the clean-up (not timed). */
 type Launch = () => Promise<() => Promise<void>>;
 
-async function compare(measure: string, peerName: string, ours: Launch, peer: Launch): Promise<Sample> {
-  const sample: Sample = { area: 'debug', measure, ours: [], peer: [], peerName };
+async function compare(key: string, measure: string, peerName: string, ours: Launch, peer: Launch): Promise<Sample> {
+  const sample: Sample = { key, area: 'debug', measure, ours: [], peer: [], peerName };
   const time = async (work: Launch): Promise<number> => {
     const started = performance.now();
     const cleanUp = await work();
@@ -94,6 +94,7 @@ describe('bench', function () {
     await invokeText('debug', { op: 'breakpoints', file: cSource, lines: [{ line: cLine }] });
     const samples = [
       await compare(
+        'debug.debugpy',
         'launch → first stop (debugpy, Python)',
         'raw DAP client, same debugpy and Python',
         throughTool(pySource),
@@ -111,6 +112,7 @@ describe('bench', function () {
         ),
       ),
       await compare(
+        'debug.lldb',
         'launch → first stop (lldb-vscode-16, C)',
         'raw DAP client, same lldb-vscode-16',
         throughTool('debug/c/main'),

@@ -61,8 +61,9 @@ class JupyterPeer {
   }
 }
 
-async function compare(measure: string, ours: () => Promise<void>, peer: JupyterPeer): Promise<Sample> {
+async function compare(key: string, measure: string, ours: () => Promise<void>, peer: JupyterPeer): Promise<Sample> {
   const sample: Sample = {
+    key,
     area: 'eval',
     measure,
     ours: [],
@@ -106,8 +107,8 @@ describe('bench', function () {
         if (text !== '2') throw new Error(`the kernel answered ${text}`);
       };
       addToReport([
-        await compare('1+1 round trip, whole tool path (lm.invokeTool eval)', throughTool, peer),
-        await compare('1+1 round trip, kernel engine alone', throughEngine, peer),
+        await compare('eval.tool', '1+1 round trip, whole tool path (lm.invokeTool eval)', throughTool, peer),
+        await compare('eval.engine', '1+1 round trip, kernel engine alone', throughEngine, peer),
       ]);
     } finally {
       await engine.dispose();

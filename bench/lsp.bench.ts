@@ -18,6 +18,7 @@ async function time(work: () => Thenable<unknown>): Promise<number> {
 }
 
 async function compare(
+  key: string,
   measure: string,
   peerName: string,
   ours: () => Thenable<unknown>,
@@ -25,7 +26,7 @@ async function compare(
 ): Promise<Sample> {
   await ours();
   await peer();
-  const sample: Sample = { area: 'lsp', measure, ours: [], peer: [], peerName };
+  const sample: Sample = { key, area: 'lsp', measure, ours: [], peer: [], peerName };
   for (let round = 0; round < ROUNDS; round++) {
     if (round % 2 === 0) {
       sample.ours.push(await time(ours));
@@ -124,18 +125,29 @@ describe('bench', function () {
       // workbench): lsp symbols without file or query is refused by our validation, no server call,
       // against a command round trip that does nothing. (reload restarts servers since issue 4.)
       await compare(
+        'lsp.floor',
         'invocation floor (lsp symbols, refused: no server call)',
         "executeCommand('setContext')",
         () => invokeText('lsp', { action: 'symbols' }),
         () => vscode.commands.executeCommand('setContext', 'liveTools.bench.noop', true),
       ),
+      // The floor of any tool: another extension's that does nothing (the scripted-model test extension's).
       await compare(
+        'lsp.noop',
+        "invocation floor, a do-nothing tool (another extension's)",
+        "executeCommand('setContext')",
+        () => vscode.lm.invokeTool('scripted_tagged_read', { input: {}, toolInvocationToken: undefined }),
+        () => vscode.commands.executeCommand('setContext', 'liveTools.bench.noop', true),
+      ),
+      await compare(
+        'lsp.references',
         'references (5 across 3 files)',
         'vscode.executeReferenceProvider',
         () => invokeText('lsp', { action: 'references', file: 'src/format.ts', line: 1, symbol: 'formatCount' }),
         () => vscode.commands.executeCommand('vscode.executeReferenceProvider', uri('src/format.ts'), formatCount),
       ),
       await compare(
+        'lsp.definition',
         'definition',
         'vscode.executeDefinitionProvider',
         () =>
@@ -143,12 +155,14 @@ describe('bench', function () {
         () => vscode.commands.executeCommand('vscode.executeDefinitionProvider', uri('src/main.ts'), makeGreeting),
       ),
       await compare(
+        'lsp.hover',
         'hover',
         'vscode.executeHoverProvider',
         () => invokeText('lsp', { action: 'hover', file: 'src/main.ts', line: bothLine, symbol: 'makeGreeting#1' }),
         () => vscode.commands.executeCommand('vscode.executeHoverProvider', uri('src/main.ts'), makeGreeting),
       ),
       await compare(
+        'lsp.symbols',
         'symbols of a file',
         'vscode.executeDocumentSymbolProvider',
         () => invokeText('lsp', { action: 'symbols', file: 'src/greeter.ts' }),

@@ -267,6 +267,8 @@ export function registerKernelTranscripts(context: vscode.ExtensionContext, pool
   const view = vscode.window.createTreeView(KERNELS_VIEW, { treeDataProvider: tree });
   const pending = new Map<string, NodeJS.Timeout>();
   let controller: vscode.NotebookController | undefined;
+  /** Whether the view is offered (set only when it changes: a streaming cell changes the transcript often). */
+  let shown = false;
 
   /** Lists the kernel's names now (a cell of our own); only while someone looks at the view. */
   const refreshVariables = async (ref: KernelRef): Promise<void> => {
@@ -298,7 +300,11 @@ export function registerKernelTranscripts(context: vscode.ExtensionContext, pool
         const ref = { conversation, language };
         const key = keyOf(ref);
         const transcript = pool.transcripts.get(conversation, language);
-        void vscode.commands.executeCommand('setContext', HAS_TRANSCRIPTS_KEY, pool.transcripts.all().length > 0);
+        const any = pool.transcripts.all().length > 0;
+        if (any !== shown) {
+          shown = any;
+          void vscode.commands.executeCommand('setContext', HAS_TRANSCRIPTS_KEY, any);
+        }
         if (!pending.has(key))
           pending.set(
             key,

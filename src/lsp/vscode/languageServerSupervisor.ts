@@ -31,10 +31,18 @@ export function supervisorSettings(): { overrides: LanguageOverrides; binDirs: s
   };
 }
 
+/**
+ * The installed extensions by lower-case id, built once per change of the installed set: every lsp
+ * call asks whether an editor extension serves the file's language (measured ~0.7 ms a call when
+ * `vscode.extensions.all` was walked each time).
+ */
+let installed: Map<string, vscode.Extension<unknown>> | undefined;
+
 /** The installed extension that serves this language, if any (then we start nothing). */
 export function editorServerOf(entry: EffectiveEntry): (EditorExtension & { active: boolean }) | undefined {
+  installed ??= new Map(vscode.extensions.all.map((extension) => [extension.id.toLowerCase(), extension]));
   for (const candidate of entry.editorExtensions) {
-    const extension = vscode.extensions.all.find((item) => item.id.toLowerCase() === candidate.id.toLowerCase());
+    const extension = installed.get(candidate.id.toLowerCase());
     if (extension) return { ...candidate, id: extension.id, active: extension.isActive };
   }
   return undefined;
@@ -47,7 +55,16 @@ interface SupervisedClient extends ServerClient {
 
 /** The editor as the supervisor engine's host: settings, extensions, commands, documents, language clients. */
 class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
+  /** The table with the user's overrides, until the lsp settings change. */
+  private effective: EffectiveEntry[] | undefined;
+
   constructor(private readonly log: Logger) {}
+
+  /** The lsp settings or the installed extensions changed: read them again at the next call. */
+  forget(): void {
+    this.effective = undefined;
+    installed = undefined;
+  }
 
   folders(): string[] {
     return (vscode.workspace.workspaceFolders ?? [])
@@ -56,7 +73,8 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
   }
 
   table(): EffectiveEntry[] {
-    return effectiveTable(supervisorSettings().overrides);
+    this.effective ??= effectiveTable(supervisorSettings().overrides);
+    return this.effective;
   }
 
   binDirs(): string[] {
@@ -165,8 +183,13 @@ export class LanguageServerSupervisor implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
-    this.engine = new SupervisorEngine(new EditorSupervisorHost(log), log);
+    const host = new EditorSupervisorHost(log);
+    this.engine = new SupervisorEngine(host, log);
     this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('liveTools.lsp')) host.forget();
+      }),
+      vscode.extensions.onDidChange(() => host.forget()),
       vscode.workspace.onDidOpenTextDocument((document) => {
         void this.ensureFor(document).catch((error: unknown) => this.log.warn('lsp.supervisor', describeError(error)));
       }),

@@ -19,10 +19,21 @@ export function userSettingValue<T>(key: Setting): T | undefined {
  * off. Both settings are the user's: a workspace can neither turn masking off nor add patterns.
  */
 export function secretPatternsNow(): SecretPattern[] | undefined {
-  if (userSettingValue<boolean>(Setting.secretsMask) === false) return undefined;
-  const extra = userSecretPatterns(userSettingValue<string[]>(Setting.secretsPatterns) ?? []).patterns;
-  return [...SECRET_PATTERNS, ...extra];
+  if (!secretSettings) {
+    // Read once per change of the settings: every debug and eval answer passes through here.
+    secretSettingsWatch ??= vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('liveTools.secrets')) secretSettings = undefined;
+    });
+    const masked = userSettingValue<boolean>(Setting.secretsMask) !== false;
+    const extra = userSecretPatterns(userSettingValue<string[]>(Setting.secretsPatterns) ?? []).patterns;
+    secretSettings = { patterns: masked ? [...SECRET_PATTERNS, ...extra] : undefined };
+  }
+  return secretSettings.patterns;
 }
+
+let secretSettings: { readonly patterns: SecretPattern[] | undefined } | undefined;
+/** Lives as long as the extension host: one listener, registered at the first read. */
+let secretSettingsWatch: vscode.Disposable | undefined;
 
 /** `text` as a model may read it: secrets masked unless the user turned that off. */
 export function withSecretsMasked(text: string): string {

@@ -50,7 +50,8 @@ export function languageExtensionsReady(languageId: string): Promise<void> {
 
 /** Opens (in memory, not in an editor) the document the editor holds for this file, unsaved edits included. */
 export async function openWorkspaceDocument(uri: vscode.Uri): Promise<vscode.TextDocument> {
-  const document = await vscode.workspace.openTextDocument(uri);
+  // One the editor holds already is taken as it is: asking again costs a round trip on every lsp call.
+  const document = documentFor(uri) ?? (await vscode.workspace.openTextDocument(uri));
   await languageExtensionsReady(document.languageId);
   return document;
 }

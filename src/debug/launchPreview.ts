@@ -115,7 +115,7 @@ function describeTest(request: LaunchRequest & { readonly test: string }, host: 
   lines.push(...warning(env));
   if (run.runner === 'cargo test')
     lines.push(
-      "- first builds the package's tests with `cargo test --no-run` (build scripts and procedural macros run)",
+      "- first builds the package's tests with `cargo test --no-run` (build scripts and procedural macros run) and lists each test binary's tests (`--list`) to find the one",
     );
   if (run.runner === 'go test') lines.push("- delve builds the package's test binary first");
   lines.push(`- working directory: ${code(host.display(run.root) || '.')}`);

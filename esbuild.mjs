@@ -58,6 +58,9 @@ async function buildExtension() {
     entryPoints: ['src/lsp/fileRename/fileRenameWorker.ts'],
     outfile: 'dist/fileRenameWorker.js',
   });
+  // debugpy's adapter as the debug tool starts it (see the script's docstring).
+  mkdirSync('dist/debug', { recursive: true });
+  copyFileSync('src/debug/python/debugpy_adapter.py', 'dist/debug/debugpy_adapter.py');
   // The kernels of the eval tool: the Python driver is copied as it is, the JavaScript host bundled.
   mkdirSync('dist/kernels', { recursive: true });
   copyFileSync('src/kernels/python/kernel.py', 'dist/kernels/python_kernel.py');

@@ -10,10 +10,17 @@ import { chromium, Page } from 'playwright-core';
 import { newRunDir } from './editorRun';
 import { startProduct } from './product';
 import { chromiumPath } from './workbench';
+import { repoRoot } from '../support/repoRoot';
 
 export async function productSmokeTest(runDir: string, log: (line: string) => void): Promise<boolean> {
   fs.mkdirSync(runDir, { recursive: true });
   const product = await startProduct(runDir, undefined, () => undefined);
+  const missing = missingFromPackage(path.join(runDir, 'extensions'));
+  if (missing.length > 0) {
+    await product.server.stop();
+    log(`✗ npm start: the installed .vsix lacks what the build made (add it to .vscodeignore): ${missing.join(', ')}`);
+    return false;
+  }
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -71,6 +78,24 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
     await browser.close().catch(() => undefined);
     await product.server.stop();
   }
+}
+
+/**
+ * The files of dist/ the extension loads at run time (every one but source maps and the structural
+ * CLI, which only the bench runs) that the installed extension does not have.
+ */
+function missingFromPackage(extensionsDir: string): string[] {
+  const dist = path.join(repoRoot(), 'dist');
+  const installed = fs.readdirSync(extensionsDir).find((name) => name.startsWith('agent-live-tools.agent-live-tools-'));
+  if (!installed) return ['the whole extension (not installed)'];
+  const built = fs
+    .readdirSync(dist, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dist, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.endsWith('.map') && file !== 'cli.js');
+  return built
+    .filter((file) => !fs.existsSync(path.join(extensionsDir, installed, 'dist', file)))
+    .map((file) => `dist/${file}`);
 }
 
 /** Opens Run Tool… from the palette and picks `tool` (typed; it must come first). */

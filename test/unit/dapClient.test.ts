@@ -10,6 +10,7 @@ import {
   launchToFirstStop,
   StartedAdapter,
   startDebugpy,
+  startStdioAdapter,
   startDelve,
   startLldb,
   DEBIAN_PYTHON,
@@ -57,6 +58,20 @@ const cases: Case[] = [
         justMyCode: true,
       };
       return { adapter: startDebugpy(), launch };
+    },
+  },
+  {
+    // The debug tool starts debugpy's adapter through this script (its sockets acknowledge at once).
+    name: 'debugpy through src/debug/python/debugpy_adapter.py (Python)',
+    source: path.join(debugDir, 'python', 'app.py'),
+    timeoutMs: 30_000,
+    local: 'prices',
+    evaluate: { expression: 'prices["pear"]', result: /^5$/ },
+    async start() {
+      const program = path.join(debugDir, 'python', 'app.py');
+      const script = path.join(repoRoot(), 'src', 'debug', 'python', 'debugpy_adapter.py');
+      const launch = { program, python: [DEBIAN_PYTHON], cwd: path.dirname(program), console: 'internalConsole' };
+      return { adapter: startStdioAdapter('python', DEBIAN_PYTHON, [script]), launch: { ...launch, justMyCode: true } };
     },
   },
   {

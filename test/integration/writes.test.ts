@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, invokeText, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, setSetting, workspaceRoot } from './support/tools';
 
 const write = (input: object) => invokeText('write', input);
 const edit = (input: object) => invokeText('edit', input);
@@ -156,6 +156,32 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     assert.ok(id, staged);
     assert.match(await invokeText('resolve', { edit_id: id, action: 'accept' }), /^Accepted/);
     assert.equal(read('src/writeMixed.ts'), 'export const b = 1;\nexport const c = 20;\r\nexport const d = 30;\n');
+  });
+
+  it('a file the editor reads in another encoding is edited as the editor reads it, and keeps its encoding', async () => {
+    // UTF-16 by its byte order mark; windows-1252 by the setting (its bytes are also valid UTF-8: only the setting tells).
+    const utf16 = path.join(workspaceRoot(), 'src/writeUtf16.txt');
+    fs.writeFileSync(
+      utf16,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("name = 'café'\nmixed\r\n", 'utf16le')]),
+    );
+    const edited = await edit({ path: 'src/writeUtf16.txt', old_string: "'café'", new_string: "'thé'" });
+    assert.match(edited, /^Edited src\/writeUtf16\.txt: 1 replacement at line 1/, edited);
+    const bytes = fs.readFileSync(utf16);
+    assert.deepEqual([...bytes.subarray(0, 2)], [0xff, 0xfe]);
+    assert.equal(bytes.subarray(2).toString('utf16le'), "name = 'thé'\nmixed\r\n");
+
+    await setSetting('files.encoding', 'windows1252');
+    try {
+      const latin = path.join(workspaceRoot(), 'src/writeLatin.txt');
+      // "Ã©" in windows-1252 is the two bytes of "é" in UTF-8.
+      fs.writeFileSync(latin, Buffer.from([0x61, 0x3d, 0xc3, 0xa9, 0x0a, 0x62, 0x0d, 0x0a]));
+      const latinEdit = await edit({ path: 'src/writeLatin.txt', old_string: 'a=Ã©', new_string: 'a=Ã©!' });
+      assert.match(latinEdit, /^Edited src\/writeLatin\.txt: 1 replacement at line 1/, latinEdit);
+      assert.deepEqual([...fs.readFileSync(latin)], [0x61, 0x3d, 0xc3, 0xa9, 0x21, 0x0a, 0x62, 0x0d, 0x0a]);
+    } finally {
+      await setSetting('files.encoding', undefined);
+    }
   });
 
   it('a patch that adds a file and moves another onto it is refused while planning; nothing is written', async () => {

@@ -264,7 +264,28 @@ function keyOf(ref: KernelRef): string {
 export function registerKernelTranscripts(context: vscode.ExtensionContext, pool: KernelPool): void {
   const files = new TranscriptFileSystem(pool);
   const tree = new KernelsTree(pool);
-  const view = vscode.window.createTreeView(KERNELS_VIEW, { treeDataProvider: tree });
+  // The view, the file system and the notebook type are registered with the first transcript (nothing can show
+  // or open one before): activation stays short.
+  let view: vscode.TreeView<KernelNode> | undefined;
+  const surfaces = (): vscode.TreeView<KernelNode> => {
+    if (view) return view;
+    const created = vscode.window.createTreeView(KERNELS_VIEW, { treeDataProvider: tree });
+    view = created;
+    context.subscriptions.push(
+      created,
+      vscode.workspace.registerFileSystemProvider(TRANSCRIPT_SCHEME, files, {
+        isCaseSensitive: true,
+        isReadonly: true,
+      }),
+      vscode.workspace.registerNotebookSerializer(TRANSCRIPT_NOTEBOOK_TYPE, new TranscriptSerializer(pool), {
+        transientOutputs: false,
+      }),
+      created.onDidChangeVisibility(() => {
+        if (created.visible) for (const transcript of pool.transcripts.all()) void refreshVariables(transcript);
+      }),
+    );
+    return created;
+  };
   const pending = new Map<string, NodeJS.Timeout>();
   let controller: vscode.NotebookController | undefined;
   /** Whether the view is offered (set only when it changes: a streaming cell changes the transcript often). */
@@ -272,7 +293,7 @@ export function registerKernelTranscripts(context: vscode.ExtensionContext, pool
 
   /** Lists the kernel's names now (a cell of our own); only while someone looks at the view. */
   const refreshVariables = async (ref: KernelRef): Promise<void> => {
-    if (!view.visible) return;
+    if (!view?.visible) return;
     const names = await pool.variables(ref.conversation, ref.language).catch(() => undefined);
     tree.variables.set(keyOf(ref), names ?? 'unavailable');
     tree.refresh();
@@ -288,15 +309,11 @@ export function registerKernelTranscripts(context: vscode.ExtensionContext, pool
   };
 
   context.subscriptions.push(
-    view,
-    vscode.workspace.registerFileSystemProvider(TRANSCRIPT_SCHEME, files, { isCaseSensitive: true, isReadonly: true }),
-    vscode.workspace.registerNotebookSerializer(TRANSCRIPT_NOTEBOOK_TYPE, new TranscriptSerializer(pool), {
-      transientOutputs: false,
-    }),
     { dispose: () => controller?.dispose() },
     { dispose: () => pending.forEach((timer) => clearTimeout(timer)) },
     new vscode.Disposable(
       pool.transcripts.onDidChange((conversation, language) => {
+        surfaces();
         const ref = { conversation, language };
         const key = keyOf(ref);
         const transcript = pool.transcripts.get(conversation, language);
@@ -318,12 +335,10 @@ export function registerKernelTranscripts(context: vscode.ExtensionContext, pool
         if (last?.kind === 'cell' && last.status !== 'running') void refreshVariables(ref);
       }).dispose,
     ),
-    view.onDidChangeVisibility(() => {
-      if (view.visible) for (const transcript of pool.transcripts.all()) void refreshVariables(transcript);
-    }),
     vscode.commands.registerCommand(OPEN_TRANSCRIPT_COMMAND, async (given?: unknown) => {
       const ref = refOrActive(given) ?? (await pickKernel(pool));
       if (!ref) return undefined;
+      surfaces();
       controller ??= transcriptController();
       const notebook = await vscode.workspace.openNotebookDocument(transcriptUri(ref));
       controller.updateNotebookAffinity(notebook, vscode.NotebookControllerAffinity.Preferred);

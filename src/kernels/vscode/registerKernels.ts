@@ -68,17 +68,23 @@ export function registerKernels(context: vscode.ExtensionContext, runtime: Runti
     item.tooltip = `Agent kernels running (eval tool):\n${live.map(describeKernel).join('\n')}\nClick to watch one's transcript, or stop it.`;
     item.show();
   };
+  let idleBudget: number | undefined;
   const pool: KernelPool = new KernelPool({
     launchFor,
     cwd: () => workspaceFolderPaths()[0]?.path ?? process.cwd(),
+    // Read once per change of the setting (every cell asks; a read is ~0.16 ms, traced).
     idleBudgetSeconds: () =>
-      vscode.workspace.getConfiguration().get<number>(Setting.evalIdleSeconds) ?? DEFAULT_IDLE_BUDGET_SECONDS,
+      (idleBudget ??=
+        vscode.workspace.getConfiguration().get<number>(Setting.evalIdleSeconds) ?? DEFAULT_IDLE_BUDGET_SECONDS),
     logger: runtime.log,
     onChange: showLive,
   });
   context.subscriptions.push(
     item,
     vscode.workspace.onDidChangeWorkspaceFolders(update),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(Setting.evalIdleSeconds)) idleBudget = undefined;
+    }),
     vscode.commands.registerCommand(SHOW_KERNELS_COMMAND, () => pickKernelAction(pool)),
     // Returns how many were running, so a caller (and the tests) can tell.
     vscode.commands.registerCommand(STOP_KERNELS_COMMAND, () => pool.stopAll()),

@@ -311,17 +311,6 @@ export function registerMcp(
     connection.on('close', () => clearTimeout(timer));
   });
   server.on('error', (error) => log.warn('mcp', `endpoint error: ${error.message}`));
-  server.listen(socket, () => {
-    if (process.platform !== 'win32') fs.chmodSync(socket, 0o600);
-    log.info('mcp', `listening at ${socket}`);
-  });
-
-  const collection = context.environmentVariableCollection;
-  collection.persistent = false;
-  collection.description = 'Lets an agent started in this terminal reach Agent Live Tools (live-tools-mcp).';
-  collection.replace(SOCKET_VARIABLE, socket);
-  collection.replace(TOKEN_VARIABLE, token);
-
   const stateDir = discoveryDir();
   const discoveryFile = path.join(stateDir, `${process.pid}-${nonce}.json`);
   const writeDiscovery = (): void => {
@@ -333,7 +322,18 @@ export function registerMcp(
       log.warn('mcp', `no discovery file: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  writeDiscovery();
+  server.listen(socket, () => {
+    if (process.platform !== 'win32') fs.chmodSync(socket, 0o600);
+    log.info('mcp', `listening at ${socket}`);
+    // Announced once it listens (and off activation: the file's directory, the folders' real paths, the write).
+    writeDiscovery();
+  });
+
+  const collection = context.environmentVariableCollection;
+  collection.persistent = false;
+  collection.description = 'Lets an agent started in this terminal reach Agent Live Tools (live-tools-mcp).';
+  collection.replace(SOCKET_VARIABLE, socket);
+  collection.replace(TOKEN_VARIABLE, token);
 
   // What a session is offered changes with the resources, vibe mode, the cap and the served languages:
   // say so once per change. Read only while a session is connected (the languages walk the folders),

@@ -3,11 +3,22 @@
  * `debug` tool (a VS Code debug session: adapter resolution, startDebugging, the editor's own
  * breakpoints, the stop described with its line) against a raw DAP client driving the same adapter
  * with the same interpreter (test/support/dapClient.ts), alternating, in one run. Target ≤ 1.1×.
+ * To say which part is the editor's, the editor's own session is timed too: `startDebugging` with
+ * the very configuration our tool gave it, to the adapter's first `stopped` event, against the same
+ * raw client.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { launchToFirstStop, startDebugpy, startLldb, StartedAdapter } from '../test/support/dapClient';
+import * as vscode from 'vscode';
+import {
+  launchToFirstStop,
+  startDebugpy,
+  startLldb,
+  StartedAdapter,
+  startStdioAdapter,
+} from '../test/support/dapClient';
+import { repoRoot } from '../test/support/repoRoot';
 import { activateExtension, invokeText, lineOf, workspaceRoot } from '../test/integration/support/tools';
 import { addToReport, Sample } from './benchReport';
 
@@ -54,6 +65,79 @@ function throughTool(program: string): Launch {
   };
 }
 
+/** The configuration of the next session our tool starts (the editor's copy, variables resolved). */
+async function configurationOfOurLaunch(launch: Launch): Promise<vscode.DebugConfiguration> {
+  let seen: vscode.DebugConfiguration | undefined;
+  const tracking = vscode.debug.registerDebugAdapterTrackerFactory('*', {
+    createDebugAdapterTracker: (session) => {
+      if (session.configuration.__liveToolsLaunchId) seen ??= { ...session.configuration };
+      return undefined;
+    },
+  });
+  try {
+    await (
+      await launch()
+    )();
+  } finally {
+    tracking.dispose();
+  }
+  if (!seen) throw new Error('our launch started no session the bench could see');
+  // Without our launch id the session is not the tool's; the adapter command it names is kept.
+  delete seen.__liveToolsLaunchId;
+  return seen;
+}
+
+let editorLaunches = 0;
+
+/** The editor's own session without our tool: `startDebugging`, timed to the adapter's first `stopped` event. */
+function throughEditor(configuration: vscode.DebugConfiguration): Launch {
+  return async () => {
+    const name = `bench session ${++editorLaunches}`;
+    let session: vscode.DebugSession | undefined;
+    let tracking: vscode.Disposable | undefined;
+    const stopped = new Promise<void>((resolve, reject) => {
+      tracking = vscode.debug.registerDebugAdapterTrackerFactory(configuration.type, {
+        createDebugAdapterTracker: (candidate) =>
+          candidate.name !== name
+            ? undefined
+            : {
+                onDidSendMessage: (message: { type?: string; event?: string }) => {
+                  if (message.type === 'event' && message.event === 'stopped') resolve();
+                },
+                onExit: () => reject(new Error(`${name}: the adapter exited before stopping`)),
+              },
+      });
+    });
+    const starting = vscode.debug.onDidStartDebugSession((candidate) => {
+      if (candidate.name === name) session = candidate;
+    });
+    try {
+      const ok = await vscode.debug.startDebugging(
+        vscode.workspace.workspaceFolders?.[0],
+        { ...configuration, name },
+        { suppressSaveBeforeStart: true, suppressDebugView: true },
+      );
+      if (!ok) throw new Error(`${name}: the editor did not start it`);
+      await stopped;
+    } finally {
+      tracking?.dispose();
+      starting.dispose();
+    }
+    return async () => {
+      if (!session) return;
+      const ended = new Promise<void>((resolve) => {
+        const listener = vscode.debug.onDidTerminateDebugSession((candidate) => {
+          if (candidate.id !== session?.id) return;
+          listener.dispose();
+          resolve();
+        });
+      });
+      await vscode.debug.stopDebugging(session);
+      await ended;
+    };
+  };
+}
+
 /** The raw side: the adapter's first stop is timed; disposing of it is not. */
 function throughRawClient(
   start: () => StartedAdapter,
@@ -92,36 +176,63 @@ describe('bench', function () {
     const cLine = lineOf(cSource, 'BREAK');
     await invokeText('debug', { op: 'breakpoints', file: pySource, lines: [{ line: pyLine }] });
     await invokeText('debug', { op: 'breakpoints', file: cSource, lines: [{ line: cLine }] });
+    const pyLaunch = {
+      program: pyFile,
+      python: [python],
+      cwd: path.dirname(pyFile),
+      console: 'internalConsole',
+      justMyCode: true,
+    };
+    const pyRaw = throughRawClient(() => startDebugpy(python), pyLaunch, pyFile, pyLine);
+    // debugpy's adapter as our tool starts it (its sockets acknowledging at once), driven by the same raw client.
+    const adapterScript = path.join(repoRoot(), 'dist', 'debug', 'debugpy_adapter.py');
+    const pyRawScript = throughRawClient(
+      () => startStdioAdapter('python', python, [adapterScript]),
+      pyLaunch,
+      pyFile,
+      pyLine,
+    );
+    const cRaw = throughRawClient(
+      () => startLldb(),
+      { program: cProgram, cwd: path.dirname(cProgram), args: [], env: [] },
+      path.join(root, cSource),
+      cLine,
+    );
     const samples = [
       await compare(
         'debug.debugpy',
         'launch → first stop (debugpy, Python)',
         'raw DAP client, same debugpy and Python',
         throughTool(pySource),
-        throughRawClient(
-          () => startDebugpy(python),
-          {
-            program: pyFile,
-            python: [python],
-            cwd: path.dirname(pyFile),
-            console: 'internalConsole',
-            justMyCode: true,
-          },
-          pyFile,
-          pyLine,
-        ),
+        pyRaw,
+      ),
+      await compare(
+        'debug.debugpy.editor',
+        "the editor's own session to the stopped event (debugpy, Python)",
+        'raw DAP client, same debugpy and Python',
+        throughEditor(await configurationOfOurLaunch(throughTool(pySource))),
+        pyRawScript,
+      ),
+      await compare(
+        'debug.debugpy.script',
+        'raw DAP client, debugpy started through our adapter script',
+        'raw DAP client, debugpy started as `python -m debugpy.adapter`',
+        pyRawScript,
+        pyRaw,
       ),
       await compare(
         'debug.lldb',
         'launch → first stop (lldb-vscode-16, C)',
         'raw DAP client, same lldb-vscode-16',
         throughTool('debug/c/main'),
-        throughRawClient(
-          () => startLldb(),
-          { program: cProgram, cwd: path.dirname(cProgram), args: [], env: [] },
-          path.join(root, cSource),
-          cLine,
-        ),
+        cRaw,
+      ),
+      await compare(
+        'debug.lldb.editor',
+        "the editor's own session to the stopped event (lldb-vscode-16, C)",
+        'raw DAP client, same lldb-vscode-16',
+        throughEditor(await configurationOfOurLaunch(throughTool('debug/c/main'))),
+        cRaw,
       ),
     ];
     await invokeText('debug', { op: 'breakpoints', file: pySource, lines: [] });

@@ -139,6 +139,15 @@ describe('bench', function () {
         () => vscode.lm.invokeTool('scripted_tagged_read', { input: {}, toolInvocationToken: undefined }),
         () => vscode.commands.executeCommand('setContext', 'liveTools.bench.noop', true),
       ),
+      // The same with a confirmation, as every write or exec tool has: the editor asks prepareInvocation, then
+      // confirms (in extension tests its dialog answers by itself) before invoke.
+      await compare(
+        'lsp.noopConfirmed',
+        "invocation floor, a do-nothing tool that asks for confirmation (another extension's)",
+        "executeCommand('setContext')",
+        () => vscode.lm.invokeTool('scripted_confirmed_noop', { input: {}, toolInvocationToken: undefined }),
+        () => vscode.commands.executeCommand('setContext', 'liveTools.bench.noop', true),
+      ),
       await compare(
         'lsp.references',
         'references (5 across 3 files)',

@@ -3,7 +3,8 @@
  * test scripts and records every request chat sends it — the tools offered, the messages,
  * tool results included. It stands in for a real model; everything else in the chat is real.
  * It also registers `scripted_tagged_read`, a tool that claims to be one of Agent Live Tools' read tier by
- * its tags (a foreign tool must count as exec whatever it says). It also contributes the debugger type `live-fault-test`, whose adapter is the fault-injection
+ * its tags (a foreign tool must count as exec whatever it says), and `scripted_confirmed_noop`, which does
+ * nothing but asks for a confirmation first as an exec tool does (the bench's floor for one). It also contributes the debugger type `live-fault-test`, whose adapter is the fault-injection
  * one (esbuild.mjs copies out/test/fixtures/faultAdapter.js in beside us), so the debug tool's tests can launch it from launch.json.
  */
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ const MODEL_ID = 'scripted-1';
 const SECOND_MODEL_ID = 'scripted-2';
 const FAULT_DEBUG_TYPE = 'live-fault-test';
 const TAGGED_TOOL = 'scripted_tagged_read';
+const CONFIRMED_TOOL = 'scripted_confirmed_noop';
 
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -119,6 +121,13 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
         new vscode.LanguageModelToolResult([
           new vscode.LanguageModelTextPart(`${TAGGED_TOOL} ran: ${options.input.note ?? ''}`),
         ]),
+    }),
+    vscode.lm.registerTool<object>(CONFIRMED_TOOL, {
+      prepareInvocation: () => ({
+        invocationMessage: 'Doing nothing',
+        confirmationMessages: { title: 'Do nothing?', message: 'Runs nothing (a test tool).' },
+      }),
+      invoke: () => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`${CONFIRMED_TOOL} ran`)]),
     }),
   );
   // The test profile gets a copy of this directory, so the adapter is looked for in it, not in out/.

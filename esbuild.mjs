@@ -58,6 +58,13 @@ async function buildExtension() {
     entryPoints: ['src/lsp/fileRename/fileRenameWorker.ts'],
     outfile: 'dist/fileRenameWorker.js',
   });
+  // The language client of our own servers (vscode-languageclient), loaded when the first one starts.
+  await esbuild.build({
+    ...node,
+    entryPoints: ['src/lsp/vscode/supervisedClient.ts'],
+    outfile: 'dist/languageClient.js',
+    external: ['vscode'],
+  });
   // debugpy's adapter as the debug tool starts it (see the script's docstring).
   mkdirSync('dist/debug', { recursive: true });
   copyFileSync('src/debug/python/debugpy_adapter.py', 'dist/debug/debugpy_adapter.py');

@@ -46,3 +46,23 @@ describe('engine boundary', () => {
     assert.deepEqual(offenders, []);
   });
 });
+
+describe('what activation loads', () => {
+  it('the extension bundle leaves the language client and the MCP SDK to the bundles loaded on first use', () => {
+    const bundle = fs.readFileSync(path.join(src, '..', 'dist', 'extension.js'), 'utf8');
+    // esbuild names each bundled module's path in a comment (the test build is not minified).
+    assert.match(
+      bundle,
+      /\/\/ src\/extension\.ts/,
+      'dist/extension.js is not the test build: run node esbuild.mjs --tests',
+    );
+    const carried = ['node_modules/vscode-languageclient/', 'node_modules/@modelcontextprotocol/sdk/'].filter(
+      (library) => bundle.includes(library),
+    );
+    assert.deepEqual(
+      carried,
+      [],
+      'import these with `import type` only; dist/languageClient.js and dist/mcpSession.js load them',
+    );
+  });
+});

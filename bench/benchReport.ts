@@ -15,7 +15,10 @@ export interface Sample {
   readonly peerName: string;
 }
 
-export function addToReport(samples: readonly Sample[], fields: { activationMs?: number } = {}): void {
+export function addToReport(
+  samples: readonly Sample[],
+  fields: { activationMs?: number; evaluationMs?: number } = {},
+): void {
   const file = runParams().benchReportFile;
   if (!file) throw new Error('No bench report file in the run parameters.');
   const report = fs.existsSync(file)

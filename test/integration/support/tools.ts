@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 
 export const EXTENSION_ID = 'agent-live-tools.agent-live-tools';
 
-export async function activateExtension(): Promise<{ activationMs: number; logUri: vscode.Uri }> {
+export async function activateExtension(): Promise<{ activationMs: number; evaluationMs: number; logUri: vscode.Uri }> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded in this editor.`);
   return extension.activate();

@@ -2,10 +2,10 @@
  * debug overhead, measured inside the real editor: launch → first stop at a breakpoint through the
  * `debug` tool (a VS Code debug session: adapter resolution, startDebugging, the editor's own
  * breakpoints, the stop described with its line) against a raw DAP client driving the same adapter
- * with the same interpreter (test/support/dapClient.ts), alternating, in one run. Target ≤ 1.1×.
- * To say which part is the editor's, the editor's own session is timed too: `startDebugging` with
- * the very configuration our tool gave it, to the adapter's first `stopped` event, against the same
- * raw client.
+ * with the same interpreter (test/support/dapClient.ts), in rotating order within each round of one
+ * run. Target ≤ 1.1×. To say which part is the editor's, the editor's own session runs in the same
+ * rounds: `startDebugging` with the very configuration our tool gave it, to the adapter's first
+ * `stopped` event; ours above it is ours, it above the raw client the editor's.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -22,34 +22,34 @@ import { repoRoot } from '../test/support/repoRoot';
 import { activateExtension, invokeText, lineOf, workspaceRoot } from '../test/integration/support/tools';
 import { addToReport, Sample } from './benchReport';
 
-const ROUNDS = 8;
+const ROUNDS = 12;
 
 /** Runs to the first stop (timed) and resolves to the clean-up (not timed). */
 type Launch = () => Promise<() => Promise<void>>;
 
-async function compare(key: string, measure: string, peerName: string, ours: Launch, peer: Launch): Promise<Sample> {
-  const sample: Sample = { key, area: 'debug', measure, ours: [], peer: [], peerName };
-  const time = async (work: Launch): Promise<number> => {
-    const started = performance.now();
-    const cleanUp = await work();
-    const elapsed = performance.now() - started;
-    await cleanUp();
-    return elapsed;
-  };
-  // One untimed round each: the first start of an adapter warms caches the later ones reuse.
-  await (
-    await ours()
-  )();
-  await (
-    await peer()
-  )();
+/**
+ * Launch → first stop of each launch, ROUNDS times: every round runs each once, in an order that
+ * rotates, so drift hits all alike and their p50s compare within the same rounds.
+ */
+async function rounds<Name extends string>(launches: Record<Name, Launch>): Promise<Record<Name, number[]>> {
+  const names = Object.keys(launches) as Name[];
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
+  // One untimed run each: the first start of an adapter warms caches the later ones reuse.
+  for (const name of names) await (await launches[name]())();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const which of round % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours']) {
-      if (which === 'ours') sample.ours.push(await time(ours));
-      else sample.peer.push(await time(peer));
+    for (let index = 0; index < names.length; index++) {
+      const name = names[(round + index) % names.length];
+      const started = performance.now();
+      const cleanUp = await launches[name]();
+      times[name].push(performance.now() - started);
+      await cleanUp();
     }
   }
-  return sample;
+  return times;
+}
+
+function sample(key: string, measure: string, ours: number[], peerName: string, peer: number[]): Sample {
+  return { key, area: 'debug', measure, ours, peer, peerName };
 }
 
 /** Our side: launch to the first stop is timed; terminating is not. */
@@ -198,41 +198,43 @@ describe('bench', function () {
       path.join(root, cSource),
       cLine,
     );
+    const py = await rounds({
+      ours: throughTool(pySource),
+      editor: throughEditor(await configurationOfOurLaunch(throughTool(pySource))),
+      raw: pyRaw,
+      rawScript: pyRawScript,
+    });
+    const c = await rounds({
+      ours: throughTool('debug/c/main'),
+      editor: throughEditor(await configurationOfOurLaunch(throughTool('debug/c/main'))),
+      raw: cRaw,
+    });
+    const rawPy = 'raw DAP client, same debugpy and Python';
+    const rawC = 'raw DAP client, same lldb-vscode-16';
     const samples = [
-      await compare(
-        'debug.debugpy',
-        'launch → first stop (debugpy, Python)',
-        'raw DAP client, same debugpy and Python',
-        throughTool(pySource),
-        pyRaw,
-      ),
-      await compare(
+      sample('debug.debugpy', 'launch → first stop (debugpy, Python)', py.ours, rawPy, py.raw),
+      // The editor's session runs the adapter as our tool does: its peer is the raw client with that command.
+      sample(
         'debug.debugpy.editor',
         "the editor's own session to the stopped event (debugpy, Python)",
-        'raw DAP client, same debugpy and Python',
-        throughEditor(await configurationOfOurLaunch(throughTool(pySource))),
-        pyRawScript,
+        py.editor,
+        'raw DAP client, debugpy started through our adapter script',
+        py.rawScript,
       ),
-      await compare(
+      sample(
         'debug.debugpy.script',
         'raw DAP client, debugpy started through our adapter script',
+        py.rawScript,
         'raw DAP client, debugpy started as `python -m debugpy.adapter`',
-        pyRawScript,
-        pyRaw,
+        py.raw,
       ),
-      await compare(
-        'debug.lldb',
-        'launch → first stop (lldb-vscode-16, C)',
-        'raw DAP client, same lldb-vscode-16',
-        throughTool('debug/c/main'),
-        cRaw,
-      ),
-      await compare(
+      sample('debug.lldb', 'launch → first stop (lldb-vscode-16, C)', c.ours, rawC, c.raw),
+      sample(
         'debug.lldb.editor',
         "the editor's own session to the stopped event (lldb-vscode-16, C)",
-        'raw DAP client, same lldb-vscode-16',
-        throughEditor(await configurationOfOurLaunch(throughTool('debug/c/main'))),
-        cRaw,
+        c.editor,
+        rawC,
+        c.raw,
       ),
     ];
     await invokeText('debug', { op: 'breakpoints', file: pySource, lines: [] });

@@ -182,6 +182,19 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     } finally {
       await setSetting('files.encoding', undefined);
     }
+
+    // The same by a language's own value (plain text files here), which the file's path alone does not show.
+    const plainText = vscode.workspace.getConfiguration(undefined, { languageId: 'plaintext' });
+    await plainText.update('files.encoding', 'windows1252', vscode.ConfigurationTarget.Global, true);
+    try {
+      const latin = path.join(workspaceRoot(), 'src/writeLatinByLanguage.txt');
+      fs.writeFileSync(latin, Buffer.from([0x61, 0x3d, 0xc3, 0xa9, 0x0a, 0x62, 0x0d, 0x0a]));
+      const byLanguage = await edit({ path: 'src/writeLatinByLanguage.txt', old_string: 'a=Ã©', new_string: 'a=Ã©?' });
+      assert.match(byLanguage, /^Edited src\/writeLatinByLanguage\.txt: 1 replacement at line 1/, byLanguage);
+      assert.deepEqual([...fs.readFileSync(latin)], [0x61, 0x3d, 0xc3, 0xa9, 0x3f, 0x0a, 0x62, 0x0d, 0x0a]);
+    } finally {
+      await plainText.update('files.encoding', undefined, vscode.ConfigurationTarget.Global, true);
+    }
   });
 
   it('a patch that adds a file and moves another onto it is refused while planning; nothing is written', async () => {

@@ -46,6 +46,9 @@ function plainUtf8(bytes: Uint8Array, uri: vscode.Uri): string | undefined {
   const files = vscode.workspace.getConfiguration('files', uri);
   if (files.get<string>('encoding', 'utf8') !== 'utf8' || files.get<boolean>('autoGuessEncoding', false))
     return undefined;
+  // A language's own value (`"[python]": { "files.encoding": … }`) applies by the file's language, unknown here.
+  if (['encoding', 'autoGuessEncoding'].some((key) => (files.inspect(key)?.languageIds?.length ?? 0) > 0))
+    return undefined;
   if (utf16Of(bytes)) return undefined;
   if (bytes.includes(0)) return undefined;
   try {

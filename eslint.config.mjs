@@ -16,6 +16,85 @@ const glueImports = {
   message: 'An engine never imports editor glue or a tool: pass what it needs in through an interface (a host).',
 };
 
+/**
+ * Which areas each area may import (Dart-Code's per-area no-restricted-imports), so no import runs
+ * back up: the shared floor imports only below itself, an area the floor and the areas named for it,
+ * the tools the areas whose engines they drive, and only the entry glue everything.
+ */
+const FLOOR = ['log', 'platform', 'async', 'edits', 'process', 'project', 'workspace'];
+const AREAS = {
+  log: [],
+  platform: ['log'],
+  async: ['platform'],
+  edits: ['platform'],
+  process: ['async', 'log', 'platform'],
+  project: ['async', 'log', 'platform', 'process'],
+  workspace: ['async', 'edits', 'log', 'platform'],
+  runtime: FLOOR,
+  changes: [...FLOOR, 'runtime'],
+  debug: [...FLOOR, 'runtime'],
+  kernels: [...FLOOR, 'runtime'],
+  lsp: [...FLOOR, 'runtime'],
+  questions: [...FLOOR, 'runtime'],
+  staging: [...FLOOR, 'runtime'],
+  structural: [...FLOOR, 'runtime'],
+  vibe: [...FLOOR, 'runtime'],
+  writes: [...FLOOR, 'runtime', 'lsp'],
+  cli: [...FLOOR, 'structural'],
+  tools: [
+    ...FLOOR,
+    'runtime',
+    'changes',
+    'debug',
+    'kernels',
+    'lsp',
+    'questions',
+    'staging',
+    'structural',
+    'vibe',
+    'writes',
+  ],
+  mcp: [...FLOOR, 'runtime', 'tools'],
+  playground: [...FLOOR, 'runtime', 'tools'],
+};
+/** Areas that are one file at src/ (the rest are folders). */
+const FILE_AREAS = new Set(['runtime', 'extension']);
+const ALL_AREAS = [...Object.keys(AREAS), 'extension'];
+
+/** The import patterns of the areas `area` may not import. */
+function upwardImports(area) {
+  const forbidden = ALL_AREAS.filter((other) => other !== area && !AREAS[area].includes(other));
+  if (forbidden.length === 0) return [];
+  return [
+    {
+      group: forbidden.flatMap((other) =>
+        FILE_AREAS.has(other) ? [`**/${other}`] : [`**/${other}/*`, `**/${other}/**`],
+      ),
+      message: `src/${area} may import only ${AREAS[area].join(', ') || 'nothing of the other areas'} (eslint.config.mjs, AREAS): what two areas share moves down to the floor.`,
+    },
+  ];
+}
+
+/** The files of an area, engines or glue. */
+function areaFiles(area) {
+  return FILE_AREAS.has(area) ? [`src/${area}.ts`] : [`src/${area}/**/*.ts`];
+}
+
+/** Per area: every file gets the area's restrictions; its engines, also no vscode and no glue (the later block wins). */
+const areaRules = Object.keys(AREAS).flatMap((area) => [
+  {
+    files: areaFiles(area),
+    rules: { 'no-restricted-imports': ['error', { patterns: upwardImports(area) }] },
+  },
+  {
+    files: areaFiles(area),
+    ignores: GLUE,
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscodeImport], patterns: [glueImports, ...upwardImports(area)] }],
+    },
+  },
+]);
+
 export default tseslint.config(
   {
     ignores: [
@@ -48,6 +127,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...areaRules,
   {
     files: DECLARATIONS,
     rules: {

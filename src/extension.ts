@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
       questions,
       vibe,
       runner,
-      journal: runtime.journal,
+      writer: runtime.writer,
     });
     phase('tools', () => runner.register(context, tools));
     phase('playground', () => registerPlayground(context, runtime, tools, runner));

@@ -3,7 +3,8 @@ import { LiveDescriptions } from './platform/liveDescriptions';
 import { createOutputChannelLogger } from './log/vscode/outputChannelLogger';
 import { Logger } from './log/logger';
 import { contextKeyOf, ResourceBoard } from './platform/resources';
-import { ChangeJournal } from './changes/changeJournal';
+import { ChangeJournal } from './platform/changeJournal';
+import { WorkspaceWriter } from './workspace/vscode/workspaceWriter';
 
 /** What every area's registration receives: the log and the board of live resources. */
 export interface Runtime {
@@ -11,6 +12,8 @@ export interface Runtime {
   readonly board: ResourceBoard;
   /** Every agent write is told here (Agent Changes records it). */
   readonly journal: ChangeJournal;
+  /** The one writer: every change to workspace files goes through it. */
+  readonly writer: WorkspaceWriter;
   /** What tool descriptions say about this window now (MCP and workers read them). */
   readonly descriptions: LiveDescriptions;
 }
@@ -25,5 +28,6 @@ export function createRuntime(context: vscode.ExtensionContext): Runtime {
       void vscode.commands.executeCommand('setContext', contextKeyOf(id), state.ready);
     }),
   );
-  return { log, board, journal: new ChangeJournal(), descriptions: new LiveDescriptions() };
+  const journal = new ChangeJournal();
+  return { log, board, journal, writer: new WorkspaceWriter(log, journal), descriptions: new LiveDescriptions() };
 }

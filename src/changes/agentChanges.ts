@@ -10,22 +10,30 @@
  * (manual edits since), theirs is the target. A region both sides changed is refused and named,
  * never written: a revert never touches a line someone changed after the agent did, and nothing
  * of a kept hunk is left in any target to restore.
+ *
+ * Recording a write costs in proportion to the change, not to the history: `base` takes in a manual
+ * edit at once (one merge), but the steps' texts (each call's "before", for checkpoints) keep the
+ * text as it was, with the later manual edits and kept hunks listed as carries, applied only when a
+ * checkpoint is restored.
  */
-import { diffLines, mergeRegions, mergeWith, splitLines } from './lineMerge';
-
-/** One tool call that changed files; checkpoints are "before this call". */
-export interface ChangeCall {
-  readonly id: string;
-  /** `edit`, `patch`, `lsp_rename`, `resolve (accepted edit_3)`… */
-  readonly label: string;
-  /** Milliseconds since the epoch. */
-  readonly at: number;
-}
+import { diffLines, splitLines } from '../edits/textDiff';
+import { ChangeCall, ObservedWrite } from '../platform/changeJournal';
+import { mergeRegions, mergeWith } from './lineMerge';
 
 export interface FileStep {
   readonly call: string;
-  /** The agent-side text before that call (manual edits and kept hunks folded in); undefined: absent. */
+  /** Numbers the file's steps in order (dropping old steps leaves the others' numbers). */
+  readonly seq: number;
+  /** The text before that call as it was then (undefined: absent); the carries after it apply on restore. */
   readonly before: string | undefined;
+}
+
+/** A change someone else made (a manual edit between the agent's writes, a kept hunk): it belongs to the earlier steps' texts too. */
+export interface Carry {
+  readonly from: string | undefined;
+  readonly to: string | undefined;
+  /** Applies to the steps numbered below this. */
+  readonly beforeSeq: number;
 }
 
 export interface FileRecord {
@@ -35,6 +43,10 @@ export interface FileRecord {
   /** undefined: the agent deleted it. */
   readonly agent: string | undefined;
   readonly steps: readonly FileStep[];
+  /** In the order they happened. */
+  readonly carries: readonly Carry[];
+  /** The number the next step gets. */
+  readonly nextSeq: number;
 }
 
 export interface ConversationRecord {
@@ -43,33 +55,6 @@ export interface ConversationRecord {
   readonly label: string;
   readonly calls: readonly ChangeCall[];
   readonly files: readonly FileRecord[];
-}
-
-/** A write as the glue saw it: the text just before and just after (undefined: absent). */
-export interface ObservedWrite {
-  readonly path: string;
-  readonly before: string | undefined;
-  readonly after: string | undefined;
-}
-
-/** A file a write changed, as writes and staging know it: its text before and after, and where it moved. */
-export interface WriteOfFile {
-  readonly path: string;
-  readonly before: string | undefined;
-  readonly after: string | undefined;
-  readonly moveTo?: string;
-}
-
-/** What a write did, file by file (writes, an accepted staged change): a move is the old path gone and the new one created. */
-export function observedWrites(files: readonly WriteOfFile[]): ObservedWrite[] {
-  return files.flatMap((file) =>
-    file.moveTo
-      ? [
-          { path: file.path, before: file.before, after: undefined },
-          { path: file.moveTo, before: undefined, after: file.after },
-        ]
-      : [{ path: file.path, before: file.before, after: file.after }],
-  );
 }
 
 /** One agent hunk of a file: lines [start, end) of base became [agentStart, agentEnd) of agent. */
@@ -117,24 +102,40 @@ function carry(text: string | undefined, from: string | undefined, to: string | 
   );
 }
 
-/** The record after the agent wrote `write` in `call`. Manual edits since its last write are folded in first. */
+/** The record after the agent wrote `write` in `call`: manual edits since its last write are taken into `base` (one merge) and listed for the steps. */
 export function recordWrite(record: FileRecord | undefined, call: string, write: ObservedWrite): FileRecord {
   if (!record) {
-    return { path: write.path, base: write.before, agent: write.after, steps: [{ call, before: write.before }] };
+    return {
+      path: write.path,
+      base: write.before,
+      agent: write.after,
+      steps: [{ call, seq: 0, before: write.before }],
+      carries: [],
+      nextSeq: 1,
+    };
   }
-  let { base, steps } = record;
+  let { base, carries, steps, nextSeq } = record;
   if (write.before !== record.agent) {
     // Edits made by someone else since the agent's last write: they belong to every earlier text too.
     base = carry(base, record.agent, write.before);
-    steps = steps.map((step) => ({ ...step, before: carry(step.before, record.agent, write.before) }));
+    carries = [...carries, { from: record.agent, to: write.before, beforeSeq: nextSeq }];
   }
   const last = steps[steps.length - 1];
-  return {
-    path: record.path,
-    base,
-    agent: write.after,
-    steps: last?.call === call ? steps : [...steps, { call, before: write.before }],
-  };
+  if (last?.call !== call) steps = [...steps, { call, seq: nextSeq++, before: write.before }];
+  return { path: record.path, base, agent: write.after, steps, carries, nextSeq };
+}
+
+/** A step's text before its call, with every change made after it by someone else carried over. */
+export function stepText(record: FileRecord, step: FileStep): string | undefined {
+  let text = step.before;
+  for (const change of record.carries) if (step.seq < change.beforeSeq) text = carry(text, change.from, change.to);
+  return text;
+}
+
+/** The record with only `steps`, and the carries that still apply to one of them. */
+export function withSteps(record: FileRecord, steps: readonly FileStep[]): FileRecord {
+  const first = steps[0]?.seq ?? record.nextSeq;
+  return { ...record, steps, carries: record.carries.filter((change) => first < change.beforeSeq) };
 }
 
 /** A region of a revert that was not written because someone changed it after the agent. */
@@ -176,7 +177,7 @@ function revertTowards(
         refused: untouched ? [] : [{ line: 1, endLine: Math.max(1, splitLines(current ?? '').length) }],
       };
     }
-    const after: FileRecord = { ...record, agent: target, steps };
+    const after: FileRecord = withSteps({ ...record, agent: target }, steps);
     return { text: target, record: settled(after), reverted: 1, refused: [] };
   }
   const ancestor = splitLines(record.agent);
@@ -196,7 +197,7 @@ function revertTowards(
   const reverted = regions.filter((region) => region.changedBy === 'theirs').length;
   return {
     text,
-    record: settled({ ...record, agent, steps: conflicts.length > 0 ? record.steps : steps }),
+    record: settled(withSteps({ ...record, agent }, conflicts.length > 0 ? record.steps : steps)),
     reverted,
     refused,
   };
@@ -241,7 +242,7 @@ export function revertToCall(
   const order = (id: string) => callOrder.indexOf(id);
   const first = record.steps.find((step) => order(step.call) >= from);
   if (!first) return { text: current, record, reverted: 0, refused: [] };
-  return revertTowards(record, current, first.before, (step) => order(step.call) < from);
+  return revertTowards(record, current, stepText(record, first), (step) => order(step.call) < from);
 }
 
 /**
@@ -255,18 +256,19 @@ export function keepHunk(record: FileRecord, index: number): FileRecord | undefi
   return settled({
     ...record,
     base: kept,
-    steps: record.steps.map((step) => ({ ...step, before: carry(step.before, record.base, kept) })),
+    carries: [...record.carries, { from: record.base, to: kept, beforeSeq: record.nextSeq }],
   });
+}
+
+/** The characters a file's record holds. */
+export function fileSize(file: FileRecord): number {
+  let size = (file.base?.length ?? 0) + (file.agent?.length ?? 0);
+  for (const step of file.steps) size += step.before?.length ?? 0;
+  for (const change of file.carries) size += (change.from?.length ?? 0) + (change.to?.length ?? 0);
+  return size;
 }
 
 /** The characters a record holds (its bound is counted in these). */
 export function recordSize(record: ConversationRecord): number {
-  return record.files.reduce(
-    (sum, file) =>
-      sum +
-      (file.base?.length ?? 0) +
-      (file.agent?.length ?? 0) +
-      file.steps.reduce((total, step) => total + (step.before?.length ?? 0), 0),
-    0,
-  );
+  return record.files.reduce((sum, file) => sum + fileSize(file), 0);
 }

@@ -135,3 +135,34 @@ export function hasMixedLineBreaks(text: string): boolean {
   if (crlf === -1) return false;
   return /(^|[^\r])\n/.test(text);
 }
+
+/** True when a cut between `text[offset - 1]` and `text[offset]` would split a CRLF or a surrogate pair. */
+function splitsAt(text: string, offset: number): boolean {
+  return splitsUnit(text, offset) !== undefined;
+}
+
+/**
+ * The edit narrowed to what it changes: the characters its replacement shares with the text it
+ * replaces, at either end, are left out (never splitting a CRLF or a surrogate pair). An edit that
+ * changes nothing becomes an empty insertion.
+ */
+export function trimmed(text: string, edit: TextEdit): TextEdit {
+  let head = 0;
+  const limit = Math.min(edit.end - edit.start, edit.text.length);
+  while (head < limit && text.charCodeAt(edit.start + head) === edit.text.charCodeAt(head)) head++;
+  while (head > 0 && (splitsAt(text, edit.start + head) || splitsAt(edit.text, head))) head--;
+  let tail = 0;
+  while (
+    tail < limit - head &&
+    text.charCodeAt(edit.end - 1 - tail) === edit.text.charCodeAt(edit.text.length - 1 - tail)
+  )
+    tail++;
+  while (tail > 0 && (splitsAt(text, edit.end - tail) || splitsAt(edit.text, edit.text.length - tail))) tail--;
+  if (head === 0 && tail === 0) return edit;
+  return { start: edit.start + head, end: edit.end - tail, text: edit.text.slice(head, edit.text.length - tail) };
+}
+
+/** One edit from the common prefix and suffix of two texts: small undo steps, markers and folds survive. */
+export function minimalEdit(before: string, after: string): TextEdit {
+  return trimmed(before, { start: 0, end: before.length, text: after });
+}

@@ -4,6 +4,7 @@
  * up to a count and a size per cell, and what was dropped is stated. `formatText` is what a model reads.
  */
 import { MAX_MESSAGE_BYTES } from './kernelLimits';
+import { groupedPlural } from '../platform/wording';
 
 export type KernelPart =
   | { readonly kind: 'text'; readonly stream?: 'stdout' | 'stderr'; readonly text: string }
@@ -134,10 +135,10 @@ export class OutputCollector {
     if (channel.bytes > 0) {
       const what = [
         channel.tooLong
-          ? `${plural(channel.tooLong, 'line')} over the ${megabytes(MAX_MESSAGE_BYTES)} one message may hold`
+          ? `${groupedPlural(channel.tooLong, 'line')} over the ${megabytes(MAX_MESSAGE_BYTES)} one message may hold`
           : '',
         channel.notMessages
-          ? `${plural(channel.notMessages, 'line')} that ${channel.notMessages === 1 ? 'was' : 'were'} no kernel message`
+          ? `${groupedPlural(channel.notMessages, 'line')} that ${channel.notMessages === 1 ? 'was' : 'were'} no kernel message`
           : '',
       ];
       notes.push({
@@ -179,10 +180,6 @@ export class OutputCollector {
 
 function count(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-function plural(n: number, noun: string): string {
-  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function megabytes(bytes: number): string {

@@ -5,16 +5,15 @@
 import { LSP_CALLS_CAP, LSP_DOCUMENT_SYMBOLS_CAP, LSP_REFERENCES_CAP, LSP_WORKSPACE_SYMBOLS_CAP } from './lspCaps';
 import {
   capNote,
-  clipLineText,
   CodeLine,
   countBySeverity,
   DiagnosticItem,
   formatCodeLines,
   formatDiagnosticList,
-  plural,
   uniqueCodeLines,
 } from './format';
 import { Freshness, freshnessNote } from './freshness';
+import { clipLineText, plural } from '../platform/wording';
 
 /**
  * Appended to answers that depend on a whole project being loaded, when we cannot tell that it
@@ -213,10 +212,19 @@ export function renameSummary(symbol: string, newName: string, files: readonly R
   return `"${symbol}" → "${newName}": ${plural(edits, 'edit')} in ${plural(files.length, 'file')}`;
 }
 
-export function renameAnswer(symbol: string, newName: string, files: readonly RenamedFile[]): string {
+/** `unsaved`: files changed in the editor's unsaved text and left unsaved (the user had unsaved changes there). */
+export function renameAnswer(
+  symbol: string,
+  newName: string,
+  files: readonly RenamedFile[],
+  unsaved: readonly string[] = [],
+): string {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const saved = unsaved.length
+    ? `saved, except ${unsaved.join(', ')} (left unsaved: the user has unsaved changes there)`
+    : 'all saved';
   return [
-    `Renamed ${renameSummary(symbol, newName, sorted)}; all saved.`,
+    `Renamed ${renameSummary(symbol, newName, sorted)}; ${saved}.`,
     ...sorted.map((file) => `${file.path}: ${plural(file.edits, 'edit')}`),
   ].join('\n');
 }

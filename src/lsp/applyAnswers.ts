@@ -1,5 +1,5 @@
 /** The text of lsp_apply's confirmations and answers: what the language server's change does, file by file. */
-import { plural } from '../staging/answers';
+import { plural } from '../platform/wording';
 
 export type ApplyKind = 'code_action' | 'format' | 'organize_imports' | 'rename_file';
 

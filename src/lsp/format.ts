@@ -2,6 +2,7 @@
  * The text a model reads for lsp answers: workspace-relative path, 1-based line, the line's
  * own text (so it can be addressed again), caps stated with how many were left out.
  */
+import { clipLineText, plural } from '../platform/wording';
 
 export interface CodeLine {
   readonly path: string;
@@ -10,19 +11,8 @@ export interface CodeLine {
   readonly text: string;
 }
 
-export const LINE_TEXT_WIDTH = 160;
-
-export function clipLineText(text: string, width = LINE_TEXT_WIDTH): string {
-  const trimmed = text.trim();
-  return trimmed.length <= width ? trimmed : `${trimmed.slice(0, width - 1)}…`;
-}
-
 export function codeLineLabel(item: CodeLine): string {
   return `${item.path}:${item.line}: ${clipLineText(item.text)}`;
-}
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** Same path and line once, sorted by path then line. */

@@ -5,7 +5,7 @@
  * model needs to ask again (the line's text, the occurrences, nearby lines that have it).
  */
 import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
-import { clipLineText } from './format';
+import { clipLineText } from '../platform/wording';
 
 /** " of <file>" when the call named a file, for the errors below. */
 function ofFile(context: ErrorContext): string {

@@ -9,7 +9,7 @@ import { Duplex, Transform, TransformCallback } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { singleLine } from '../platform/caller';
+import { singleLine } from '../platform/wording';
 
 export interface McpToolInfo {
   readonly name: string;

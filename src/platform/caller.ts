@@ -40,12 +40,3 @@ export function workerConversation(owner: string, workerId: string): string {
 export function belongsTo(id: string, conversation: string): boolean {
   return id === conversation || id.startsWith(`${conversation}#`);
 }
-
-/** Text a model wrote, made fit for one line of a card: control characters and line breaks become spaces, cut at `max`. */
-export function singleLine(text: string, max: number): string {
-  const flat = text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

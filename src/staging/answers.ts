@@ -13,15 +13,12 @@ import {
   StagedFile,
 } from './stagedEdit';
 import type { DriftedFile } from './stagingErrors';
+import { plural } from '../platform/wording';
 
 export type DisplayPath = (absolutePath: string) => string;
 
 /** Files listed in an answer; the rest are counted. */
 export const STAGED_FILES_CAP = 50;
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
 
 /** `12 replacements in 4 files` */
 export function sizeOf(edit: Pick<StagedEdit, 'files'>): string {

@@ -25,13 +25,18 @@ import {
   StaleStagedEdit,
   UnknownStagedEdit,
 } from './stagingErrors';
+import { sameLines } from '../edits/byteSplice';
 import { applyEdits, checkedEdits, withLineBreaksOf } from '../edits/textEdits';
 import { hunksOf, toggledDrops } from './hunks';
 
 /** The current text of a file as the editor sees it (an open document's unsaved text, else disk); undefined when it no longer exists. */
 export type CurrentText = (path: string) => string | undefined;
 
-/** Files of a change whose current text differs from the text captured when it was staged, or that no longer exist. */
+/**
+ * Files of a change whose current text differs from the text captured when it was staged, or that
+ * no longer exist. Line breaks aside: a change staged on the editor's view of a file (one break for
+ * every line) applies to the file's own breaks.
+ */
 export function driftOf(
   files: readonly Pick<StagedFile, 'path' | 'original'>[],
   currentText: CurrentText,
@@ -40,7 +45,7 @@ export function driftOf(
   for (const file of files) {
     const current = currentText(file.path);
     if (current === undefined) drifted.push({ path: file.path, kind: 'missing' });
-    else if (current !== file.original) drifted.push({ path: file.path, kind: 'changed' });
+    else if (!sameLines(current, file.original)) drifted.push({ path: file.path, kind: 'changed' });
   }
   return drifted;
 }

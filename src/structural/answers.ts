@@ -4,6 +4,7 @@
  */
 import { Capture, Match } from './matcher';
 import { RewriteResult, SearchResult } from './search';
+import { oneLine, plural } from '../platform/wording';
 
 export const MATCH_TEXT_CAP = 200;
 export const CAPTURE_TEXT_CAP = 80;
@@ -120,15 +121,6 @@ function characters(count: number): string {
   return count % (1024 * 1024) === 0
     ? `${count / (1024 * 1024)} M characters`
     : `${count.toLocaleString('en-US')} characters`;
-}
-
-export function oneLine(text: string, cap: number): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim();
-  return collapsed.length > cap ? `${collapsed.slice(0, cap)}…` : collapsed;
-}
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 export const REWRITE_LIST_CAP = 50;

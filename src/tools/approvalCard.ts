@@ -4,9 +4,9 @@
  * the chat would show — and Allow / Deny.
  */
 import * as vscode from 'vscode';
-import { singleLine } from '../platform/caller';
 import { QuestionService } from '../questions/vscode/registerQuestions';
-import { Approver } from './toolRunner';
+import { Approver } from '../platform/vscode/approver';
+import { singleLine } from '../platform/wording';
 
 /** Characters of a confirmation shown on the card; the rest is counted. */
 const CONFIRMATION_SHOWN = 4000;

@@ -3,8 +3,8 @@ import { Logger } from '../log/logger';
 import { Caller } from '../platform/caller';
 import { ToolDeclaration } from '../platform/toolDeclaration';
 import { Tier } from '../platform/tiers';
-import { ChangeCall } from '../changes/agentChanges';
-import { WriteSource } from '../changes/changeJournal';
+import { ChangeCall, WriteSource } from '../platform/changeJournal';
+import { Confirmation } from '../platform/vscode/approver';
 
 export interface ToolContext {
   readonly token: vscode.CancellationToken;
@@ -30,27 +30,39 @@ export interface ToolAnswer {
   readonly images: ReadonlyArray<{ readonly mime: string; readonly data: Uint8Array }>;
 }
 
-export interface Confirmation {
-  readonly title: string;
-  /** Markdown: exactly what will happen if the human allows it. */
-  readonly message: string;
+/** A planned call: what the human is asked, and the plan `invoke` applies if allowed. */
+export interface Prepared<Plan> {
+  /**
+   * Undefined only when the plan writes nothing (it changes nothing, or `invoke` will refuse it):
+   * then nobody is asked.
+   */
+  readonly confirmation?: Confirmation;
+  readonly plan: Plan;
 }
 
 /** One tool: its catalog declaration plus the glue that validates, calls its engine and formats. */
-export interface LiveTool<Input> {
+export interface LiveTool<Input, Plan = undefined> {
   readonly declaration: ToolDeclaration;
   /** Shown while the tool runs ("Finding references of greet…"). */
   invocationMessage(input: Input): string;
-  /** Required for write and exec tools: the confirmation the human answers before the tool runs. */
+  /** Write and exec tools without a plan: the confirmation the human answers before the tool runs. */
   confirmation?(input: Input, token: vscode.CancellationToken): Promise<Confirmation>;
+  /**
+   * Write tools: plans the change once and words its confirmation from that plan; `invoke` gets the
+   * very plan the human was shown (the writer refuses it whole if a file changed since).
+   */
+  prepare?(input: Input, token: vscode.CancellationToken): Promise<Prepared<Plan>>;
   /**
    * The tier this very input needs, when it is not the declared one (vibe_spawn with access read
    * needs read; messaging a worker needs what the worker may do). Asked and capped by that tier.
    */
   requiredTier?(input: Input): Tier;
-  /** Input has passed schema validation. Returns what the model reads: text, and images where there are any. */
-  invoke(input: Input, context: ToolContext): Promise<string | ToolAnswer>;
+  /**
+   * Input has passed schema validation; `plan` is what `prepare` planned (undefined for tools
+   * without one). Returns what the model reads: text, and images where there are any.
+   */
+  invoke(input: Input, context: ToolContext, plan: Plan): Promise<string | ToolAnswer>;
 }
 
 /** Tools of different input types live in one list; each one casts its own input. */
-export type AnyLiveTool = LiveTool<never>;
+export type AnyLiveTool = LiveTool<never, never>;

@@ -1,6 +1,6 @@
 import { LspService } from '../lsp/vscode/lspService';
 import { StagingService } from '../staging/vscode/stagingService';
-import { ChangeJournal } from '../changes/changeJournal';
+import { WorkspaceWriter } from '../workspace/vscode/workspaceWriter';
 import { StructuralService } from '../structural/vscode/structuralService';
 import { createAstEditTool } from './astEdit/tool';
 import { createAstGrepTool } from './astGrep/tool';
@@ -37,15 +37,15 @@ export interface ToolServices {
   readonly vibe: VibeService;
   /** Where a cell's tool() calls go. */
   readonly runner: ToolRunner;
-  /** Where writes are told (Agent Changes). */
-  readonly journal: ChangeJournal;
+  /** The one writer (a rename writes through it directly). */
+  readonly writer: WorkspaceWriter;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
 export function createToolList(services: ToolServices): AnyLiveTool[] {
   return [
     createLspTool(services.lsp),
-    createLspRenameTool(services.lsp, services.staging, services.journal),
+    createLspRenameTool(services.lsp, services.staging, services.writer),
     createLspApplyTool(services.lspApply, services.staging, services.writes),
     createAstGrepTool(services.structural),
     createAstEditTool(services.structural, services.staging),

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { offeredTools } from '../platform/availability';
-import { Caller, singleLine } from '../platform/caller';
+import { Caller } from '../platform/caller';
 import { ToolDeclaration } from '../platform/toolDeclaration';
 import { TOOL_CATALOG } from './declarations';
 import { conversationIdOf } from '../platform/conversation';
@@ -18,29 +18,13 @@ import { Tier, tierNeedsConfirmation, tierWithinCap } from '../platform/tiers';
 import { ToolName } from '../platform/toolNames';
 import { Runtime } from '../runtime';
 import { errorText } from './errorText';
-import { AnyLiveTool, Confirmation, LiveTool, ToolAnswer } from './liveTool';
+import { ModelFacingError } from '../platform/modelFacingError';
+import { PreparedCalls } from './preparedCalls';
+import { AnyLiveTool, LiveTool, ToolAnswer } from './liveTool';
+import { Approver, CallerTools, Confirmation, RelayedAnswer } from '../platform/vscode/approver';
 import { displayPath, FileNotFound } from '../workspace/paths';
 import { workspaceFolderPaths } from '../workspace/vscode/workspaceFolders';
-
-/** Asks the human whether a caller may run one call (the question card); true when allowed. */
-export interface Approver {
-  approve(
-    request: {
-      readonly caller: Caller;
-      readonly tool: string;
-      /** What this call needs: a worker's write calls may be allowed for the rest of its run; exec never is. */
-      readonly tier: Tier;
-      readonly confirmation: Confirmation;
-    },
-    token: vscode.CancellationToken,
-  ): Promise<boolean>;
-}
-
-/** What a relayed call answers a cell or a worker: the text, and whether it is a success. */
-export interface RelayedAnswer {
-  readonly ok: boolean;
-  readonly text: string;
-}
+import { singleLine } from '../platform/wording';
 
 /** A caller inside this extension that may hold the chat's token (a cell of a chat's kernel). */
 export type RelayCaller = Caller & { readonly chatToken?: vscode.ChatParticipantToolToken };
@@ -96,28 +80,17 @@ function forbiddenFor(caller: Caller, name: string): string | undefined {
 }
 
 /** A write or exec tool is never run unconfirmed: if its preview fails, the human sees the raw input. */
-export async function confirmationOf(
-  tool: LiveTool<unknown>,
-  input: unknown,
-  token: vscode.CancellationToken,
-): Promise<Confirmation> {
-  try {
-    if (tool.confirmation) return await tool.confirmation(input, token);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return {
-      title: `Run ${tool.declaration.displayName}?`,
-      message: `The preview failed (${why}); the tool would run with this input:\n\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
-    };
-  }
+function previewFailed(tool: LiveTool<unknown, unknown>, input: unknown, error: unknown): Confirmation {
+  const why = error instanceof Error ? error.message : String(error);
   return {
     title: `Run ${tool.declaration.displayName}?`,
-    message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+    message: `The preview failed (${why}); the tool would run with this input:\n\n\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
   };
 }
 
-export class ToolRunner {
-  private readonly tools = new Map<string, LiveTool<unknown>>();
+export class ToolRunner implements CallerTools {
+  private readonly tools = new Map<string, LiveTool<unknown, unknown>>();
+  private readonly prepared = new PreparedCalls();
   private approver: Approver | undefined;
 
   constructor(private readonly runtime: Runtime) {}
@@ -130,14 +103,15 @@ export class ToolRunner {
   /** Registers every tool of the explicit list with `vscode.lm.registerTool`, all through `run`. */
   register(context: vscode.ExtensionContext, tools: readonly AnyLiveTool[]): void {
     for (const anyTool of tools) {
-      const tool = anyTool as LiveTool<unknown>;
+      const tool = anyTool as LiveTool<unknown, unknown>;
       const { name } = tool.declaration;
       this.tools.set(name, tool);
       const implementation: vscode.LanguageModelTool<unknown> = {
         prepareInvocation: async (options, token) => {
           const invocationMessage = safeInvocationMessage(tool, options.input);
           if (!tierNeedsConfirmation(this.requiredTier(tool, options.input))) return { invocationMessage };
-          const confirmation = await confirmationOf(tool, options.input, token);
+          const confirmation = await this.confirmation(name, options.input, token);
+          if (!confirmation) return { invocationMessage };
           return {
             invocationMessage,
             confirmationMessages: {
@@ -173,7 +147,7 @@ export class ToolRunner {
   }
 
   /** The tier a call needs: the tool's own for this input (what vibe_spawn grants), else its declared tier. */
-  requiredTier(tool: LiveTool<unknown>, input: unknown): Tier {
+  requiredTier(tool: LiveTool<unknown, unknown>, input: unknown): Tier {
     try {
       return tool.requiredTier?.(input) ?? tool.declaration.tier;
     } catch {
@@ -204,14 +178,56 @@ export class ToolRunner {
     );
   }
 
-  /** The confirmation of a call, in the words the chat would show; a foreign tool's is its input. */
-  async confirmation(name: string, input: unknown, token: vscode.CancellationToken): Promise<Confirmation> {
+  /**
+   * The confirmation of a call, in the words the chat would show; a foreign tool's is its input.
+   * A tool that plans has its plan kept for the call (`invoke` applies what was shown); undefined
+   * when its plan writes nothing, so there is nothing to ask.
+   */
+  async confirmation(name: string, input: unknown, token: vscode.CancellationToken): Promise<Confirmation | undefined> {
     const tool = this.tools.get(name);
-    if (tool) return confirmationOf(tool, input, token);
+    if (!tool)
+      return {
+        title: `Run ${name} (a tool of another extension)?`,
+        message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
+      };
+    if (tool.prepare) {
+      try {
+        const prepared = await tool.prepare(input, token);
+        this.prepared.put(name, input, { plan: prepared.plan });
+        return prepared.confirmation;
+      } catch (error) {
+        this.prepared.put(name, input, { error });
+        // A refusal worded for the model: the call will answer it and write nothing, so nobody is asked.
+        return error instanceof ModelFacingError ? undefined : previewFailed(tool, input, error);
+      }
+    }
+    try {
+      if (tool.confirmation) return await tool.confirmation(input, token);
+    } catch (error) {
+      return previewFailed(tool, input, error);
+    }
     return {
-      title: `Run ${name} (a tool of another extension)?`,
+      title: `Run ${tool.declaration.displayName}?`,
       message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
     };
+  }
+
+  /** The plan the human denied is not kept for a later call. */
+  denied(name: string, input: unknown): void {
+    this.prepared.take(name, input);
+  }
+
+  /** The plan shown for this call (kept by `confirmation`), else one made now; a preparing error is thrown. */
+  private async planFor(
+    tool: LiveTool<unknown, unknown>,
+    input: unknown,
+    token: vscode.CancellationToken,
+  ): Promise<unknown> {
+    if (!tool.prepare) return undefined;
+    const prepared = this.prepared.take(tool.declaration.name, input);
+    if (!prepared) return (await tool.prepare(input, token)).plan;
+    if ('error' in prepared) throw prepared.error;
+    return prepared.plan;
   }
 
   /** Runs one of our tools for a caller; everything a model reads comes back as the result, refusals included. */
@@ -243,17 +259,26 @@ export class ToolRunner {
         );
       }
       if (tierNeedsConfirmation(tier) && !caller.humanAsked) {
-        const refusal = await this.ask(caller, name, tier, await confirmationOf(tool, input, token), token);
-        if (refusal) return textResult(refusal);
+        const confirmation = await this.confirmation(name, input, token);
+        const refusal = confirmation && (await this.ask(caller, name, tier, confirmation, token));
+        if (refusal) {
+          this.denied(name, input);
+          return textResult(refusal);
+        }
       }
-      const answer = await tool.invoke(input, {
-        token,
-        conversation: caller.conversation,
-        caller,
-        log,
-        invocationToken,
-        call: { id: this.runtime.journal.nextCallId(), label: callLabel(name, input), at: Date.now() },
-      });
+      const plan = await this.planFor(tool, input, token);
+      const answer = await tool.invoke(
+        input,
+        {
+          token,
+          conversation: caller.conversation,
+          caller,
+          log,
+          invocationToken,
+          call: { id: this.runtime.journal.nextCallId(), label: callLabel(name, input), at: Date.now() },
+        },
+        plan,
+      );
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       return answerResult(answer);
     } catch (error) {
@@ -287,7 +312,7 @@ export class ToolRunner {
       if (this.tools.has(name)) {
         const forbidden = forbiddenFor(caller, name);
         if (forbidden) return { ok: false, text: `Refused: ${forbidden}` };
-        const tool = this.tools.get(name) as LiveTool<unknown>;
+        const tool = this.tools.get(name) as LiveTool<unknown, unknown>;
         const tier = this.requiredTier(tool, input);
         if (!tierWithinCap(tier, caller.cap))
           return {
@@ -314,7 +339,8 @@ export class ToolRunner {
           text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
         };
       if (!caller.humanAsked) {
-        const refusal = await this.ask(caller, name, 'exec', await this.confirmation(name, input, token), token);
+        const confirmation = await this.confirmation(name, input, token);
+        const refusal = confirmation && (await this.ask(caller, name, 'exec', confirmation, token));
         if (refusal) return { ok: false, text: refusal };
       }
       return this.relayed(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
@@ -383,7 +409,7 @@ async function filesNamedLike(file: string): Promise<string[]> {
   return found.map((uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1));
 }
 
-function safeInvocationMessage(tool: LiveTool<unknown>, input: unknown): string {
+function safeInvocationMessage(tool: LiveTool<unknown, unknown>, input: unknown): string {
   try {
     return tool.invocationMessage(input);
   } catch {

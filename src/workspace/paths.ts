@@ -136,3 +136,18 @@ export function resolveFileArgument(
     tried.map((candidate) => displayPath(folders, candidate)),
   );
 }
+
+/** A file too big to read whole, or not text. Named with what to do instead. */
+export class UnreadableFile extends ModelFacingError {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path} ${reason}`);
+    this.name = 'UnreadableFile';
+  }
+
+  override modelText(): string {
+    return `Error: ${this.message}; nothing was read or written.`;
+  }
+}

@@ -3,8 +3,9 @@
  * diagnostics the write newly introduced (in the file and its importers), how many it fixed,
  * and honestly "pending" when a server did not answer in time.
  */
-import { diagnosticLabel, DiagnosticItem, plural } from '../lsp/format';
+import { diagnosticLabel, DiagnosticItem } from '../lsp/format';
 import { FileVerdict } from './diagnosticRegistry';
+import { plural } from '../platform/wording';
 
 /** New diagnostics listed in a write's answer; the rest are counted. */
 export const WRITE_DIAGNOSTICS_CAP = 30;

@@ -4,9 +4,9 @@
  * first exactly, then ignoring trailing whitespace, then ignoring surrounding whitespace and
  * typographic punctuation. A hunk that cannot be found fails the whole file, naming the hunk.
  */
-import { clipLineText } from '../lsp/format';
 import { ModelFacingError } from '../platform/modelFacingError';
 import { Hunk } from './patchParser';
+import { clipLineText } from '../platform/wording';
 
 export type MatchKind = 'exact' | 'trailing whitespace ignored' | 'whitespace ignored';
 

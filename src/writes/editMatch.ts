@@ -4,9 +4,9 @@
  * occurrence, or where the closest near-match is (e.g. the same text with other indentation).
  */
 import { TextEdit } from '../edits/textEdits';
-import { clipLineText } from '../lsp/format';
 import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 import { closestLine } from './applyPatch';
+import { clipLineText } from '../platform/wording';
 
 /** ` in <file>` when the tool runner knows the file argument. */
 function inFile(context: ErrorContext): string {

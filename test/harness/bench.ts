@@ -5,9 +5,12 @@
  * `--rounds N` sets its pairs per pattern (default 3, or LIVE_TOOLS_BENCH_ROUNDS), `--corpus ts,py,go`
  * picks corpora; the cost curve over 1 k and 10 k files is measured too (`--scaling` adds 50 k,
  * `--scaling=N,M` picks the sizes, `--no-scaling` leaves it out);
- * `--editor-only --grep <title>` runs only the editor benchmarks whose title matches).
+ * `--editor-only --grep <title>` runs only the editor benchmarks whose title matches); and Agent Changes'
+ * recording cost against how it was recorded before issue 33 (bench/agentChanges.ts, plain Node;
+ * `--changes-only` runs just that one).
  * Timings are noisy on 2 cores: read the ratios, not the absolute numbers.
  */
+import { agentChangesBenchmark } from '../../bench/agentChanges';
 import { StructuralBenchOptions, structuralBenchmark } from '../../bench/structural';
 import { runInEditor } from './editorRun';
 import { repoRoot } from '../support/repoRoot';
@@ -34,6 +37,10 @@ function table(rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--changes-only')) {
+    agentChangesBenchmark((line) => console.log(line));
+    return;
+  }
   if (!process.argv.includes('--structural-only')) {
     const grepAt = process.argv.indexOf('--grep');
     const grep = grepAt > 0 ? process.argv[grepAt + 1] : undefined;
@@ -51,9 +58,11 @@ async function main(): Promise<void> {
       printEditorReport(result.benchReport);
     }
   }
-  // It needs no editor: it runs whatever became of the editor's.
-  if (!process.argv.includes('--editor-only'))
+  // These need no editor: they run whatever became of the editor's.
+  if (!process.argv.includes('--editor-only')) {
+    if (!process.argv.includes('--structural-only')) agentChangesBenchmark((line) => console.log(line));
     await structuralBenchmark(repoRoot(), (line) => console.log(line), structuralOptions(process.argv));
+  }
 }
 
 /** `--rounds N`, `--corpus a,b`, `--scaling` (1 k, 10 k and 50 k files), `--scaling=1000,10000` (the default) or `--no-scaling`. */

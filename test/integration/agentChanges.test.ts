@@ -47,15 +47,16 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
 
   const row = (label: string) => `.monaco-list-row[aria-label^="${label}"]`;
 
-  /** Selects a row of the view (which shows its inline actions) and clicks one. */
+  /** Selects a row of the view (which shows its inline actions) and clicks one of that row. */
   async function clickInline(
     label: string,
     action: 'Keep' | 'Revert' | 'Restore to Before a Tool Call…',
   ): Promise<void> {
     await browser({ op: 'click', selector: `${row(label)} .label-name` });
+    // That row's own action, once it is selected: another row may still show as selected for a moment.
     await browser({
       op: 'click',
-      selector: `.monaco-list-row.selected .actions a.action-label[aria-label^="${action}"]`,
+      selector: `${row(label)}.selected .actions a.action-label[aria-label^="${action}"]`,
     });
   }
 
@@ -66,18 +67,32 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
       await browser({ op: 'click', selector: `${collapsed} .monaco-tl-twistie` });
   }
 
-  /** The message the last revert showed (info or warning), from the notification center. */
-  async function notification(starting: string): Promise<string> {
-    await vscode.commands.executeCommand('notifications.showList');
-    const shown = await browser({
-      op: 'text',
-      selector: `.notifications-center .notification-list-item-message:has-text("${starting}")`,
-      timeoutMs: 10_000,
-    });
-    await vscode.commands.executeCommand('notifications.clearAll');
-    await vscode.commands.executeCommand('notifications.hideList');
-    return shown.text ?? '';
+  /**
+   * The messages in the notification center, once one of them passes `wanted`; then they are
+   * cleared. The center is opened on every try: the revert says its outcome once the writer is
+   * done (a moment after the file changed on disk), and a center opened while empty may not show.
+   */
+  async function notificationWhere(what: string, wanted: (line: string) => boolean): Promise<string> {
+    try {
+      return await waitUntilAsync(`the notification ${what}`, async () => {
+        await vscode.commands.executeCommand('notifications.showList');
+        const messages = '.notifications-center .notification-list-item-message';
+        if (!(await browser({ op: 'count', selector: messages })).count) return undefined;
+        const center = await browser({ op: 'text', selector: '.notifications-center', timeoutMs: 2_000 });
+        return (center.text ?? '').split('\n').find(wanted);
+      });
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
   }
+
+  /** The message the last revert showed (info or warning) that starts with `starting`. */
+  const notification = (starting: string): Promise<string> =>
+    notificationWhere(`starting "${starting}"`, (line) => line.startsWith(starting));
+
+  /** Waits for a notification of exactly this text. */
+  const shownNotification = (text: string): Promise<string> => notificationWhere(`"${text}"`, (line) => line === text);
 
   it('three edits are listed; one hunk reverted by a click comes back and the others stay; a kept hunk survives a file revert', async () => {
     const file = freshFile();
@@ -129,6 +144,8 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     assert.ok(await document.save());
 
     await vscode.commands.executeCommand('liveTools.agentChanges.focus');
+    // The row as the agent's second edit left it (a click while the view re-renders can be lost).
+    await browser({ op: 'text', selector: row(`${file} — changed by`), text: '2 changes$' });
     await clickInline(`${file} — changed by`, 'Revert');
     await waitUntil('line 9 reverted', () => (line(file, 9) === 'export const v9 = 9;' ? true : undefined));
     assert.equal(line(file, 3), 'export const v3 = 33; // by hand', 'the manual edit stays');
@@ -138,6 +155,40 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     );
     // The refused hunk is still listed, and still refused.
     await browser({ op: 'text', selector: row(`${file}:3 (`) });
+  });
+
+  /** A fresh file of these exact bytes, written by the test. */
+  function freshBytes(bytes: Buffer, extension = 'txt'): string {
+    const file = `src/agentChanges/c${++fixtureCount}.${extension}`;
+    fs.mkdirSync(path.join(workspaceRoot(), 'src/agentChanges'), { recursive: true });
+    fs.writeFileSync(path.join(workspaceRoot(), file), bytes);
+    return file;
+  }
+
+  const bytesOf = (file: string) => fs.readFileSync(path.join(workspaceRoot(), file));
+
+  it('a file with mixed line breaks is reverted to its exact bytes', async () => {
+    const original = Buffer.from('one\r\ntwo\r\nthree\nfour\nfive\r\nsix\nseven\n');
+    const file = freshBytes(original);
+    await agentEdit(file, 'six', 'SIX');
+    assert.equal(bytesOf(file).toString(), 'one\r\ntwo\r\nthree\nfour\nfive\r\nSIX\nseven\n');
+    await vscode.commands.executeCommand('liveTools.agentChanges.focus');
+    await browser({ op: 'text', selector: row(`${file} — changed by`), text: '1 change$' });
+    await clickInline(`${file} — changed by`, 'Revert');
+    await waitUntil('the revert', () => (bytesOf(file).equals(original) ? true : undefined));
+    await shownNotification('Reverted 1 change in 1 file.');
+  });
+
+  it('a Latin-1 file the editor reads as UTF-8 keeps its other bytes through an edit and its revert', async () => {
+    const original = Buffer.from('# café crème\nx = 1\n', 'latin1');
+    const file = freshBytes(original, 'py');
+    await agentEdit(file, 'x = 1', 'x = 2');
+    assert.deepEqual([...bytesOf(file)], [...Buffer.from('# café crème\nx = 2\n', 'latin1')]);
+    await vscode.commands.executeCommand('liveTools.agentChanges.focus');
+    await browser({ op: 'text', selector: row(`${file} — changed by`), text: '1 change$' });
+    await clickInline(`${file} — changed by`, 'Revert');
+    await waitUntil('the revert', () => (bytesOf(file).equals(original) ? true : undefined));
+    await shownNotification('Reverted 1 change in 1 file.');
   });
 
   it('restores the files to before a tool call, picked in the list of calls', async () => {

@@ -182,6 +182,32 @@ describe('end to end through the built-in chat', function () {
     assert.match(invocations[0], /conversation=vscode-chat-session:\/\/local\/\S+ /);
   });
 
+  it('the plan the human allowed is the plan written: a file changed while the confirmation is shown is not written, and the model is told which', async () => {
+    const file = 'src/chatPlanned.txt';
+    const absolute = path.join(workspaceRoot(), file);
+    fs.writeFileSync(absolute, 'one\ntwo\n');
+    const model = await scriptedModel();
+    await sendChat(model, 'Make two upper case.', [
+      () => ({ toolCall: { name: 'edit', input: { path: file, old_string: 'two', new_string: 'TWO' } } }),
+      () => ({ text: 'Done.' }),
+    ]);
+    await model.waitForRequests(1, 90_000);
+    // The confirmation shows the planned change; while the human reads it, another program rewrites the file.
+    await browser({
+      op: 'text',
+      selector: '.chat-confirmation-widget-container',
+      text: 'Edit `?src/chatPlanned\\.txt',
+      timeoutMs: 60_000,
+    });
+    fs.writeFileSync(absolute, 'one (theirs)\ntwo\n');
+    await allowOnceInChat();
+    const requests = await model.waitForRequests(2, 90_000);
+    assert.deepEqual(toolResults(requests[1]), [
+      'Error: src/chatPlanned.txt changed since this change was planned; nothing was written. Read it again and redo the change.',
+    ]);
+    assert.equal(fs.readFileSync(absolute, 'utf8'), 'one (theirs)\ntwo\n');
+  });
+
   it("a write call our schema refuses is stopped by the chat's own validation, without asking the human", async () => {
     const model = await scriptedModel();
     await sendChat(model, 'Rename something.', [

@@ -309,6 +309,42 @@ describe('lsp against the built-in TypeScript server', function () {
       assert.match(await lsp({ action: 'diagnostics', file: 'src/broken.ts' }), /^src\/broken\.ts: 2 errors/);
     });
 
+    it('right after another program rewrote an open file on disk, diagnostics are of the new text (or say not verified)', async () => {
+      const file = 'src/freshOnDisk.ts';
+      const absolute = path.join(workspaceRoot(), file);
+      const good = 'export const fresh: number = 1;\n';
+      const bad = "export const fresh: number = 'one';\n";
+      fs.writeFileSync(absolute, good);
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absolute));
+      await vscode.window.showTextDocument(document, { preview: true });
+      try {
+        assert.equal(
+          await lsp({ action: 'diagnostics', file }),
+          `OK: no problems in ${file} (checked on the current text).`,
+        );
+        // Another program (a terminal agent, git, a formatter) rewrites it; the call comes at once, before the editor reloads.
+        for (const [text, broken] of [
+          [bad, true],
+          [good, false],
+          [bad, true],
+        ] as const) {
+          fs.writeFileSync(absolute, text);
+          const answer = await lsp({ action: 'diagnostics', file });
+          if (/not verified: src\/freshOnDisk\.ts changed on disk/.test(answer)) continue;
+          if (broken)
+            assert.match(
+              answer,
+              /^src\/freshOnDisk\.ts: 1 error \(checked on the current text\):\n.*error ts 2322/,
+              answer,
+            );
+          else assert.equal(answer, `OK: no problems in ${file} (checked on the current text).`);
+        }
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        fs.rmSync(absolute, { force: true });
+      }
+    });
+
     it('a file no language server checks: says it timed out, not OK', async () => {
       await setSetting('liveTools.lsp.diagnosticsWaitSeconds', 1);
       try {

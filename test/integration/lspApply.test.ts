@@ -9,7 +9,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
-import { activateExtension, invokeText, waitUntil, waitUntilAsync, workspaceRoot } from './support/tools';
+import {
+  activateExtension,
+  invokeText,
+  resolvedByUser,
+  waitUntil,
+  waitUntilAsync,
+  workspaceRoot,
+} from './support/tools';
 
 const apply = (input: object) => invokeText('lsp_apply', input);
 
@@ -208,10 +215,7 @@ describe('lsp_apply: the language server applies its own changes', function () {
         read('applyTs/staged/first.ts'),
         "import { tally } from '../tally';\n\nexport const first = tally;\n",
       );
-      assert.equal(
-        await invokeText('resolve', { edit_id: id, action: 'accept' }),
-        `Error: ${id} was already accepted by the user; its changes are written.`,
-      );
+      assert.equal(await resolvedByUser(id), `Error: ${id} was already accepted by the user; its changes are written.`);
     });
 
     it('rename_file: refused whole when the target exists, or is outside the workspace through a link', async () => {

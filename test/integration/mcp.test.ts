@@ -203,6 +203,33 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     }
   });
 
+  it('the plan approved is the plan written: a file changed while the card waits makes Allow write nothing, naming the file', async () => {
+    await setSetting('liveTools.mcp.maxTier', 'write');
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    const target = path.join(workspaceRoot(), 'mcp-planned.txt');
+    fs.writeFileSync(target, 'alpha\nbeta\n');
+    try {
+      const calling = client.callTool({
+        name: 'edit',
+        arguments: { path: 'mcp-planned.txt', old_string: 'beta', new_string: 'BETA' },
+      });
+      // The card shows the planned change; while the human reads it, another program rewrites the file.
+      const asking = new RegExp(`MCP client "${CLIENT_NAME} 1\\.0\\.0" wants to run edit`);
+      await answerCard([asking, /-beta/, /\+BETA/], 'Allow', () => {
+        fs.writeFileSync(target, 'alpha (theirs)\nbeta\n');
+      });
+      const answer = await calling;
+      assert.equal(answer.isError, true);
+      assert.equal(
+        textOf(answer),
+        'Error: mcp-planned.txt changed since this change was planned; nothing was written. Read it again and redo the change.',
+      );
+      assert.equal(fs.readFileSync(target, 'utf8'), 'alpha (theirs)\nbeta\n');
+    } finally {
+      fs.rmSync(target, { force: true });
+    }
+  });
+
   it('turning vibe mode on and off sends list_changed each time, and its read-tier tools come and go', async () => {
     await setVibe(false);
     const client = await connect({ ...baseEnv(), ...terminalEnv });
@@ -288,6 +315,19 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       });
       await waitUntil('the accepted edit to be written', () =>
         fs.readFileSync(file, 'utf8').startsWith('let first') ? true : undefined,
+      );
+      // The change counts as accepted (and its review closes) once the writer is done, a moment after the disk.
+      await waitUntil('the review to close', () =>
+        vscode.window.tabGroups.all
+          .flatMap((group) => group.tabs)
+          .some((tab) => {
+            const input = tab.input as { modified?: vscode.Uri; textDiffs?: { modified: vscode.Uri }[] } | undefined;
+            const modified =
+              input?.textDiffs?.map((diff) => diff.modified) ?? (input?.modified ? [input.modified] : []);
+            return modified.some((uri) => uri.query === `edit=${id}`);
+          })
+          ? undefined
+          : true,
       );
       const resolved = await callAnswered(
         client,

@@ -490,7 +490,7 @@ describe('staged edits: lsp_rename stage, resolve, review', function () {
       await browser({ op: 'click', selector: `.monaco-list-row[aria-label^="${id} "] .label-name` });
       await browser({
         op: 'click',
-        selector: '.monaco-list-row.selected .actions a.action-label[aria-label^="Discard Staged Edit"]',
+        selector: `.monaco-list-row.selected[aria-label^="${id} "] .actions a.action-label[aria-label^="Discard Staged Edit"]`,
       });
       await waitUntil('the change to leave the view', () => (reviewTabs(id).length === 0 ? true : undefined));
       assert.match(

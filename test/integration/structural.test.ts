@@ -3,7 +3,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
-import { activateExtension, invokeText, lineOf, setSetting, waitUntil, workspaceRoot } from './support/tools';
+import {
+  activateExtension,
+  invokeText,
+  lineOf,
+  resolvedByUser,
+  setSetting,
+  waitUntil,
+  workspaceRoot,
+} from './support/tools';
 
 function writeWorkspaceFile(relative: string, text: string): void {
   const absolute = path.join(workspaceRoot(), relative);
@@ -241,10 +249,7 @@ describe('ast_edit and resolve in the editor', function () {
     });
     await waitUntil('the files to be written', () => (read(project.user).includes('dispose(x)') ? true : undefined));
     assert.equal(read(project.disposer), DISPOSER.replace(/(\w)\.dispose\(\)/g, 'dispose($1)'));
-    assert.equal(
-      await invokeText('resolve', { edit_id: id, action: 'accept' }),
-      `Error: ${id} was already accepted by the user; its changes are written.`,
-    );
+    assert.equal(await resolvedByUser(id), `Error: ${id} was already accepted by the user; its changes are written.`);
   });
 
   it('nothing to rewrite stages nothing; an unbound metavariable in the rewrite is an error', async () => {

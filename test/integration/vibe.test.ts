@@ -237,6 +237,45 @@ describe('vibe mode', function () {
     for (const file of files) fs.rmSync(path.join(workspaceRoot(), file), { force: true });
   });
 
+  it('a worker and another caller edit one file at the same moment: both land in order, or one is refused naming it; nothing is lost', async function () {
+    if (!hasBrowser()) this.skip();
+    const file = 'vibe-race.txt';
+    const absolute = path.join(workspaceRoot(), file);
+    fs.writeFileSync(absolute, 'a = 1\nb = 2\n');
+    model.reset();
+    model.script([
+      () => ({ toolCall: { name: 'edit', input: { path: file, old_string: 'a = 1', new_string: 'a = 10' } } }),
+      (request) => ({ text: toolResults(request).join(' | ') }),
+    ]);
+    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Edit a.', label: 'racer', access: 'write' }));
+    // The worker's edit is planned and waits on the card; the other caller's edit goes at the moment it is allowed.
+    await browser({
+      op: 'text',
+      selector: '.card.active',
+      text: 'Worker "racer"',
+      frames: CARD_FRAMES,
+      timeoutMs: 30_000,
+    });
+    await browser({ op: 'click', selector: '.card.active .option', text: '^\\d*Allow once', frames: CARD_FRAMES });
+    const [, other] = await Promise.all([
+      browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES }),
+      invokeText('edit', { path: file, old_string: 'b = 2', new_string: 'b = 20' }),
+    ]);
+    const worker = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
+    const refusal = /Error: vibe-race\.txt changed since this change was planned; nothing was written\./;
+    const workerLanded = /Edited vibe-race\.txt/.test(worker);
+    const otherLanded = /^Edited vibe-race\.txt/.test(other);
+    assert.ok(workerLanded || refusal.test(worker), worker);
+    assert.ok(otherLanded || refusal.test(other), other);
+    assert.ok(workerLanded || otherLanded, `neither landed:\n${worker}\n${other}`);
+    assert.equal(
+      fs.readFileSync(absolute, 'utf8'),
+      `a = ${workerLanded ? 10 : 1}\nb = ${otherLanded ? 20 : 2}\n`,
+      'each change that says it landed is in the file, and no other',
+    );
+    fs.rmSync(absolute, { force: true });
+  });
+
   it('vibe mode off: the tools refuse and the chat does not offer them; on: offered', async () => {
     await chatReady();
     await setVibe(false);

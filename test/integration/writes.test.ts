@@ -171,14 +171,20 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     assert.deepEqual([...bytes.subarray(0, 2)], [0xff, 0xfe]);
     assert.equal(bytes.subarray(2).toString('utf16le'), "name = 'thé'\nmixed\r\n");
 
+    // "Ã©" in windows-1252 is the two bytes of "é" in UTF-8: read as windows-1252, "a=Ã©" gains `added`.
+    const editLatin = async (file: string, added: string): Promise<void> => {
+      const latin = path.join(workspaceRoot(), file);
+      fs.writeFileSync(latin, Buffer.from([0x61, 0x3d, 0xc3, 0xa9, 0x0a, 0x62, 0x0d, 0x0a]));
+      const edited = await edit({ path: file, old_string: 'a=Ã©', new_string: `a=Ã©${added}` });
+      assert.match(edited, new RegExp(`^Edited ${file.replace(/\./g, '\\.')}: 1 replacement at line 1`), edited);
+      assert.deepEqual(
+        [...fs.readFileSync(latin)],
+        [0x61, 0x3d, 0xc3, 0xa9, added.charCodeAt(0), 0x0a, 0x62, 0x0d, 0x0a],
+      );
+    };
     await setSetting('files.encoding', 'windows1252');
     try {
-      const latin = path.join(workspaceRoot(), 'src/writeLatin.txt');
-      // "Ã©" in windows-1252 is the two bytes of "é" in UTF-8.
-      fs.writeFileSync(latin, Buffer.from([0x61, 0x3d, 0xc3, 0xa9, 0x0a, 0x62, 0x0d, 0x0a]));
-      const latinEdit = await edit({ path: 'src/writeLatin.txt', old_string: 'a=Ã©', new_string: 'a=Ã©!' });
-      assert.match(latinEdit, /^Edited src\/writeLatin\.txt: 1 replacement at line 1/, latinEdit);
-      assert.deepEqual([...fs.readFileSync(latin)], [0x61, 0x3d, 0xc3, 0xa9, 0x21, 0x0a, 0x62, 0x0d, 0x0a]);
+      await editLatin('src/writeLatin.txt', '!');
     } finally {
       await setSetting('files.encoding', undefined);
     }
@@ -187,14 +193,140 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     const plainText = vscode.workspace.getConfiguration(undefined, { languageId: 'plaintext' });
     await plainText.update('files.encoding', 'windows1252', vscode.ConfigurationTarget.Global, true);
     try {
-      const latin = path.join(workspaceRoot(), 'src/writeLatinByLanguage.txt');
-      fs.writeFileSync(latin, Buffer.from([0x61, 0x3d, 0xc3, 0xa9, 0x0a, 0x62, 0x0d, 0x0a]));
-      const byLanguage = await edit({ path: 'src/writeLatinByLanguage.txt', old_string: 'a=Ã©', new_string: 'a=Ã©?' });
-      assert.match(byLanguage, /^Edited src\/writeLatinByLanguage\.txt: 1 replacement at line 1/, byLanguage);
-      assert.deepEqual([...fs.readFileSync(latin)], [0x61, 0x3d, 0xc3, 0xa9, 0x3f, 0x0a, 0x62, 0x0d, 0x0a]);
+      await editLatin('src/writeLatinByLanguage.txt', '?');
     } finally {
       await plainText.update('files.encoding', undefined, vscode.ConfigurationTarget.Global, true);
     }
+  });
+
+  it('a UTF-8 file with a byte order mark and mixed line breaks keeps both through an edit', async () => {
+    const file = path.join(workspaceRoot(), 'src/writeBom.txt');
+    const bom = [0xef, 0xbb, 0xbf];
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(bom), Buffer.from('one\r\ntwo\nthree\r\n')]));
+    const edited = await edit({ path: 'src/writeBom.txt', old_string: 'two', new_string: 'TWO' });
+    assert.match(edited, /^Edited src\/writeBom\.txt: 1 replacement at line 2, saved\./, edited);
+    assert.deepEqual([...fs.readFileSync(file)], [...bom, ...Buffer.from('one\r\nTWO\nthree\r\n')]);
+  });
+
+  it('a Latin-1 file the editor reads as UTF-8 keeps its other bytes through an edit', async () => {
+    // "# café crème\nx = 1\n" in Latin-1: é and è are not UTF-8, so the editor shows them as U+FFFD.
+    const file = path.join(workspaceRoot(), 'src/writeLatin1.py');
+    const latin = (text: string) => Buffer.from(text, 'latin1');
+    fs.writeFileSync(file, latin('# café crème\nx = 1\n'));
+    const edited = await edit({ path: 'src/writeLatin1.py', old_string: 'x = 1', new_string: 'x = 2' });
+    assert.match(edited, /^Edited src\/writeLatin1\.py: 1 replacement at line 2, saved\./, edited);
+    assert.deepEqual([...fs.readFileSync(file)], [...latin('# café crème\nx = 2\n')]);
+    // A change that would replace those bytes is refused, naming them; nothing is written.
+    const refused = await edit({ path: 'src/writeLatin1.py', old_string: 'caf\uFFFD', new_string: 'cafe' });
+    assert.match(
+      refused,
+      /^Error: src\/writeLatin1\.py: the change at line 1 replaces bytes that are not valid utf8/,
+      refused,
+    );
+    assert.deepEqual([...fs.readFileSync(file)], [...latin('# café crème\nx = 2\n')]);
+  });
+
+  it('an edit of a file shown in a tab shows there at once, as one step Undo takes back', async () => {
+    const file = 'src/writeUndo.txt';
+    const absolute = path.join(workspaceRoot(), file);
+    fs.writeFileSync(absolute, 'keep\nchange me\nkeep\n');
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absolute));
+    await vscode.window.showTextDocument(document);
+    try {
+      assert.match(await edit({ path: file, old_string: 'change me', new_string: 'changed' }), /^Edited /);
+      assert.equal(document.getText(), 'keep\nchanged\nkeep\n', 'the tab shows the new text when the tool answers');
+      assert.equal(document.isDirty, false);
+      await vscode.commands.executeCommand('undo');
+      assert.equal(document.getText(), 'keep\nchange me\nkeep\n');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
+  it('a whole-file write from a copy someone else changed since is refused, showing their change; told once, it writes', async () => {
+    const file = 'src/writeStale.txt';
+    assert.match(
+      await write({ path: file, content: 'one\ntwo\nthree\n' }),
+      /^Created src\/writeStale\.txt \(3 lines\)/,
+    );
+    // Another program changes line 2 on disk.
+    fs.writeFileSync(path.join(workspaceRoot(), file), 'one\nTWO (theirs)\nthree\n');
+    const refused = await write({ path: file, content: 'one\ntwo\nthree\nfour\n' });
+    assert.equal(
+      refused,
+      'Error: src/writeStale.txt was changed by someone else since you last wrote or saw it, and this write replaces the whole ' +
+        'file from your older copy, which would undo their change; nothing was written. What changed:\n' +
+        '@@ line 2\n-two\n+TWO (theirs)\n' +
+        'Read the file again and write it with their change kept (or use edit for your part only).',
+    );
+    assert.equal(read(file), 'one\nTWO (theirs)\nthree\n');
+    const written = await write({ path: file, content: 'one\nTWO (theirs)\nthree\nfour\n' });
+    assert.match(written, /^Wrote src\/writeStale\.txt \(4 lines\), saved\./, written);
+    assert.equal(read(file), 'one\nTWO (theirs)\nthree\nfour\n');
+  });
+
+  it("an edit says which lines others changed since this conversation's last write to the file", async () => {
+    const file = 'src/writeNoted.txt';
+    await write({ path: file, content: 'alpha\nbeta\ngamma\n' });
+    fs.writeFileSync(path.join(workspaceRoot(), file), 'ALPHA (theirs)\nbeta\ngamma\n');
+    const edited = await edit({ path: file, old_string: 'gamma', new_string: 'GAMMA' });
+    assert.match(
+      edited,
+      /^Edited src\/writeNoted\.txt: 1 replacement at line 3, saved\.\nsrc\/writeNoted\.txt: line 1 was changed by someone else since your last write to it; your change was applied to the file as it is now\./,
+      edited,
+    );
+    assert.equal(read(file), 'ALPHA (theirs)\nbeta\nGAMMA\n');
+  });
+
+  it("a whole-file write never replaces the user's unsaved lines in silence: refused, naming them", async () => {
+    const file = 'src/writeTyped.txt';
+    fs.writeFileSync(path.join(workspaceRoot(), file), 'first\nsecond\n');
+    const uri = vscode.Uri.file(path.join(workspaceRoot(), file));
+    const document = await vscode.workspace.openTextDocument(uri);
+    const typing = new vscode.WorkspaceEdit();
+    typing.insert(uri, new vscode.Position(2, 0), 'third, typed by the user\n');
+    assert.ok(await vscode.workspace.applyEdit(typing));
+    try {
+      const refused = await write({ path: file, content: 'first\nsecond\n' });
+      assert.equal(
+        refused,
+        "Error: src/writeTyped.txt has unsaved changes in the editor (the user's typing) that this write would replace; " +
+          'nothing was written. The unsaved lines:\n@@ line 3\n+third, typed by the user\n' +
+          'Read the file again (its unsaved text counts) and write it with those lines kept, use edit for your part only, ' +
+          'or ask the user to save or discard them.',
+      );
+      assert.equal(document.getText(), 'first\nsecond\nthird, typed by the user\n');
+      assert.ok(document.isDirty);
+      assert.equal(read(file), 'first\nsecond\n');
+    } finally {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
+  it('two edits of one file at the same moment: both land in order, or one is refused naming the file; nothing is lost', async () => {
+    const file = 'src/writeRace.txt';
+    fs.writeFileSync(path.join(workspaceRoot(), file), 'a = 1\nb = 2\n');
+    const answers = await Promise.all([
+      edit({ path: file, old_string: 'a = 1', new_string: 'a = 10' }),
+      edit({ path: file, old_string: 'b = 2', new_string: 'b = 20' }),
+    ]);
+    const landed = answers.filter((answer) => /^Edited src\/writeRace\.txt/.test(answer));
+    const refused = answers.filter((answer) =>
+      /^Error: src\/writeRace\.txt changed since this change was planned; nothing was written\./.test(answer),
+    );
+    assert.equal(landed.length + refused.length, 2, answers.join('\n---\n'));
+    assert.ok(landed.length >= 1, answers.join('\n---\n'));
+    const expected = {
+      both: 'a = 10\nb = 20\n',
+      first: 'a = 10\nb = 2\n',
+      second: 'a = 1\nb = 20\n',
+    };
+    const now = read(file);
+    if (landed.length === 2) assert.equal(now, expected.both);
+    else assert.equal(now, /^Edited/.test(answers[0]) ? expected.first : expected.second);
   });
 
   it('a patch that adds a file and moves another onto it is refused while planning; nothing is written', async () => {

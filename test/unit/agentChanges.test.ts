@@ -10,7 +10,8 @@ import {
   revertToCall,
 } from '../../src/changes/agentChanges';
 import { ChangeLog } from '../../src/changes/changeLog';
-import { diffLines, MAX_DIFF_DISTANCE, mergeRegions, splitLines } from '../../src/changes/lineMerge';
+import { mergeRegions } from '../../src/changes/lineMerge';
+import { diffLines, MAX_DIFF_DISTANCE, splitLines } from '../../src/edits/textDiff';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
 
@@ -127,10 +128,102 @@ describe('agent changes: revert and keep by hunk, file and checkpoint', () => {
       log.all().map((record) => record.conversation),
       ['c3'],
     );
-    assert.equal(log.dropped, 2);
-    const reloaded = new ChangeLog(130, JSON.parse(JSON.stringify(log.save())));
+    assert.deepEqual(log.dropped, { checkpoints: 0, conversations: 2, files: 0 });
+    const reloaded = new ChangeLog(130, JSON.parse(JSON.stringify(log.serialized())));
     assert.deepEqual(reloaded.all(), log.all());
-    assert.equal(reloaded.dropped, 2);
+    assert.deepEqual(reloaded.dropped, log.dropped);
+    assert.equal(reloaded.size, log.size);
+  });
+
+  it('past the bound the oldest checkpoints go first; every file stays revertible whole, and the newest checkpoint stays', () => {
+    const text = (round: number) =>
+      Array.from({ length: 10 }, (_, line) => `line ${line} v${line === round % 10 ? round : 0}\n`).join('');
+    const log = new ChangeLog(1_000);
+    let current = text(0);
+    for (let round = 1; round <= 12; round++) {
+      const after = text(round);
+      log.record('c', 'chat', { id: `call_${round}`, label: 'edit', at: round }, [
+        { path: '/w/a', before: current, after },
+      ]);
+      current = after;
+    }
+    const record = log.get('c');
+    assert.ok(record, 'the conversation is kept');
+    assert.ok(log.size <= 1_000, `${log.size} characters held`);
+    assert.ok(
+      log.dropped.checkpoints > 0 && log.dropped.conversations === 0 && log.dropped.files === 0,
+      JSON.stringify(log.dropped),
+    );
+    assert.equal(record.calls[0].id, `call_${log.dropped.checkpoints + 1}`, 'the oldest calls went');
+    assert.equal(record.calls[record.calls.length - 1].id, 'call_12');
+    const [file] = record.files;
+    assert.equal(revertFile(file, current).text, text(0), 'the whole file still reverts to before the first change');
+    assert.equal(
+      revertToCall(
+        file,
+        current,
+        record.calls.map((call) => call.id),
+        'call_12',
+      ).text,
+      text(11),
+      'the newest checkpoint still restores',
+    );
+  });
+
+  it('a file whose latest change alone is over the bound stays, with that change', () => {
+    const log = new ChangeLog(50);
+    log.record('c', 'chat', { id: 'call_1', label: 'write', at: 0 }, [
+      { path: '/w/small', before: 'a\n', after: 'b\n' },
+    ]);
+    log.record('c', 'chat', { id: 'call_2', label: 'write', at: 1 }, [
+      { path: '/w/big', before: 'x'.repeat(40), after: 'y'.repeat(40) },
+    ]);
+    assert.deepEqual(
+      log.get('c')?.files.map((file) => file.path),
+      ['/w/big'],
+    );
+    assert.deepEqual(log.dropped, { checkpoints: 1, conversations: 0, files: 1 });
+    assert.equal(revertFile(log.get('c')!.files[0], 'y'.repeat(40)).text, 'x'.repeat(40));
+  });
+
+  it('recording a write leaves the earlier steps as they are: its cost does not grow with the history', () => {
+    let file = record();
+    let current = agent;
+    for (let round = 0; round < 50; round++) {
+      // A manual edit between the agent's writes (the case that carried every step before).
+      const manual = current.replace(/^four.*\n/m, `four (by hand ${round})\n`);
+      const after = manual.replace(/^seven.*\n/m, `seven ${round}\n`);
+      const next = recordWrite(file, `call_${round + 2}`, { path: '/w/a.ts', before: manual, after });
+      assert.ok(
+        file.steps.every((step, index) => next.steps[index] === step),
+        `round ${round}: a step was rewritten`,
+      );
+      file = next;
+      current = after;
+    }
+    assert.equal(file.steps.length, 51);
+    // Restoring a checkpoint applies the manual edits made after it.
+    const calls = file.steps.map((step) => step.call);
+    const restored = revertToCall(file, current, calls, 'call_1');
+    assert.deepEqual(restored.refused, []);
+    assert.equal(restored.text, base.replace('four\n', 'four (by hand 49)\n'));
+  });
+
+  it('a record saved by the previous version loads (its steps already carried)', () => {
+    const log = new ChangeLog(undefined, {
+      version: 1,
+      conversations: [
+        {
+          conversation: 'c',
+          label: 'chat',
+          calls: [{ id: 'call_1', label: 'edit', at: 0 }],
+          files: [{ path: '/w/a', base: 'a\n', agent: 'b\n', steps: [{ call: 'call_1', before: 'a\n' }] }],
+        },
+      ],
+      dropped: 3,
+    } as never);
+    assert.deepEqual(log.dropped, { checkpoints: 0, conversations: 3, files: 0 });
+    assert.equal(revertToCall(log.get('c')!.files[0], 'b\n', ['call_1'], 'call_1').text, 'a\n');
   });
 });
 

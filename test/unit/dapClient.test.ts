@@ -41,15 +41,16 @@ interface Case {
   readonly evaluate: { expression: string; result: RegExp };
 }
 
-const cases: Case[] = [
-  {
-    name: 'debugpy (Python)',
-    source: path.join(debugDir, 'python', 'app.py'),
+/** app.py under debugpy, its adapter started by `startAdapter`. */
+function debugpyCase(name: string, startAdapter: () => StartedAdapter): Case {
+  const program = path.join(debugDir, 'python', 'app.py');
+  return {
+    name,
+    source: program,
     timeoutMs: 30_000,
     local: 'prices',
     evaluate: { expression: 'prices["pear"]', result: /^5$/ },
     async start() {
-      const program = path.join(debugDir, 'python', 'app.py');
       const launch = {
         program,
         python: [DEBIAN_PYTHON],
@@ -57,23 +58,17 @@ const cases: Case[] = [
         console: 'internalConsole',
         justMyCode: true,
       };
-      return { adapter: startDebugpy(), launch };
+      return { adapter: startAdapter(), launch };
     },
-  },
-  {
-    // The debug tool starts debugpy's adapter through this script (its sockets acknowledge at once).
-    name: 'debugpy through src/debug/python/debugpy_adapter.py (Python)',
-    source: path.join(debugDir, 'python', 'app.py'),
-    timeoutMs: 30_000,
-    local: 'prices',
-    evaluate: { expression: 'prices["pear"]', result: /^5$/ },
-    async start() {
-      const program = path.join(debugDir, 'python', 'app.py');
-      const script = path.join(repoRoot(), 'src', 'debug', 'python', 'debugpy_adapter.py');
-      const launch = { program, python: [DEBIAN_PYTHON], cwd: path.dirname(program), console: 'internalConsole' };
-      return { adapter: startStdioAdapter('python', DEBIAN_PYTHON, [script]), launch: { ...launch, justMyCode: true } };
-    },
-  },
+  };
+}
+
+const cases: Case[] = [
+  debugpyCase('debugpy (Python)', () => startDebugpy()),
+  // The debug tool starts debugpy's adapter through this script (its sockets acknowledge at once).
+  debugpyCase('debugpy through src/debug/python/debugpy_adapter.py (Python)', () =>
+    startStdioAdapter('python', DEBIAN_PYTHON, [path.join(repoRoot(), 'src', 'debug', 'python', 'debugpy_adapter.py')]),
+  ),
   {
     name: 'lldb-vscode-16 (C)',
     source: path.join(debugDir, 'c', 'main.c'),

@@ -12,7 +12,7 @@ import { ErrorContext, ModelFacingError } from '../../src/platform/modelFacingEr
 import { JsoncSyntaxError } from '../../src/playground/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
 import { BreakpointTextNotFound, DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
-import { RenameNotSaved, RenameRefused } from '../../src/lsp/renameErrors';
+import { RenameRefused } from '../../src/lsp/renameErrors';
 import { ActionNotCapturable, ApplyRefused, UnknownCodeAction } from '../../src/lsp/applyErrors';
 import {
   AmbiguousSymbol,
@@ -36,12 +36,19 @@ import {
 } from '../../src/staging/stagingErrors';
 import { errorText } from '../../src/tools/errorText';
 import { InvalidPath, LinkLeavesWorkspace } from '../../src/workspace/containment';
-import { AmbiguousFile, FileNotFound, NoWorkspaceFolder, OutsideWorkspace } from '../../src/workspace/paths';
+import {
+  AmbiguousFile,
+  FileNotFound,
+  NoWorkspaceFolder,
+  OutsideWorkspace,
+  UnreadableFile,
+} from '../../src/workspace/paths';
 import { HunkNotFound } from '../../src/writes/applyPatch';
 import { NothingToEdit, OldStringNotFound, OldStringNotUnique } from '../../src/writes/editMatch';
 import { NotYourWorker, UnknownWorker, WorkerNotStarted } from '../../src/vibe/vibeWorkers';
 import { PatchSyntaxError } from '../../src/writes/patchParser';
-import { WriteRefused } from '../../src/writes/writeErrors';
+import { StaleCopy, UnsavedChanges, WriteRefused } from '../../src/edits/writerErrors';
+import { LostBytes, NotPlannedText, UnwritableText } from '../../src/edits/byteSplice';
 import { isGlue, sourceFiles } from './support/sourceTree';
 
 const relative = (absolutePath: string): string => absolutePath.replace(/^\/w\//, '');
@@ -220,6 +227,34 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
     ),
     text: 'Error: src/a.ts: the file changed while the write was prepared; nothing was written, try again.',
   },
+  // the one writer
+  {
+    error: new NotPlannedText('src/a.ts'),
+    text: 'Error: src/a.ts changed since this change was planned; nothing was written. Read it again and redo the change.',
+  },
+  {
+    error: new LostBytes('src/a.py', 3, 'utf8'),
+    text: 'Error: src/a.py: the change at line 3 replaces bytes that are not valid utf8 (shown as \uFFFD), which would be lost; nothing was written. Leave those characters out of the change, or ask the user to reopen the file with its real encoding.',
+  },
+  {
+    error: new UnwritableText('src/a.py', '€', 'iso88591'),
+    text: 'Error: src/a.py is iso88591, which cannot hold "€" (U+20AC); nothing was written. Write the text without it (an escape the language allows, say).',
+  },
+  {
+    error: new StaleCopy('src/a.ts', '@@ line 2\n-b\n+B'),
+    text: 'Error: src/a.ts was changed by someone else since you last wrote or saw it, and this write replaces the whole file from your older copy, which would undo their change; nothing was written. What changed:\n@@ line 2\n-b\n+B\nRead the file again and write it with their change kept (or use edit for your part only).',
+  },
+  {
+    error: new UnsavedChanges('src/a.ts', '@@ line 3\n+typed'),
+    text: "Error: src/a.ts has unsaved changes in the editor (the user's typing) that this write would replace; nothing was written. The unsaved lines:\n@@ line 3\n+typed\nRead the file again (its unsaved text counts) and write it with those lines kept, use edit for your part only, or ask the user to save or discard them.",
+  },
+  {
+    error: new UnreadableFile(
+      'logs/big.log',
+      'is 60000000 bytes, over the 52428800-byte cap of what the tools read whole',
+    ),
+    text: 'Error: logs/big.log is 60000000 bytes, over the 52428800-byte cap of what the tools read whole; nothing was read or written.',
+  },
   // kernels (what the eval tool answered itself before)
   {
     error: new NoInterpreter(
@@ -287,10 +322,6 @@ const table: readonly { readonly error: unknown; readonly context?: ErrorContext
   {
     error: new RenameRefused('it would change files outside the workspace.', ['/etc/x.ts']),
     text: 'Error: rename refused: it would change files outside the workspace. Nothing was changed. Files outside the workspace: /etc/x.ts.',
-  },
-  {
-    error: new RenameNotSaved('src/a.ts'),
-    text: 'Error: the rename was applied, but src/a.ts could not be saved; it is left modified and unsaved in the editor (undo reverts the whole rename).',
   },
   {
     error: new ApplyRefused('Move src/a.ts to ../b.ts would leave the workspace', ['/w/../b.ts']),

@@ -47,6 +47,49 @@ describe('engine boundary', () => {
   });
 });
 
+describe('one writer', () => {
+  /** What writes files or applies edits: a WorkspaceEdit, a save, a write, delete or move of a file. */
+  const WRITES = [
+    /\.applyEdit\(/,
+    /\.save\(\)/,
+    /\bworkspace\.fs\.(writeFile|delete|rename|copy)\(/,
+    /\bfs\.(promises\.)?(writeFile|appendFile|rename|unlink|rm|copyFile|truncate)(Sync)?\(/,
+  ];
+  /** Writes that are not of workspace files, each with why. */
+  const ALLOWED: Readonly<Record<string, string>> = {
+    [path.join('workspace', 'vscode', 'workspaceWriter.ts')]: 'the one writer',
+    [path.join('mcp', 'vscode', 'registerMcp.ts')]:
+      "the window's discovery file and socket directory, in the user's state directory",
+  };
+
+  it('no module but the writer writes workspace files or applies a WorkspaceEdit', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles()) {
+      if (ALLOWED[file]) continue;
+      const lines = fs.readFileSync(path.join(src, file), 'utf8').split('\n');
+      lines.forEach((line, index) => {
+        if (/^\s*(\/\/|\*)/.test(line)) return;
+        if (WRITES.some((pattern) => pattern.test(line))) offenders.push(`${file}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(
+      offenders,
+      [],
+      'change workspace files through WorkspaceWriter.apply (src/workspace/vscode/workspaceWriter.ts)',
+    );
+  });
+
+  it('the check sees a write where one is', () => {
+    const found = (line: string) => WRITES.some((pattern) => pattern.test(line));
+    assert.ok(found('await vscode.workspace.applyEdit(edit);'));
+    assert.ok(found('await document.save();'));
+    assert.ok(found('fs.writeFileSync(file, text);'));
+    assert.ok(found('await fs.promises.writeFile(file, bytes);'));
+    assert.ok(found('await vscode.workspace.fs.writeFile(uri, bytes);'));
+    assert.ok(!found('context.workspaceState.update(KEY, log.serialized());'), 'workspace state is no file');
+  });
+});
+
 describe('what activation loads', () => {
   it('the extension bundle leaves the language client and the MCP SDK to the bundles loaded on first use', () => {
     const bundle = fs.readFileSync(path.join(src, '..', 'dist', 'extension.js'), 'utf8');

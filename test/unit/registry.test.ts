@@ -1,12 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { offeredTools } from '../../src/platform/availability';
+
 import { ToolDeclaration } from '../../src/platform/toolDeclaration';
+
 import { TOOL_CATALOG } from '../../src/tools/declarations';
+
 import { conversationIdOf, WINDOW_CONVERSATION } from '../../src/platform/conversation';
+
 import { InputError, validateInput } from '../../src/platform/inputValidation';
-import { singleLine, workerConversation } from '../../src/platform/caller';
+
+import { workerConversation } from '../../src/platform/caller';
 import { ResourceBoard, ResourceId } from '../../src/platform/resources';
+
 import { tierNeedsConfirmation, tierWithinCap } from '../../src/platform/tiers';
+import { singleLine } from '../../src/platform/wording';
 
 describe('tiers', () => {
   const table: [Parameters<typeof tierWithinCap>[0], Parameters<typeof tierWithinCap>[1], boolean][] = [

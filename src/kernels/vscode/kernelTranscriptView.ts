@@ -8,6 +8,7 @@
  * from the transcript in memory, so images never pass through JSON and base64 on the way.
  */
 import * as vscode from 'vscode';
+import { WorkspaceWriter } from '../../workspace/vscode/workspaceWriter';
 import * as path from 'node:path';
 import { EvalLanguage, EVAL_LANGUAGES, KernelPool, KernelVariable, LANGUAGE_NAMES } from '../kernelPool';
 import { KernelPart } from '../kernelResult';
@@ -261,7 +262,11 @@ function keyOf(ref: KernelRef): string {
 }
 
 /** Registers the transcript notebook, the Agent Kernels view and their commands. */
-export function registerKernelTranscripts(context: vscode.ExtensionContext, pool: KernelPool): void {
+export function registerKernelTranscripts(
+  context: vscode.ExtensionContext,
+  pool: KernelPool,
+  writer: WorkspaceWriter,
+): void {
   const files = new TranscriptFileSystem(pool);
   const tree = new KernelsTree(pool);
   // The view, the file system and the notebook type are registered with the first transcript (nothing can show
@@ -382,7 +387,7 @@ export function registerKernelTranscripts(context: vscode.ExtensionContext, pool
           filters: { 'Jupyter notebook': ['ipynb'] },
         }));
       if (!destination) return undefined;
-      await vscode.workspace.fs.writeFile(destination, Buffer.from(toIpynb(transcript)));
+      await writer.writeForUser(destination.fsPath, toIpynb(transcript));
       return destination;
     }),
   );

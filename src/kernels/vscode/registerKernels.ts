@@ -89,7 +89,7 @@ export function registerKernels(context: vscode.ExtensionContext, runtime: Runti
     // Returns how many were running, so a caller (and the tests) can tell.
     vscode.commands.registerCommand(STOP_KERNELS_COMMAND, () => pool.stopAll()),
   );
-  registerKernelTranscripts(context, pool);
+  registerKernelTranscripts(context, pool, runtime.writer);
   return pool;
 }
 

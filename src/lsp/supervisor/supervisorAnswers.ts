@@ -3,7 +3,8 @@
  * from plain values the glue collected: per root, who serves the language (the editor's extension,
  * our supervised server with its command and pid, or nobody — and then exactly why).
  */
-import { countBySeverity, DiagnosticItem, formatDiagnosticList, plural } from '../format';
+import { countBySeverity, DiagnosticItem, formatDiagnosticList } from '../format';
+import { plural } from '../../platform/wording';
 
 export type ServerState = 'running' | 'starting' | 'not started' | 'stopped' | 'failed' | 'exited';
 

@@ -10,8 +10,9 @@ import { Logger } from '../../log/logger';
 import { containingFolder } from '../../workspace/paths';
 import { LineTexts } from '../../workspace/vscode/lineTexts';
 import { openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
+import { DiskFreshness, editorHoldsDisk } from '../../workspace/vscode/diskFreshness';
 import { pathOf, resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
-import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, RenamedFile, WorkspaceSymbolEntry } from '../answers';
+import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, WorkspaceSymbolEntry } from '../answers';
 import { CodeLine, DiagnosticItem } from '../format';
 import { Freshness } from '../freshness';
 import { checkLine, locateSymbol } from '../symbolLocation';
@@ -20,8 +21,7 @@ import { DiagnosticsTracker } from './diagnosticsTracker';
 import { LanguageFeatures } from './languageFeatures';
 import { LanguageServerSupervisor } from './languageServerSupervisor';
 import { LspSettings } from './lspSettings';
-import { applyRename, planRename, RenamePlan } from './rename';
-import { ObservedWrite } from '../../changes/agentChanges';
+import { planRename, RenamePlan } from './rename';
 import { documentLines, OpenedFile, Target } from './target';
 import { TYPESCRIPT_LANGUAGES, TypeScriptProjects } from './typeScriptProjects';
 
@@ -68,13 +68,23 @@ export class LspService {
     return { ...opened, indexed: await this.typeScript.ensureLoaded(opened.document, token) };
   }
 
-  private async open(file: string, token: vscode.CancellationToken): Promise<Omit<OpenedFile, 'indexed'>> {
+  /**
+   * Opens the file as the editor holds it, having the editor take in first what another program
+   * wrote to it on disk (a moment ago, say): answers are about the text on disk now, or say not.
+   */
+  private async open(
+    file: string,
+    token: vscode.CancellationToken,
+  ): Promise<Omit<OpenedFile, 'indexed'> & { readonly disk: DiskFreshness }> {
     const uri = resolveWorkspaceFile(file);
     const document = await openWorkspaceDocument(uri);
     throwIfCancelled(token);
+    const path = pathOf(uri);
+    const disk = await editorHoldsDisk(document, path);
+    throwIfCancelled(token);
     await this.supervisor.ensureFor(document);
     throwIfCancelled(token);
-    return { uri, document, path: pathOf(uri) };
+    return { uri, document, path, disk };
   }
 
   /** After a restart of the TypeScript server nothing is known to be loaded any more. */
@@ -316,10 +326,11 @@ export class LspService {
     token: vscode.CancellationToken,
   ): Promise<{ path: string; items: DiagnosticItem[]; freshness: Freshness }> {
     // No readiness probe first: for TypeScript the pull below is itself a semantic request.
-    const { uri, document, path } = await this.open(file, token);
+    const { uri, document, path, disk } = await this.open(file, token);
     const texts = new LineTexts();
     const pushed = (): DiagnosticItem[] =>
       vscode.languages.getDiagnostics(uri).map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
+    if (!disk.fresh) return { path, items: pushed(), freshness: { kind: 'not_verified', why: disk.why } };
 
     if (TYPESCRIPT_LANGUAGES.has(document.languageId)) {
       const pulled = await this.typeScript.pullDiagnostics(uri, path, texts, token);
@@ -370,16 +381,6 @@ export class LspService {
   /** The rename the language server proposes, checked to stay inside the workspace; nothing is applied. */
   planRename(target: Target, newName: string, token: vscode.CancellationToken): Promise<RenamePlan> {
     return planRename(this.features(token), target, newName);
-  }
-
-  /** Applies the server's rename; what it wrote is told to `onWritten` (Agent Changes). */
-  async rename(
-    target: Target,
-    newName: string,
-    token: vscode.CancellationToken,
-    onWritten?: (writes: ObservedWrite[]) => void,
-  ): Promise<RenamedFile[]> {
-    return applyRename(await this.planRename(target, newName, token), token, onWritten);
   }
 }
 

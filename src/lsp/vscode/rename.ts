@@ -1,22 +1,27 @@
 /**
  * A rename through the language server: planned (the server's WorkspaceEdit, refused when it
- * reaches outside the workspace), then applied as one WorkspaceEdit (one undo step) and saved.
+ * reaches outside the workspace, captured as edits of each file's text now), then applied by the
+ * one writer, so what is written is exactly the plan that was shown.
  */
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
+import { applyEdits } from '../../edits/textEdits';
+import { FileChange } from '../../workspace/vscode/workspaceWriter';
 import { isRealPathInside } from '../../workspace/containment';
 import { containingFolder } from '../../workspace/paths';
-import { resourcesOf } from '../../workspace/vscode/workspaceEdits';
+import { fileOperationEntries, resourcesOf } from '../../workspace/vscode/workspaceEdits';
 import { pathOf, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { RenamedFile } from '../answers';
-import { ObservedWrite } from '../../changes/agentChanges';
-import { RenameNotSaved, RenameRefused } from '../renameErrors';
+import { RenameRefused } from '../renameErrors';
 import { LanguageFeatures } from './languageFeatures';
 import { Target } from './target';
 
 export interface RenamePlan {
+  /** The server's edit (staging takes its files from it). */
   readonly edit: vscode.WorkspaceEdit;
   readonly files: RenamedFile[];
+  /** The edit as changes of each file's text when it was planned (a moved file carries its move). */
+  readonly changes: FileChange[];
 }
 
 /** The rename the language server proposes, checked to stay inside the workspace; nothing is applied. */
@@ -33,37 +38,41 @@ export async function planRename(features: LanguageFeatures, target: Target, new
     throw new RenameRefused(`the language server offers no rename for "${target.location.symbol}" here`);
   }
   assertEditInsideWorkspace(edit);
-  return { edit, files: entries.map(([uri, edits]) => ({ path: pathOf(uri), edits: edits.length })) };
-}
-
-/** Applies a planned rename as one WorkspaceEdit and saves every changed file. */
-export async function applyRename(
-  { edit, files }: RenamePlan,
-  token: vscode.CancellationToken,
-  onWritten?: (writes: ObservedWrite[]) => void,
-): Promise<RenamedFile[]> {
-  if (token.isCancellationRequested) throw new vscode.CancellationError();
-  // Again right before writing: a link may have been put in place meanwhile.
-  assertEditInsideWorkspace(edit);
-  const before = new Map<string, string>();
-  for (const [uri] of edit.entries()) before.set(uri.fsPath, (await vscode.workspace.openTextDocument(uri)).getText());
-  if (!(await vscode.workspace.applyEdit(edit))) {
-    throw new RenameRefused('the editor refused to apply the edit (a file may have changed meanwhile)');
+  const moves = new Map<string, string>();
+  for (const operation of fileOperationEntries(edit)) {
+    if (!operation.from || !operation.to)
+      throw new RenameRefused(
+        `the language server's rename would also ${operation.from ? 'delete' : 'create'} ${pathOf((operation.from ?? operation.to) as vscode.Uri)}, which a rename does not do here`,
+      );
+    moves.set(operation.from.fsPath, operation.to.fsPath);
   }
-  const written: ObservedWrite[] = [];
-  for (const [uri] of edit.entries()) {
+  const changes: FileChange[] = [];
+  for (const [uri, edits] of entries) {
+    if ([...moves.values()].includes(uri.fsPath))
+      throw new RenameRefused(
+        `the language server's rename edits ${pathOf(uri)} after moving it there; use lsp_apply rename_file to move the file`,
+      );
     const document = await vscode.workspace.openTextDocument(uri);
-    written.push({ path: uri.fsPath, before: before.get(uri.fsPath), after: document.getText() });
+    const before = document.getText();
+    const offsets = edits.map((change) => ({
+      start: document.offsetAt(change.range.start),
+      end: document.offsetAt(change.range.end),
+      text: change.newText,
+    }));
+    changes.push({
+      path: uri.fsPath,
+      before,
+      after: applyEdits(before, offsets),
+      edits: offsets,
+      moveTo: moves.get(uri.fsPath),
+    });
   }
-  // Recorded before saving: an unsaved file is written all the same.
-  onWritten?.(written);
-  for (const [uri] of edit.entries()) {
-    const document = await vscode.workspace.openTextDocument(uri);
-    if (document.isDirty && !(await document.save())) {
-      throw new RenameNotSaved(pathOf(uri));
-    }
+  for (const [from, to] of moves) {
+    if (changes.some((change) => change.path === from)) continue;
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(from));
+    changes.push({ path: from, before: document.getText(), after: document.getText(), edits: [], moveTo: to });
   }
-  return files;
+  return { edit, files: entries.map(([uri, edits]) => ({ path: pathOf(uri), edits: edits.length })), changes };
 }
 
 /** Refuses (RenameRefused, naming them) an edit that touches a resource outside the workspace. */

@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Caller, singleLine } from '../../platform/caller';
+import { Caller } from '../../platform/caller';
 import { offeredTools } from '../../platform/availability';
 import { Setting } from '../../platform/settings';
 import { Tier, TIERS } from '../../platform/tiers';
@@ -22,6 +22,7 @@ import { TOOL_CATALOG } from '../../tools/declarations';
 import { isFailureText, ToolRunner } from '../../tools/toolRunner';
 import { assertRealPathInside } from '../../workspace/containment';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { currentText } from '../../workspace/vscode/fileTexts';
 import {
   discoveryDir,
   ensurePrivateDir,
@@ -36,6 +37,7 @@ import {
 } from '../endpoint';
 import { AGENT_TARGETS, AgentConfig, agentConfig, AgentTarget, withServerAdded } from '../connectConfig';
 import type { McpCallResult, McpContent, McpHost, McpPeer, McpSession, McpToolInfo } from '../mcpSession';
+import { singleLine } from '../../platform/wording';
 
 export const SHOW_MCP_CLIENTS_COMMAND = 'liveTools.showMcpClients';
 /** Shows, copies and on request adds an agent's configuration; with an argument `{ target, add }` it asks nothing and returns the text. */
@@ -238,12 +240,9 @@ export function registerMcp(
       const folder = workspaceFolderPaths()[0];
       if (!folder) throw new Error('No folder is open to hold .mcp.json.');
       const file = path.join(folder.path, '.mcp.json');
-      // A .mcp.json that is a link out of the workspace is not followed: checked right before reading and writing.
+      // A .mcp.json that is a link out of the workspace is not followed (the writer checks it again right before writing).
       assertRealPathInside(workspaceFolderPaths(), file);
-      const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-      const text = withServerAdded(existing, nodeCommand, bridgeFile);
-      assertRealPathInside(workspaceFolderPaths(), file);
-      fs.writeFileSync(file, text);
+      await runtime.writer.writeForUser(file, withServerAdded(await currentText(file), nodeCommand, bridgeFile));
       return;
     }
     // The agent's own command writes outside the workspace: asked first, every time, whoever asks for it.

@@ -6,7 +6,7 @@ import { WINDOW_CONVERSATION } from '../../platform/conversation';
 import { tierNeedsConfirmation } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
 import { AnyLiveTool, LiveTool } from '../../tools/liveTool';
-import { confirmationOf, resultText, ToolRunner } from '../../tools/toolRunner';
+import { resultText, ToolRunner } from '../../tools/toolRunner';
 import { documentFor } from '../../workspace/vscode/openDocuments';
 import { inputTemplate } from '../inputTemplate';
 import { JsoncSyntaxError, parseJsonc } from '../jsonc';
@@ -96,9 +96,13 @@ export function registerPlayground(
       return undefined;
     }
     const ours = tools.find((tool) => tool.declaration.name === toolName);
-    if (ours && tierNeedsConfirmation(runner.requiredTier(ours as LiveTool<unknown>, input))) {
-      const preview = new vscode.CancellationTokenSource();
-      const confirmation = await confirmationOf(ours, input, preview.token).finally(() => preview.dispose());
+    const preview = new vscode.CancellationTokenSource();
+    const confirmation =
+      ours && tierNeedsConfirmation(runner.requiredTier(ours as LiveTool<unknown, unknown>, input))
+        ? await runner.confirmation(toolName, input, preview.token)
+        : undefined;
+    preview.dispose();
+    if (confirmation) {
       let choice: string | undefined;
       try {
         choice = await vscode.window.showWarningMessage(

@@ -5,7 +5,7 @@ import { registerStagingReview } from './stagingReview';
 
 /** The staged-edit store of this window, its review UI, and the `staging` resource (ready from activation). */
 export function registerStaging(context: vscode.ExtensionContext, runtime: Runtime): StagingService {
-  const staging = new StagingService(runtime.log, runtime.journal);
+  const staging = new StagingService(runtime.log, runtime.journal, runtime.writer);
   registerStagingReview(context, staging, runtime.log);
   runtime.board.set('staging', { ready: true });
   return staging;

@@ -3,13 +3,6 @@ import * as vscode from 'vscode';
 /** The scheme of the proposed text of one file of a staged change (served by the review's content provider). */
 export const STAGED_SCHEME = 'live-tools-staged';
 
-/**
- * Measured in VS Code 1.139: the multi-file diff editor that `vscode.changes` opens is keyed by
- * a random `multi-diff-editor:` URI; that URI is its `resourceScheme` and what an editor-title
- * command receives, so which change it shows is read from its tab's `textDiffs`.
- */
-export const MULTI_DIFF_SCHEME = 'multi-diff-editor';
-
 /** `live-tools-staged:/abs/path/file.ts?edit=edit_1`: the path keeps the file name, so the language mode is right. */
 export function proposedUri(editId: string, absolutePath: string): vscode.Uri {
   return vscode.Uri.from({ scheme: STAGED_SCHEME, path: vscode.Uri.file(absolutePath).path, query: `edit=${editId}` });
@@ -22,6 +15,9 @@ export function editIdOf(uri: vscode.Uri): string | undefined {
 
 /**
  * The text diffs a tab shows: one for a diff editor, several for a multi-file diff editor.
+ * Measured in VS Code 1.139: the multi-file diff editor that `vscode.changes` opens is keyed by a
+ * random `multi-diff-editor:` URI; that URI is its `resourceScheme` and what an editor-title command
+ * receives, so which change it shows is read from its tab's `textDiffs`.
  * `TabInputTextMultiDiff` is not in the stable typings of 1.138, so it is recognised by shape.
  */
 export function tabDiffs(tab: vscode.Tab | undefined): { original: vscode.Uri; modified: vscode.Uri }[] {

@@ -1,18 +1,23 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError, Logger } from '../../log/logger';
-import { driftList, keptSize, plural, sizeOf } from '../answers';
-import { keptEdits, Hunk } from '../hunks';
-import { droppedHunks, hunkPreview, shownText, StagedEdit, StagedFile } from '../stagedEdit';
+import { treeItemOf } from '../../platform/vscode/treeRows';
+import { plural } from '../../platform/wording';
+import { sizeOf } from '../answers';
 import {
-  AlreadyResolved,
-  NothingKept,
-  ResolutionInProgress,
-  StaleStagedEdit,
-  UnknownStagedEdit,
-} from '../stagingErrors';
+  acceptedMessage,
+  commandTarget,
+  diffTitle,
+  hunkLenses,
+  isReviewNode,
+  proposedLineOf,
+  ReviewNode,
+  reviewChildren,
+  reviewRow,
+  uiErrorText,
+} from '../reviewModel';
+import { shownText, StagedEdit } from '../stagedEdit';
 import { StagingService } from './stagingService';
-import { editIdOf, editIdOfTab, isMultiDiffInput, MULTI_DIFF_SCHEME, proposedUri, STAGED_SCHEME } from './stagedUris';
+import { editIdOf, editIdOfTab, isMultiDiffInput, proposedUri, STAGED_SCHEME } from './stagedUris';
 
 export const ACCEPT_COMMAND = 'liveTools.acceptStagedEdit';
 export const DISCARD_COMMAND = 'liveTools.discardStagedEdit';
@@ -26,31 +31,7 @@ const PENDING_KEY = 'liveTools.stagedEditsPending';
 /** True while the active editor is a multi-file diff of a staged change (resourceScheme cannot tell; see stagedUris.ts). */
 const REVIEW_ACTIVE_KEY = 'liveTools.stagedReviewActive';
 
-/** Above this many hunks in a change, its files start collapsed in the view. */
-const EXPANDED_HUNKS_CAP = 30;
-
-/** Tree nodes: a staged change, the file it moves, its files, and their hunks (which the human keeps or drops). */
-type ReviewNode =
-  | { readonly kind: 'edit'; readonly id: string }
-  | { readonly kind: 'move'; readonly id: string }
-  | { readonly kind: 'file'; readonly id: string; readonly path: string }
-  | { readonly kind: 'hunk'; readonly id: string; readonly path: string; readonly hunk: number };
-
-function isReviewNode(value: unknown): value is ReviewNode {
-  const node = value as Partial<ReviewNode> | undefined;
-  return (
-    typeof node === 'object' &&
-    node !== null &&
-    (node.kind === 'edit' || node.kind === 'move' || node.kind === 'file' || node.kind === 'hunk') &&
-    typeof node.id === 'string'
-  );
-}
-
-/** The tab label of a one-file review (the multi-file editor adds "(N files)" to its own). */
-function diffTitle(edit: StagedEdit, file: string): string {
-  return `${path.basename(file)} ↔ proposed (${edit.id})`;
-}
-
+/** The Staged Edits view: rows from the review model (`../reviewModel`), as tree items. */
 class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -66,98 +47,23 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
   }
 
   getChildren(node?: ReviewNode): ReviewNode[] {
-    if (!node) return this.staging.store.pending().map((edit) => ({ kind: 'edit', id: edit.id }));
-    const edit = this.staging.store.get(node.id);
-    if (node.kind === 'edit')
-      return [
-        ...(edit?.move ? [{ kind: 'move' as const, id: node.id }] : []),
-        ...(edit?.files ?? []).map((file) => ({ kind: 'file' as const, id: node.id, path: file.path })),
-      ];
-    if (node.kind === 'hunk' || node.kind === 'move') return [];
-    const file = edit?.files.find((candidate) => candidate.path === node.path);
-    return (file?.hunks ?? []).map((hunk) => ({ kind: 'hunk', id: node.id, path: node.path, hunk: hunk.index }));
+    const { store } = this.staging;
+    return reviewChildren(
+      node,
+      () => store.pending(),
+      (id) => store.get(id),
+    );
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
-    const edit = this.staging.store.get(node.id);
-    if (node.kind === 'edit') {
-      const item = new vscode.TreeItem(node.id, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = node.id;
-      item.description = edit?.summary;
-      item.contextValue = 'stagedEdit';
-      item.iconPath = new vscode.ThemeIcon('diff');
-      if (edit) {
-        item.tooltip = new vscode.MarkdownString(
-          `**${edit.id}** — ${edit.summary}\n\n${sizeOf(edit)}, staged by \`${edit.origin}\` at ${new Date(edit.stagedAt).toLocaleTimeString()}` +
-            `${edit.conversation === 'window' ? '' : ' in a chat session'}.`,
-        );
-      }
-      return item;
-    }
-    if (node.kind === 'move') {
-      const from = edit?.move ? this.staging.display(edit.move.from) : '?';
-      const to = edit?.move ? this.staging.display(edit.move.to) : '?';
-      const item = new vscode.TreeItem(`moves ${path.basename(from)} → ${path.basename(to)}`);
-      item.id = `${node.id}:move`;
-      item.description = `${from} → ${to}`;
-      item.tooltip = `Accept moves ${from} to ${to} (after the edits below); the move is part of the change and is not dropped alone.`;
-      item.iconPath = new vscode.ThemeIcon('go-to-file');
-      item.contextValue = 'stagedMove';
-      return item;
-    }
-    const file = edit?.files.find((candidate) => candidate.path === node.path);
-    const dropped = new Set(edit?.dropped[node.path] ?? []);
-    const display = this.staging.display(node.path);
-    const checkbox = (kept: boolean) =>
-      kept ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
-    if (node.kind === 'hunk') {
-      const hunk = file?.hunks[node.hunk];
-      const item = new vscode.TreeItem(`line ${hunk?.line ?? '?'}`, vscode.TreeItemCollapsibleState.None);
-      item.id = `${node.id}:${node.path}:${node.hunk}`;
-      const preview = file && hunk ? hunkPreview(file, hunk) : '';
-      item.description = preview;
-      const kept = !dropped.has(node.hunk);
+    const row = reviewRow(node, this.staging.store.get(node.id), (file) => this.staging.display(file));
+    const item = treeItemOf(row);
+    if (row.checkbox)
       item.checkboxState = {
-        state: checkbox(kept),
-        tooltip: kept
-          ? 'Kept: Accept writes it. Uncheck to drop it.'
-          : 'Dropped: Accept leaves it out. Check to keep it.',
+        state: row.checkbox.kept ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+        tooltip: row.checkbox.tooltip,
       };
-      item.tooltip = `${display}:${hunk?.line ?? '?'} (${preview})`;
-      item.contextValue = 'stagedHunk';
-      item.command = { command: OPEN_FILE_COMMAND, title: 'Open Diff', arguments: [node] };
-      return item;
-    }
-    const total = file?.hunks.length ?? 0;
-    const hunkTotal = edit?.files.reduce((sum, candidate) => sum + candidate.hunks.length, 0) ?? 0;
-    const item = new vscode.TreeItem(
-      vscode.Uri.file(node.path),
-      hunkTotal <= EXPANDED_HUNKS_CAP
-        ? vscode.TreeItemCollapsibleState.Expanded
-        : vscode.TreeItemCollapsibleState.Collapsed,
-    );
-    item.id = `${node.id}:${node.path}`;
-    item.label = path.basename(node.path);
-    // (A collapsible item with a resource would get a folder icon.)
-    item.iconPath = vscode.ThemeIcon.File;
-    const folder = path.posix.dirname(display);
-    const replacements = file?.edits.length ?? 0;
-    const kept = file && edit ? keptEdits(file.edits, file.hunks, edit.dropped[node.path]).length : 0;
-    const count =
-      dropped.size === 0
-        ? plural(replacements, 'replacement')
-        : `${kept} of ${plural(replacements, 'replacement')} kept`;
-    item.description = `${folder === '.' ? '' : `${folder} · `}${count}`;
-    item.checkboxState = {
-      state: checkbox(dropped.size < total),
-      tooltip:
-        dropped.size < total
-          ? 'Uncheck to drop every change of this file.'
-          : 'Check to keep every change of this file.',
-    };
-    item.tooltip = `${display} — open the diff of ${node.id}`;
-    item.contextValue = 'stagedFile';
-    item.command = { command: OPEN_FILE_COMMAND, title: 'Open Diff', arguments: [node] };
+    if (row.opensDiff) item.command = { command: OPEN_FILE_COMMAND, title: 'Open Diff', arguments: [node] };
     return item;
   }
 }
@@ -169,6 +75,7 @@ class StagedEditsTree implements vscode.TreeDataProvider<ReviewNode> {
  */
 export function registerStagingReview(context: vscode.ExtensionContext, staging: StagingService, log: Logger): void {
   const store = staging.store;
+  const display = (file: string): string => staging.display(file);
   const tree = new StagedEditsTree(staging);
   // Checkboxes are the human's keep/drop: a file's box is not its hunks' (the store decides both).
   const view = vscode.window.createTreeView(STAGED_EDITS_VIEW, {
@@ -238,19 +145,14 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
 
   /** Which change a command is about: the button's editor, a tree node, an id, or else the active tab / the only pending one / a pick. */
   const targetOf = async (argument: unknown): Promise<string | undefined> => {
-    if (typeof argument === 'string') return argument;
-    if (isReviewNode(argument)) return argument.id;
-    if (argument instanceof vscode.Uri) {
-      const id = editIdOf(argument);
-      if (id) return id;
-      if (argument.scheme === MULTI_DIFF_SCHEME) return editIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
-    }
-    const active = editIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
-    if (active) return active;
-    const pending = store.pending();
-    if (pending.length <= 1) return pending[0]?.id;
+    // An editor title's button passes the editor's URI: a proposed side names its change; any other (the
+    // multi-file diff's own `multi-diff-editor:` URI) is the active tab's.
+    const activeTab = editIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
+    const active = argument instanceof vscode.Uri ? (editIdOf(argument) ?? activeTab) : activeTab;
+    const target = commandTarget(argument instanceof vscode.Uri ? undefined : argument, active, store.pending());
+    if (target !== 'pick') return target;
     const picked = await vscode.window.showQuickPick(
-      pending.map((edit) => ({ label: edit.id, description: edit.summary, detail: sizeOf(edit) })),
+      store.pending().map((edit) => ({ label: edit.id, description: edit.summary, detail: sizeOf(edit) })),
       { title: 'Which staged edit?' },
     );
     return picked?.label;
@@ -266,11 +168,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     try {
       if (action === 'accept') {
         const { edit, unsaved } = await staging.accept(id, 'user');
-        const notSaved = unsaved.length
-          ? ` Not saved: ${unsaved.map((file) => staging.display(file)).join(', ')}.`
-          : '';
-        const dropped = droppedHunks(edit).length;
-        const message = `Accepted ${edit.id}: wrote ${keptSize(edit)}${dropped ? `; left out the ${plural(dropped, 'change')} you dropped` : ''}.${notSaved}`;
+        const message = acceptedMessage(edit, unsaved, display);
         void vscode.window.showInformationMessage(message);
         return message;
       }
@@ -279,11 +177,11 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
       void vscode.window.showInformationMessage(message);
       return message;
     } catch (error) {
-      const message = uiErrorText(error, (file) => staging.display(file));
-      if (error instanceof StaleStagedEdit) void vscode.window.showWarningMessage(message);
-      else void vscode.window.showErrorMessage(message);
+      const { text, warning } = uiErrorText(error, display);
+      if (warning) void vscode.window.showWarningMessage(text);
+      else void vscode.window.showErrorMessage(text);
       log.info('staging.ui', `${action} ${id}: ${describeError(error)}`);
-      return message;
+      return text;
     }
   };
 
@@ -309,7 +207,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
         try {
           store.setDropped(node.id, node.path, node.kind === 'hunk' ? node.hunk : undefined, drop);
         } catch (error) {
-          void vscode.window.showWarningMessage(uiErrorText(error, (file) => staging.display(file)));
+          void vscode.window.showWarningMessage(uiErrorText(error, display).text);
           tree.refresh();
         }
       }
@@ -344,17 +242,15 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
           const id = editIdOf(document.uri);
           const edit = id ? store.get(id) : undefined;
           const file = edit?.files.find((candidate) => vscode.Uri.file(candidate.path).path === document.uri.path);
-          if (!edit || !file || edit.state !== 'pending') return [];
-          const dropped = new Set(edit.dropped[file.path] ?? []);
-          return file.hunks.map((hunk) => {
-            const line = proposedLineOf(edit, file, hunk);
-            const drop = !dropped.has(hunk.index);
-            return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-              title: drop ? 'Drop this change' : 'Take this change back',
-              command: SET_HUNK_DROPPED_COMMAND,
-              arguments: [edit.id, file.path, hunk.index, drop],
-            });
-          });
+          if (!edit || !file) return [];
+          return hunkLenses(edit, file).map(
+            (lens) =>
+              new vscode.CodeLens(new vscode.Range(lens.line, 0, lens.line, 0), {
+                title: lens.title,
+                command: SET_HUNK_DROPPED_COMMAND,
+                arguments: [edit.id, file.path, lens.hunk, lens.drop],
+              }),
+          );
         },
       },
     ),
@@ -365,7 +261,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
         try {
           store.setDropped(id, file, hunk, drop !== false);
         } catch (error) {
-          void vscode.window.showWarningMessage(uiErrorText(error, (path) => staging.display(path)));
+          void vscode.window.showWarningMessage(uiErrorText(error, display).text);
         }
       },
     ),
@@ -388,35 +284,4 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
   );
   updatePending();
   updateReviewActive();
-}
-
-/** The same outcomes the model reads, worded for the person who clicked. */
-function uiErrorText(error: unknown, display: (file: string) => string): string {
-  if (error instanceof StaleStagedEdit) {
-    return `${error.id} was not accepted because files changed since it was staged: ${driftList(error.drifted, display)}. Nothing was written; discard it and ask the agent to redo the change.`;
-  }
-  if (error instanceof AlreadyResolved) return error.message;
-  if (error instanceof UnknownStagedEdit) return `There is no staged edit ${error.id}.`;
-  if (error instanceof ResolutionInProgress) return `${error.id} is being accepted or discarded already.`;
-  if (error instanceof NothingKept)
-    return `${error.id} was not accepted: you dropped every change of it. Check a change in the Staged Edits view to keep it, or discard ${error.id}.`;
-  return `Could not resolve the staged edit: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** 0-based line of the proposed side where `hunk` starts: its captured line, moved by the line breaks the kept hunks before it add or remove. */
-function proposedLineOf(edit: StagedEdit, file: StagedFile, hunk: Hunk): number {
-  const dropped = new Set(edit.dropped[file.path] ?? []);
-  let shift = 0;
-  for (const before of file.hunks.slice(0, hunk.index)) {
-    if (dropped.has(before.index)) continue;
-    for (const change of file.edits.slice(before.first, before.first + before.count))
-      shift += lineBreaks(change.text) - lineBreaks(file.original.slice(change.start, change.end));
-  }
-  return Math.max(0, hunk.line - 1 + shift);
-}
-
-function lineBreaks(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
-  return count;
 }

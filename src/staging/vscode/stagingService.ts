@@ -1,30 +1,14 @@
-import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { describeError, Logger } from '../../log/logger';
 import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { proposedAnswer } from '../answers';
 import { FileMove, keptFiles, Resolver, StagedEdit, StageRequest, WrittenFile } from '../stagedEdit';
-import { AcceptRefused, DriftedFile, StaleStagedEdit } from '../stagingErrors';
+import { DriftedFile } from '../stagingErrors';
 import { driftOf, StagingStore } from '../stagingStore';
-import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
-import { documentAt } from '../../workspace/vscode/openDocuments';
-import { hasMixedLineBreaks } from '../../edits/textEdits';
-import { ChangeJournal } from '../../changes/changeJournal';
-import { observedWrites, WriteOfFile } from '../../changes/agentChanges';
-
-/** What accepting wrote: the kept files, the moved one with its move (a moved file without edits, with its text). */
-function acceptedWrites(files: readonly WrittenFile[], move: FileMove | undefined, movedText: string | undefined) {
-  const written: WriteOfFile[] = files.map((file) => ({
-    path: file.path,
-    before: file.original,
-    after: file.proposed,
-    moveTo: file.path === move?.from ? move.to : undefined,
-  }));
-  if (move && !files.some((file) => file.path === move.from))
-    written.push({ path: move.from, before: movedText, after: movedText, moveTo: move.to });
-  return observedWrites(written);
-}
+import { currentText } from '../../workspace/vscode/fileTexts';
+import { ChangeJournal } from '../../platform/changeJournal';
+import { FileChange, WorkspaceWriter } from '../../workspace/vscode/workspaceWriter';
 
 /** Opens and closes the review of a change (the diff editors); the review UI provides it. */
 export interface ReviewPresenter {
@@ -49,6 +33,7 @@ export class StagingService {
   constructor(
     private readonly log: Logger,
     private readonly journal: ChangeJournal,
+    private readonly writer: WorkspaceWriter,
   ) {}
 
   setPresenter(presenter: ReviewPresenter): void {
@@ -69,6 +54,8 @@ export class StagingService {
     for (const file of request.files) assertRealPathInside(folders, file.path);
     if (request.move) for (const end of [request.move.from, request.move.to]) assertRealPathInside(folders, end);
     const edit = this.store.stage(request);
+    // The conversation has seen these texts: a later whole-file write of it is made on them.
+    for (const file of request.files) this.writer.saw(request.conversation, file.path, file.original);
     this.log.info(
       'staging.stage',
       `${edit.id} by ${edit.origin} conversation=${edit.conversation}: ${edit.summary} (${edit.files.length} files)`,
@@ -100,29 +87,15 @@ export class StagingService {
    */
   async accept(id: string, by: Resolver, conversation?: string): Promise<AcceptOutcome> {
     const pending = this.store.requirePending(id, conversation);
-    // A moved file without edits is recorded with its text (Agent Changes can put it back).
     const movedText = pending.move ? await currentText(pending.move.from) : undefined;
     const { edit, written: unsaved } = await this.store.accept(
       id,
       by,
       {
         currentText,
-        write: (files, move) => this.write(pending, files, move),
+        write: (files, move) => this.write(pending, by, files, move, movedText),
       },
       conversation,
-    );
-    // Recorded for the conversation that staged it, whoever accepted.
-    this.journal.wrote(
-      {
-        conversation: edit.conversation,
-        label: '',
-        call: {
-          id: this.journal.nextCallId(),
-          label: `${edit.origin} ${edit.id} (accepted by the ${by})`,
-          at: Date.now(),
-        },
-      },
-      acceptedWrites(keptFiles(edit), edit.move, movedText),
     );
     this.log.info(
       'staging.accept',
@@ -138,69 +111,40 @@ export class StagingService {
   }
 
   /**
-   * Applies the proposed edits with ranges taken from the captured text, in one WorkspaceEdit; a file
-   * with mixed line breaks (the editor's model would give every line one) is written as bytes after
-   * it, as writes do. Returns the files it could not save.
+   * Has the one writer apply the kept edits (ranges of the captured text) and the move, as one change
+   * for the conversation that staged it; returns the files left unsaved (the human's unsaved text there).
    */
-  private async write(edit: StagedEdit, files: readonly WrittenFile[], move?: FileMove): Promise<string[]> {
-    // The boundary again, right before writing: a link may have been put in place since staging.
-    const folders = workspaceFolderPaths();
-    for (const file of files) assertRealPathInside(folders, file.path);
-    if (move) {
-      for (const end of [move.from, move.to]) assertRealPathInside(folders, end);
-      if ((await currentText(move.to)) !== undefined)
-        throw new AcceptRefused(edit.id, `${this.display(move.to)} exists now, so the file cannot be moved there`);
-    }
-    // (The moved file goes through the editor: it is not at its path any more once the edit is applied.)
-    const exact = files.filter(
-      (file) => file.path !== move?.from && hasMixedLineBreaks(file.original) && !documentAt(file.path)?.isDirty,
-    );
-    const viaEditor = files.filter((file) => !exact.includes(file));
-    for (const file of exact) {
-      if ((await currentText(file.path)) !== file.original)
-        throw new StaleStagedEdit(edit.id, edit.origin, [{ path: file.path, kind: 'changed' }]);
-    }
-    const documents = await Promise.all(
-      viaEditor.map((file) => vscode.workspace.openTextDocument(vscode.Uri.file(file.path))),
-    );
-    // The edit is applied to these documents: they must hold exactly the captured text (disk was checked; this is what the editor holds).
-    const drifted = viaEditor
-      .filter((file, index) => documents[index].getText() !== file.original)
-      .map((file) => ({ path: file.path, kind: 'changed' as const }));
-    if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
-    const workspaceEdit = new vscode.WorkspaceEdit();
-    viaEditor.forEach((file, index) => {
-      const document = documents[index];
-      for (const change of file.edits) {
-        workspaceEdit.replace(
-          document.uri,
-          new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)),
-          change.text,
-        );
-      }
+  private async write(
+    edit: StagedEdit,
+    by: Resolver,
+    files: readonly WrittenFile[],
+    move: FileMove | undefined,
+    movedText: string | undefined,
+  ): Promise<string[]> {
+    const changes: FileChange[] = files.map((file) => ({
+      path: file.path,
+      before: file.original,
+      after: file.proposed,
+      edits: file.edits,
+      moveTo: file.path === move?.from ? move.to : undefined,
+    }));
+    // A moved file without edits of its own is moved with its text (Agent Changes can put it back).
+    if (move && !files.some((file) => file.path === move.from))
+      changes.push({ path: move.from, before: movedText, after: movedText, edits: [], moveTo: move.to });
+    const written = await this.writer.apply({
+      files: changes,
+      kind: 'anchored',
+      // Recorded for the conversation that staged it, whoever accepted.
+      source: {
+        conversation: edit.conversation,
+        label: '',
+        call: {
+          id: this.journal.nextCallId(),
+          label: `${edit.origin} ${edit.id} (accepted by the ${by})`,
+          at: Date.now(),
+        },
+      },
     });
-    // The move comes after the moved file's own edits (they are ranges of its captured text).
-    if (move) workspaceEdit.renameFile(vscode.Uri.file(move.from), vscode.Uri.file(move.to), { overwrite: false });
-    // (The editor refuses an empty WorkspaceEdit.)
-    if ((viaEditor.length > 0 || move) && !(await vscode.workspace.applyEdit(workspaceEdit))) {
-      throw new AcceptRefused(edit.id, 'the editor refused to apply the edit (a file may have changed meanwhile)');
-    }
-    for (const file of exact) await writeTextExactly(file.path, file.original, file.proposed);
-    const unsaved: string[] = [];
-    for (const [index, opened] of documents.entries()) {
-      // The moved file's document is at its new place now.
-      const document =
-        move && viaEditor[index].path === move.from
-          ? await vscode.workspace.openTextDocument(vscode.Uri.file(move.to))
-          : opened;
-      if (document.getText() !== viaEditor[index].proposed) {
-        this.log.warn(
-          'staging.accept',
-          `${edit.id}: ${viaEditor[index].path} does not read as proposed after the edit`,
-        );
-      }
-      if (document.isDirty && !(await document.save())) unsaved.push(document.uri.fsPath);
-    }
-    return unsaved;
+    return written.files.filter((file) => file.unsaved).map((file) => file.path);
   }
 }

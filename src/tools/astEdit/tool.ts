@@ -1,9 +1,10 @@
-import { noRewriteAnswer, plural, replacementsList } from '../../structural/answers';
+import { noRewriteAnswer, replacementsList } from '../../structural/answers';
 import { Cancellation, RewriteResult } from '../../structural/search';
 import { StructuralService } from '../../structural/vscode/structuralService';
 import { StagingService } from '../../staging/vscode/stagingService';
 import { AST_EDIT_MAX_REPLACEMENTS, astEditDeclaration, AstEditInput } from './declaration';
 import { LiveTool } from '../liveTool';
+import { plural } from '../../platform/wording';
 
 async function planRewrite(
   structural: StructuralService,

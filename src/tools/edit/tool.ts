@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import { editDeclaration, EditInput } from './declaration';
 import { FileNotFound } from '../../workspace/paths';
 import { changePreview, executableWarning } from '../../writes/answers';
@@ -6,44 +5,75 @@ import { editsFor } from '../../writes/editMatch';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
 import { LiveTool, writeSourceOf } from '../liveTool';
 
-function lineAt(text: string, offset: number): number {
-  return text.slice(0, offset).split('\n').length;
+/** An edit's change, with the 1-based line of each replacement. */
+interface EditPlan {
+  readonly file: PlannedFile;
+  readonly lines: readonly number[];
 }
 
-async function plan(writes: WriteService, input: EditInput): Promise<{ file: PlannedFile; lines: number[] }> {
+/** 1-based lines of ascending offsets in `text`, in one pass. */
+function linesAt(text: string, offsets: readonly number[]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let at = 0;
+  for (const offset of offsets) {
+    for (let next = text.indexOf('\n', at); next !== -1 && next < offset; next = text.indexOf('\n', next + 1)) {
+      line++;
+      at = next + 1;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+async function plan(writes: WriteService, input: EditInput): Promise<EditPlan> {
   const path = writes.resolve(input.path);
   const before = await writes.text(path);
   if (before === undefined) throw new FileNotFound(input.path, [writes.display(path)]);
   const edits = editsFor(before, input.old_string, input.new_string, input.replace_all === true);
-  return { file: writes.planEdits(path, before, edits), lines: edits.map((edit) => lineAt(before, edit.start)) };
+  return {
+    file: writes.planEdits(path, before, edits),
+    lines: linesAt(
+      before,
+      edits.map((edit) => edit.start),
+    ),
+  };
 }
 
-export function createEditTool(writes: WriteService): LiveTool<EditInput> {
+function where(lines: readonly number[]): string {
+  return lines.length === 1 ? `line ${lines[0]}` : `${lines.length} places (lines ${lines.join(', ')})`;
+}
+
+export function createEditTool(writes: WriteService): LiveTool<EditInput, EditPlan> {
   return {
     declaration: editDeclaration,
 
     invocationMessage: (input) => `Editing ${input.path}`,
 
-    async confirmation(input) {
-      const { file, lines } = await plan(writes, input);
-      const where = lines.length === 1 ? `line ${lines[0]}` : `${lines.length} places (lines ${lines.join(', ')})`;
+    async prepare(input) {
+      const planned = await plan(writes, input);
+      const { file, lines } = planned;
       return {
-        title: 'Edit file?',
-        message: `Edit \`${writes.display(file.path)}\` at ${where} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\`${executableWarning([writes.display(file.path)])}`,
+        plan: planned,
+        confirmation: {
+          title: 'Edit file?',
+          message: `Edit \`${writes.display(file.path)}\` at ${where(lines)} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\`${executableWarning([writes.display(file.path)])}`,
+        },
       };
     },
 
-    async invoke(input, context) {
-      const { token } = context;
-      const { file, lines } = await plan(writes, input);
-      if (token.isCancellationRequested) throw new vscode.CancellationError();
-      const outcome = await writes.apply([file], writeSourceOf(context), token);
-      const where =
+    async invoke(_input, context, { file, lines }) {
+      const outcome = await writes.apply([file], 'anchored', writeSourceOf(context), context.token);
+      const replaced =
         lines.length === 1
           ? `1 replacement at line ${lines[0]}`
           : `${lines.length} replacements at lines ${lines.join(', ')}`;
       const saved = outcome.unsaved.length ? 'left unsaved because the user has unsaved changes there' : 'saved';
-      return `Edited ${writes.display(file.path)}: ${where}, ${saved}.\n${outcome.diagnostics}`;
+      return [
+        `Edited ${writes.display(file.path)}: ${replaced}, ${saved}.`,
+        ...outcome.notes,
+        outcome.diagnostics,
+      ].join('\n');
     },
   };
 }

@@ -48,7 +48,7 @@ export function createLspApplyTool(
   apply: LspApply,
   staging: StagingService,
   writes: WriteService,
-): LiveTool<LspApplyInput> {
+): LiveTool<LspApplyInput, ApplyPlan> {
   const plan = (input: LspApplyInput, token: vscode.CancellationToken): Promise<ApplyPlan> => {
     checkArguments(input);
     switch (input.action) {
@@ -85,9 +85,9 @@ export function createLspApplyTool(
 
     invocationMessage: (input) => `lsp_apply ${input.action} ${input.title ? `"${input.title}" in ` : ''}${input.file}`,
 
-    async confirmation(input, token) {
+    async prepare(input, token) {
       const planned = await plan(input, token);
-      if (isEmpty(planned)) return { title: 'Nothing to change', message: `${planned.title}: nothing to change.` };
+      if (isEmpty(planned)) return { plan: planned };
       const size = changeSize(shown(planned), moveShown(planned));
       const previews = planned.files
         .slice(0, 5)
@@ -99,19 +99,24 @@ export function createLspApplyTool(
       const more = planned.files.length > 5 ? `\n\n…and ${planned.files.length - 5} more files.` : '';
       if (staged(input)) {
         return {
-          title: 'Stage a language server change for review?',
-          message: `${planned.title}: ${size}. Nothing is written now; a diff opens, and the files are written only when the change is accepted.\n\n${previews}${more}`,
+          plan: planned,
+          confirmation: {
+            title: 'Stage a language server change for review?',
+            message: `${planned.title}: ${size}. Nothing is written now; a diff opens, and the files are written only when the change is accepted.\n\n${previews}${more}`,
+          },
         };
       }
       return {
-        title: 'Apply a language server change?',
-        message: `${planned.title}: ${size}, then save those files.\n\n${previews}${more}`,
+        plan: planned,
+        confirmation: {
+          title: 'Apply a language server change?',
+          message: `${planned.title}: ${size}, then save those files.\n\n${previews}${more}`,
+        },
       };
     },
 
-    async invoke(input, context) {
+    async invoke(input, context, planned) {
       const { token, conversation } = context;
-      const planned = await plan(input, token);
       const notes = planned.notes.length > 0 ? `\n${planned.notes.join('\n')}` : '';
       if (isEmpty(planned)) return `${planned.title}: nothing to change; nothing was written.${notes}`;
       if (token.isCancellationRequested) throw new vscode.CancellationError();
@@ -142,12 +147,13 @@ export function createLspApplyTool(
         const text = (await writes.text(planned.move.from)) ?? '';
         files.push({ path: planned.move.from, before: text, after: text, moveTo: planned.move.to, edits: [] });
       }
-      const outcome = await writes.apply(files, writeSourceOf(context), token);
+      const outcome = await writes.apply(files, 'anchored', writeSourceOf(context), token);
       const saved = outcome.unsaved.length
         ? `saved, except ${outcome.unsaved.join(', ')} (left unsaved: the user has unsaved changes there)`
         : 'saved';
       const list = planned.files.length > 0 ? `\n${changeList(shown(planned))}` : '';
-      return `${planned.title}: applied ${size}; ${saved}.${list}${notes}\n${outcome.diagnostics}`;
+      const writerNotes = outcome.notes.length > 0 ? `\n${outcome.notes.join('\n')}` : '';
+      return `${planned.title}: applied ${size}; ${saved}.${list}${notes}${writerNotes}\n${outcome.diagnostics}`;
     },
   };
 }

@@ -1,13 +1,12 @@
-import * as vscode from 'vscode';
-import { plural } from '../../lsp/format';
 import { patchDeclaration, PatchInput } from './declaration';
 import { FileNotFound } from '../../workspace/paths';
 import { changePreview, executableWarning } from '../../writes/answers';
 import { applyHunks, MatchKind } from '../../writes/applyPatch';
 import { parsePatch } from '../../writes/patchParser';
-import { WriteRefused } from '../../writes/writeErrors';
+import { WriteRefused } from '../../edits/writerErrors';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
 import { LiveTool, writeSourceOf } from '../liveTool';
+import { plural } from '../../platform/wording';
 
 interface PatchPlan {
   readonly files: PlannedFile[];
@@ -74,14 +73,15 @@ async function plan(writes: WriteService, input: PatchInput): Promise<PatchPlan>
   return { files, lines, loose };
 }
 
-export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
+export function createPatchTool(writes: WriteService): LiveTool<PatchInput, PatchPlan> {
   return {
     declaration: patchDeclaration,
 
     invocationMessage: () => 'Applying a patch',
 
-    async confirmation(input) {
-      const { files, lines } = await plan(writes, input);
+    async prepare(input) {
+      const planned = await plan(writes, input);
+      const { files, lines } = planned;
       const previews = files
         .filter((file) => file.after !== undefined)
         .map(
@@ -89,21 +89,22 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput> {
             `\`${writes.display(file.moveTo ?? file.path)}\`\n\`\`\`diff\n${changePreview(file.before, file.after, 20)}\n\`\`\``,
         );
       return {
-        title: `Apply a patch to ${plural(files.length, 'file')}?`,
-        message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(files.flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])]).map((file) => writes.display(file)))}`,
+        plan: planned,
+        confirmation: {
+          title: `Apply a patch to ${plural(files.length, 'file')}?`,
+          message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(files.flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])]).map((file) => writes.display(file)))}`,
+        },
       };
     },
 
-    async invoke(input, context) {
-      const { token } = context;
-      const { files, lines, loose } = await plan(writes, input);
-      if (token.isCancellationRequested) throw new vscode.CancellationError();
-      const outcome = await writes.apply(files, writeSourceOf(context), token);
+    async invoke(_input, context, { files, lines, loose }) {
+      const outcome = await writes.apply(files, 'anchored', writeSourceOf(context), context.token);
       const unsaved = outcome.unsaved.length
         ? `\nLeft unsaved (the user has unsaved changes there): ${outcome.unsaved.join(', ')}.`
         : '';
       const looseNote = loose.length ? `\nNote: ${loose.join('; ')}.` : '';
-      return `Patch applied to ${plural(files.length, 'file')}:\n${lines.join('\n')}${looseNote}${unsaved}\n${outcome.diagnostics}`;
+      const notes = outcome.notes.length ? `\n${outcome.notes.join('\n')}` : '';
+      return `Patch applied to ${plural(files.length, 'file')}:\n${lines.join('\n')}${looseNote}${unsaved}${notes}\n${outcome.diagnostics}`;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Confirmation } from '../liveTool';
+import { Confirmation } from '../../platform/vscode/approver';
 import {
   VIBE_WAIT_DEFAULT_SECONDS,
   vibeKillDeclaration,
@@ -14,12 +14,12 @@ import {
   vibeWaitDeclaration,
   VibeWaitInput,
 } from './declaration';
-import { singleLine } from '../../platform/caller';
 import { Tier } from '../../platform/tiers';
 import { WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
 import { VibeService } from '../../vibe/vscode/registerVibe';
 import { withAbortSignal } from '../../async/abortSignal';
 import { AnyLiveTool, LiveTool, ToolContext } from '../liveTool';
+import { singleLine } from '../../platform/wording';
 
 const RESULT_IN_LIST = 300;
 

@@ -8,11 +8,11 @@
  * its status and transcript, and stops one.
  */
 import * as vscode from 'vscode';
-import { Caller, singleLine, workerConversation } from '../../platform/caller';
+import { Caller, workerConversation } from '../../platform/caller';
 import { Setting } from '../../platform/settings';
 import { Tier } from '../../platform/tiers';
 import { Runtime } from '../../runtime';
-import { Approver, ToolRunner } from '../../tools/toolRunner';
+import { Approver, CallerTools } from '../../platform/vscode/approver';
 import {
   ModelTurn,
   ToolCall,
@@ -24,6 +24,7 @@ import {
   WORKER_LABEL_MAX,
   WorkerTier,
 } from '../vibeWorkers';
+import { singleLine } from '../../platform/wording';
 
 export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
 export const STOP_WORKER_COMMAND = 'liveTools.stopWorker';
@@ -165,7 +166,7 @@ export interface VibeService {
 export function registerVibe(
   context: vscode.ExtensionContext,
   runtime: Runtime,
-  runner: ToolRunner,
+  runner: CallerTools,
   approver: Approver,
 ): VibeService {
   const enabled = (): boolean => vscode.workspace.getConfiguration().get<boolean>(Setting.vibeEnabled) === true;
@@ -180,16 +181,15 @@ export function registerVibe(
       async approve({ worker, tool, input }, signal) {
         const cancellation = tokenOf(signal);
         try {
+          const confirmation = await runner.confirmation(tool, input, cancellation.token);
+          // A plan that writes nothing (the call will only answer why) is not put to the human.
+          if (!confirmation) return true;
           const allowed = await approver.approve(
-            {
-              caller: callerOf(worker),
-              tool,
-              tier: runner.tierOf(tool, input),
-              confirmation: await runner.confirmation(tool, input, cancellation.token),
-            },
+            { caller: callerOf(worker), tool, tier: runner.tierOf(tool, input), confirmation },
             cancellation.token,
           );
           runtime.log.info('vibe.approval', `${worker.id} ${tool}: ${allowed ? 'allowed' : 'denied'}`);
+          if (!allowed) runner.denied(tool, input);
           return allowed;
         } finally {
           cancellation.dispose();

@@ -1,81 +1,128 @@
 /**
- * A file's text as the editor sees it, and writing a text exactly as planned where the editor's
- * model cannot hold it (a file with mixed line breaks).
+ * A file's text as the editor sees it, and its bytes with the encoding they are read in. Files are
+ * read here (not through the workbench, a round trip of 8–50 ms in code-server) and decoded by the
+ * codecs of `edits/textCodecs`, in the encoding the editor uses for the file: its open document's,
+ * else the byte order mark's, else the settings' (asking the editor to open the document only when
+ * the settings leave it open: guessing, a language's own value, NUL bytes). The writer splices the
+ * same bytes with the same codec, so a text planned here is exactly what it checks against.
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import {
+  bomOf,
+  codecFor,
+  encodingOfBom,
+  SINGLE_BYTE_ENCODINGS,
+  singleByteCodec,
+  TextCodec,
+} from '../../edits/textCodecs';
+import { UnreadableFile } from '../paths';
 import { documentAt } from './openDocuments';
+
+/** The most a file may weigh for the tools to read it whole (the editor itself turns to a large-file mode near here). */
+export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
+
+/** A file's bytes as they are on disk, the codec they are read with, and the text they read as. */
+export interface DiskFile {
+  readonly bytes: Uint8Array;
+  /** Undefined for an encoding whose bytes this extension does not map (multi-byte code pages): read by the editor, written by its encoder only when that is lossless. */
+  readonly codec: TextCodec | undefined;
+  readonly encoding: string;
+  readonly text: string;
+  /** Size and modification time (ns) when read. */
+  readonly size: number;
+  readonly mtimeNs: bigint;
+}
 
 /**
  * The text of a file as the editor sees it: an open document's unsaved text, else what is on
- * disk (decoded as the editor would), undefined when it no longer exists. Disk is read even when
- * a clean document is open: the editor may not have reloaded an outside change yet.
+ * disk, undefined when it no longer exists. Disk is read even when a clean document is open: the
+ * editor may not have reloaded an outside change yet.
  */
 export async function currentText(path: string): Promise<string | undefined> {
   const open = documentAt(path);
   if (open?.isDirty) return open.getText();
-  return (await diskText(path))?.text;
+  return (await readDiskFile(path))?.text;
 }
 
-async function diskText(path: string): Promise<{ text: string; bytes: Uint8Array } | undefined> {
-  const uri = vscode.Uri.file(path);
+/** The file on disk (size checked before reading), or undefined when there is none. Throws UnreadableFile past the cap. */
+export async function readDiskFile(path: string, shown = path): Promise<DiskFile | undefined> {
+  let stat: fs.BigIntStats;
+  try {
+    stat = await fs.promises.stat(path, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile()) return undefined;
+  if (stat.size > BigInt(MAX_TEXT_FILE_BYTES))
+    throw new UnreadableFile(
+      shown,
+      `is ${stat.size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte cap of what the tools read whole`,
+    );
   let bytes: Uint8Array;
   try {
     bytes = await fs.promises.readFile(path);
   } catch {
     return undefined;
   }
-  return { text: plainUtf8(bytes, uri) ?? (await vscode.workspace.decode(bytes, { uri })), bytes };
+  const uri = vscode.Uri.file(path);
+  const encoding = await encodingFor(uri, bytes, shown);
+  const codec = await codecOf(encoding);
+  const text = codec
+    ? codec.decode(bytes.subarray(bomOf(bytes, codec)))
+    : await vscode.workspace.decode(bytes, { encoding });
+  return { bytes, codec, encoding, text, size: Number(stat.size), mtimeNs: stat.mtimeNs };
 }
-
-/** The UTF-16 a byte order mark says, which the editor reads by the mark whatever the settings say. */
-function utf16Of(bytes: Uint8Array): 'le' | 'be' | undefined {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'be';
-  return undefined;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The text of bytes the editor would read as UTF-8 anyway (its encoding setting utf8, no guessing,
- * valid UTF-8 without NULs or a UTF-16 byte order mark), decoded here; else undefined, and the
- * editor decodes (a round trip to the workbench: 8–50 ms in code-server, measured on a debug stop).
+ * The encoding the editor reads this file in: an open document's; a byte order mark's (the editor
+ * reads by the mark whatever the settings say); the `files.encoding` setting when nothing else can
+ * apply; else the editor is asked (it opens the document in memory).
  */
-function plainUtf8(bytes: Uint8Array, uri: vscode.Uri): string | undefined {
+async function encodingFor(uri: vscode.Uri, bytes: Uint8Array, shown: string): Promise<string> {
+  const open = documentAt(uri.fsPath);
+  if (open) return open.encoding;
+  const marked = encodingOfBom(bytes);
+  if (marked) return marked;
   const files = vscode.workspace.getConfiguration('files', uri);
-  if (files.get<string>('encoding', 'utf8') !== 'utf8' || files.get<boolean>('autoGuessEncoding', false))
-    return undefined;
-  // A language's own value (`"[python]": { "files.encoding": … }`) applies by the file's language, unknown here.
-  if (['encoding', 'autoGuessEncoding'].some((key) => (files.inspect(key)?.languageIds?.length ?? 0) > 0))
-    return undefined;
-  if (utf16Of(bytes)) return undefined;
-  if (bytes.includes(0)) return undefined;
+  const settled =
+    !files.get<boolean>('autoGuessEncoding', false) &&
+    // A language's own value (`"[python]": { "files.encoding": … }`) applies by the file's language, unknown here.
+    !['encoding', 'autoGuessEncoding'].some((key) => (files.inspect(key)?.languageIds?.length ?? 0) > 0) &&
+    // NUL bytes: the editor may take the file for UTF-16 without a mark, or for binary.
+    !bytes.subarray(0, 512).includes(0);
+  if (settled) return files.get<string>('encoding', 'utf8');
   try {
-    return utf8.decode(bytes);
-  } catch {
-    return undefined;
+    return (await vscode.workspace.openTextDocument(uri)).encoding;
+  } catch (error) {
+    throw new UnreadableFile(
+      shown,
+      `cannot be read as text (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 
-/**
- * Writes `after` as the file's bytes (in the file's own encoding), once its text is still exactly
- * `before`: for a text the editor's model would change (mixed line breaks), where the file is not
- * open with unsaved changes. Throws a plain Error naming why otherwise; the caller words it.
- */
-export async function writeTextExactly(path: string, before: string, after: string): Promise<void> {
-  if (documentAt(path)?.isDirty) throw new Error('the file has unsaved changes in the editor');
-  const disk = await diskText(path);
-  if (disk?.text !== before) throw new Error('the file changed while the write was prepared');
-  const uri = vscode.Uri.file(path);
-  // `encode` follows the settings for a file the editor has not open: a UTF-16 file keeps its own mark and order.
-  const utf16 = utf16Of(disk.bytes);
-  const bytes = utf16 ? utf16Bytes(after, utf16) : await vscode.workspace.encode(after, { uri });
-  await vscode.workspace.fs.writeFile(uri, bytes);
+const codePages = new Map<string, Promise<TextCodec | undefined>>();
+
+/** The codec of an encoding; a code page's table is the editor's own decoding of its 256 bytes, asked once. */
+function codecOf(encoding: string): Promise<TextCodec | undefined> {
+  const known = codecFor(encoding);
+  if (known) return Promise.resolve(known);
+  if (!SINGLE_BYTE_ENCODINGS.has(encoding)) return Promise.resolve(undefined);
+  let codec = codePages.get(encoding);
+  if (!codec) {
+    // Byte 0 is NUL in every code page; the editor would take a buffer holding it for binary.
+    const bytes = Uint8Array.from({ length: 255 }, (_, index) => index + 1);
+    codec = Promise.resolve(vscode.workspace.decode(bytes, { encoding })).then(
+      (decoded) => (decoded.length === 255 ? singleByteCodec(encoding, `\0${decoded}`) : undefined),
+      () => undefined,
+    );
+    codePages.set(encoding, codec);
+  }
+  return codec;
 }
 
-function utf16Bytes(text: string, order: 'le' | 'be'): Uint8Array {
-  const body = Buffer.from(text, 'utf16le');
-  if (order === 'be') body.swap16();
-  return Buffer.concat([Buffer.from(order === 'le' ? [0xff, 0xfe] : [0xfe, 0xff]), body]);
+/** The bytes of a new file's text, in the encoding the settings give it. */
+export async function newFileBytes(path: string, text: string): Promise<Uint8Array> {
+  return vscode.workspace.encode(text, { uri: vscode.Uri.file(path) });
 }

@@ -18,30 +18,7 @@ function internalEntries(edit: vscode.WorkspaceEdit): readonly (InternalEntry | 
   return typeof all === 'function' ? all.call(edit) : undefined;
 }
 
-const TEXT_EDIT = 2;
 const FILE_OPERATION = 1;
-
-/**
- * What a WorkspaceEdit does besides plain text edits, described. Measured in VS Code 1.139:
- * `WorkspaceEdit.entries()` lists only text edits, and the public API has no way to list file
- * operations (a rename of a module specifier comes back from the TypeScript server as a file
- * rename plus text edits); only the internal `_allEntries()` shows them. Where that method is
- * absent, nothing beyond `entries()` can be seen.
- */
-export function fileOperationsOf(edit: vscode.WorkspaceEdit, display: (uri: vscode.Uri) => string): string[] {
-  const operations: string[] = [];
-  for (const entry of internalEntries(edit) ?? []) {
-    if (!entry || entry._type === TEXT_EDIT) continue;
-    if (entry._type === FILE_OPERATION) {
-      if (entry.from && entry.to) operations.push(`rename ${display(entry.from)} to ${display(entry.to)}`);
-      else if (entry.to) operations.push(`create ${display(entry.to)}`);
-      else if (entry.from) operations.push(`delete ${display(entry.from)}`);
-    } else {
-      operations.push('make snippet or notebook edits');
-    }
-  }
-  return [...new Set(operations)];
-}
 
 /**
  * Every resource a WorkspaceEdit touches: the files of its text edits and both ends of its file

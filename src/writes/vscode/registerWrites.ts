@@ -16,5 +16,5 @@ export function registerWrites(context: vscode.ExtensionContext, runtime: Runtim
   const update = (): void => runtime.board.set('workspace', workspaceState());
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(update));
   update();
-  return new WriteService(lsp, runtime.log, runtime.journal);
+  return new WriteService(lsp, runtime.writer);
 }

@@ -1,41 +1,32 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
 import { boundedTimeout } from '../../async/timers';
-import { applyEdits, hasMixedLineBreaks, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
-import { describeError, Logger } from '../../log/logger';
+import { applyEdits, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
+import { FileChange, WorkspaceWriter, WriteKind } from '../../workspace/vscode/workspaceWriter';
 import { DiagnosticItem, Severity } from '../../lsp/format';
 import { LspService } from '../../lsp/vscode/lspService';
 import { Setting } from '../../platform/settings';
-import { currentText, writeTextExactly } from '../../workspace/vscode/fileTexts';
+import { currentText } from '../../workspace/vscode/fileTexts';
+import { editorHoldsDisk } from '../../workspace/vscode/diskFreshness';
 import { LineTexts } from '../../workspace/vscode/lineTexts';
-import { documentAt, languageExtensionsReady } from '../../workspace/vscode/openDocuments';
+import { isFileOrOpen, languageExtensionsReady } from '../../workspace/vscode/openDocuments';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
-import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { diagnosticsSection, FileCheck } from '../answers';
 import { DiagnosticRegistry } from '../diagnosticRegistry';
 import { importsFile, isScriptFile, WRITE_IMPORTERS_CAP } from '../importers';
 import { resolveWritePath } from '../targetPath';
-import { WriteRefused } from '../writeErrors';
-import { observedWrites } from '../../changes/agentChanges';
-import { ChangeJournal, WriteSource } from '../../changes/changeJournal';
+import { WriteSource } from '../../platform/changeJournal';
 
-/** One file of a planned write. `before` undefined: created; `after` undefined: deleted. */
-export interface PlannedFile {
-  readonly path: string;
-  readonly before: string | undefined;
-  readonly after: string | undefined;
-  /** Where the file goes (`*** Move to:`), absolute. */
-  readonly moveTo?: string;
-  /** Edits of `before` that make `after`; computed (common prefix/suffix) when absent. */
-  readonly edits?: readonly TextEdit[];
-}
+/** One file of a planned write (the writer's own change). */
+export type PlannedFile = FileChange;
 
 export interface WriteOutcome {
   readonly diagnostics: string;
-  /** Files written into the editor but left unsaved because the user had unsaved changes there. */
+  /** Files changed in the editor but left unsaved because the user had unsaved changes there. */
   readonly unsaved: readonly string[];
+  /** What the writer says the model should know (lines others changed since its last write…), one line each. */
+  readonly notes: readonly string[];
 }
 
 /** After a publication, wait this long for another one before taking the diagnostics as settled. */
@@ -46,32 +37,6 @@ const severities: Record<number, Severity> = { 0: 'error', 1: 'warning', 2: 'inf
 
 function throwIfCancelled(token: vscode.CancellationToken): void {
   if (token.isCancellationRequested) throw new vscode.CancellationError();
-}
-
-function exists(absolutePath: string): boolean {
-  if (documentAt(absolutePath)) return true;
-  try {
-    return fs.statSync(absolutePath).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** One edit from the common prefix and suffix of two texts: small undo steps, markers and folds survive. */
-export function minimalEdit(before: string, after: string): TextEdit {
-  let start = 0;
-  const limit = Math.min(before.length, after.length);
-  while (start < limit && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let tail = 0;
-  while (
-    tail < limit - start &&
-    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
-  )
-    tail++;
-  // Never split a CRLF or a surrogate pair.
-  while (start > 0 && /[\r\uD800-\uDBFF]/.test(before[start - 1])) start--;
-  while (tail > 0 && /[\n\uDC00-\uDFFF]/.test(before[before.length - tail])) tail--;
-  return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
 }
 
 /** Watches diagnostic publications from its creation on, so a wait cannot miss one that came early. */
@@ -112,18 +77,16 @@ class PublicationWatch implements vscode.Disposable {
 }
 
 /**
- * Applies planned writes through one WorkspaceEdit, saves, and reports only the diagnostics the
- * write newly introduced — in the written files and in the files that import them.
+ * The write tools' service: plans on the text the editor sees, has the one writer apply the change,
+ * and reports only the diagnostics the write newly introduced — in the written files and in the
+ * files that import them.
  */
 export class WriteService {
   readonly registry = new DiagnosticRegistry();
-  /** Texts read from a buffer with unsaved changes, by path, until the write that used them. */
-  private readonly readUnsaved = new Map<string, string>();
 
   constructor(
     private readonly lsp: LspService,
-    private readonly log: Logger,
-    private readonly journal: ChangeJournal,
+    private readonly writer: WorkspaceWriter,
   ) {}
 
   waitSeconds(): number {
@@ -136,18 +99,12 @@ export class WriteService {
 
   /** The path to write, inside the workspace; need not exist. */
   resolve(input: string): string {
-    return resolveWritePath(workspaceFolderPaths(), input, exists);
+    return resolveWritePath(workspaceFolderPaths(), input, isFileOrOpen);
   }
 
-  /**
-   * The file's text as the editor sees it (unsaved edits included); undefined when it does not
-   * exist. A text read from unsaved changes is remembered: the write leaves that file unsaved even
-   * if the buffer was saved meanwhile, as the user had not chosen to save what the plan was made on.
-   */
-  async text(absolutePath: string): Promise<string | undefined> {
-    const text = await currentText(absolutePath);
-    if (text !== undefined && documentAt(absolutePath)?.isDirty) this.readUnsaved.set(absolutePath, text);
-    return text;
+  /** The file's text as the editor sees it (unsaved edits included); undefined when it does not exist. */
+  text(absolutePath: string): Promise<string | undefined> {
+    return currentText(absolutePath);
   }
 
   /** The edit of one file, given as data, planned on its current text (line breaks follow the file's). */
@@ -156,8 +113,10 @@ export class WriteService {
     return { path, before, after: applyEdits(before, fitted), edits: fitted };
   }
 
+  /** Applies a planned change through the writer (`whole`: the write tool's own copy; `anchored`: edits), with diagnostics before and after. */
   async apply(
     files: readonly PlannedFile[],
+    kind: WriteKind,
     source: WriteSource,
     token: vscode.CancellationToken,
   ): Promise<WriteOutcome> {
@@ -183,8 +142,7 @@ export class WriteService {
 
     const watch = new PublicationWatch();
     try {
-      const unsaved = await this.write(files, token);
-      this.journal.wrote(source, observedWrites(files));
+      const written = await this.writer.apply({ files, kind, source, token });
       const afterDeadline = deadline();
       const checks: FileCheck[] = [];
       for (const path of observed) {
@@ -200,114 +158,12 @@ export class WriteService {
       }
       return {
         diagnostics: diagnosticsSection(checks, this.waitSeconds()),
-        unsaved: unsaved.map((path) => this.display(path)),
+        unsaved: written.files.filter((file) => file.unsaved).map((file) => this.display(file.path)),
+        notes: written.notes,
       };
     } finally {
       watch.dispose();
     }
-  }
-
-  /** One WorkspaceEdit for every file (one undo step), then saves what the user had not left unsaved. */
-  private async write(files: readonly PlannedFile[], token: vscode.CancellationToken): Promise<string[]> {
-    const edit = new vscode.WorkspaceEdit();
-    const keepUnsaved = new Set<string>();
-    // The boundary again, right before writing: a link may have been put in place since the plan.
-    const folders = workspaceFolderPaths();
-    for (const file of files)
-      for (const target of [file.path, file.moveTo]) if (target) assertRealPathInside(folders, target);
-    // A file with mixed line breaks, changed in place and not open with unsaved changes, is written as
-    // bytes after the edit: through the editor's model every line would take one break.
-    const exact = files.filter(
-      (file) =>
-        file.before !== undefined &&
-        file.after !== undefined &&
-        !file.moveTo &&
-        hasMixedLineBreaks(file.before) &&
-        !documentAt(file.path)?.isDirty,
-    );
-    for (const file of exact) {
-      if ((await currentText(file.path)) !== file.before)
-        throw new WriteRefused(
-          this.display(file.path),
-          'the file changed while the write was prepared; nothing was written, try again',
-        );
-    }
-    const viaEditor = files.filter((file) => !exact.includes(file));
-    for (const file of viaEditor) {
-      const uri = vscode.Uri.file(file.path);
-      if (file.before === undefined) {
-        if (exists(file.path))
-          throw new WriteRefused(this.display(file.path), 'the file was created meanwhile; read it and write again');
-        edit.createFile(uri, { ignoreIfExists: false });
-        if (file.after) edit.insert(uri, new vscode.Position(0, 0), file.after);
-        continue;
-      }
-      const document = await vscode.workspace.openTextDocument(uri);
-      if (document.getText() !== file.before) {
-        throw new WriteRefused(
-          this.display(file.path),
-          'the file changed while the write was prepared; nothing was written, try again',
-        );
-      }
-      if (document.isDirty || this.readUnsaved.get(file.path) === file.before)
-        keepUnsaved.add(file.moveTo ?? file.path);
-      this.readUnsaved.delete(file.path);
-      if (file.after !== undefined) {
-        const edits = file.edits ?? [minimalEdit(file.before, file.after)];
-        for (const change of edits) {
-          if (change.start === change.end && change.text === '') continue;
-          edit.replace(
-            uri,
-            new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)),
-            change.text,
-          );
-        }
-      }
-      if (file.after === undefined) edit.deleteFile(uri, { ignoreIfNotExists: false });
-      else if (file.moveTo) {
-        if (exists(file.moveTo))
-          throw new WriteRefused(this.display(file.moveTo), 'cannot move a file there: a file already exists');
-        edit.renameFile(uri, vscode.Uri.file(file.moveTo), { overwrite: false });
-      }
-    }
-    throwIfCancelled(token);
-    // (The editor refuses an empty WorkspaceEdit, and `size` does not count file operations.)
-    if (viaEditor.length > 0 && !(await vscode.workspace.applyEdit(edit))) {
-      throw new WriteRefused(
-        files.map((file) => this.display(file.path)).join(', '),
-        'the editor refused the edit (a file may have changed meanwhile); nothing was written',
-      );
-    }
-    for (const file of exact) {
-      try {
-        await writeTextExactly(file.path, file.before as string, file.after as string);
-      } catch (error) {
-        const others = files.filter((other) => other !== file).map((other) => this.display(other.path));
-        throw new WriteRefused(
-          this.display(file.path),
-          `${describeError(error)}; it was not written${others.length ? `, but the other files of this write were: ${others.join(', ')}` : ''}`,
-        );
-      }
-    }
-    const unsaved: string[] = [];
-    for (const file of files) {
-      if (file.after === undefined || exact.includes(file)) continue;
-      const path = file.moveTo ?? file.path;
-      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-      if (
-        document.getText() !== file.after &&
-        document.getText().replace(/\r\n/g, '\n') !== file.after.replace(/\r\n/g, '\n')
-      ) {
-        this.log.warn('writes.apply', `${this.display(path)} does not read as planned after the edit`);
-      }
-      if (keepUnsaved.has(path)) unsaved.push(path);
-      else if (document.isDirty && !(await document.save())) unsaved.push(path);
-    }
-    this.log.info(
-      'writes.apply',
-      `${files.length} file(s): ${files.map((file) => this.display(file.path)).join(', ')}`,
-    );
-    return unsaved;
   }
 
   /**
@@ -349,7 +205,7 @@ export class WriteService {
     deadline: number,
     token: vscode.CancellationToken,
   ): Promise<{ items?: DiagnosticItem[]; unchecked?: string }> {
-    if (!exists(path)) return { items: [] };
+    if (!isFileOrOpen(path)) return { items: [] };
     const uri = vscode.Uri.file(path);
     const document = await vscode.workspace.openTextDocument(uri);
     if (TYPESCRIPT_LANGUAGES.has(document.languageId)) {
@@ -371,6 +227,8 @@ export class WriteService {
       }
     }
     if (document.languageId === 'plaintext') return { unchecked: 'plain text has no language server' };
+    // What the server checked must be the text on disk now: an outside rewrite not yet taken in is not verified.
+    if (!(await editorHoldsDisk(document, this.display(path))).fresh) return {};
     await languageExtensionsReady(document.languageId);
     const serving = vscode.extensions.all.some((extension) => {
       const events: unknown = extension.packageJSON?.activationEvents;

@@ -81,3 +81,15 @@ export async function waitUntilAsync<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * What `resolve accept` answers for a change the human resolved in the review, once that resolution
+ * has finished (the writer waits for the editor to show the written files, so the files can be on
+ * disk a moment before the change counts as accepted; meanwhile resolve says so).
+ */
+export function resolvedByUser(id: string): Promise<string> {
+  return waitUntilAsync(`the resolution of ${id} to finish`, async () => {
+    const answer = await invokeText('resolve', { edit_id: id, action: 'accept' });
+    return /is being accepted or discarded right now/.test(answer) ? undefined : answer;
+  });
+}

@@ -24,9 +24,10 @@ export async function setVibe(on: boolean): Promise<void> {
 /**
  * Waits for the question card (an approval's or ask_user's) that shows the first pattern (the card
  * answered before it may still be on screen for a moment), checks the others, picks the option
- * labelled `choice` (Allow, Deny, …), submits, and waits until the card is gone.
+ * labelled `choice` (Allow, Deny, …), submits, and waits until the card is gone. `beforeAnswer` runs once the
+ * card is seen, before the choice (what happens while the human reads it).
  */
-export async function answerCard(expect: RegExp[], choice: string): Promise<string> {
+export async function answerCard(expect: RegExp[], choice: string, beforeAnswer?: () => void): Promise<string> {
   const card = await browser({
     op: 'text',
     selector: '.card.active',
@@ -36,6 +37,7 @@ export async function answerCard(expect: RegExp[], choice: string): Promise<stri
   });
   const text = card.text ?? '';
   for (const pattern of expect) assert.match(text, pattern);
+  beforeAnswer?.();
   // An option's text starts with its key's number.
   await browser({ op: 'click', selector: '.card.active .option', text: `^\\d*${choice}`, frames: CARD_FRAMES });
   await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });

@@ -183,6 +183,7 @@ export function spliceEdits(
   const text = codec.decode(body);
   const changed = editsOnText(path, planned, text, edits);
   if (changed.length === 0) return { bytes, text, edits: [] };
+  // (The edits' sort is checked by editsOnText; the lossy units and positions below are of `text`.)
   const { positions, lossy } = codec.scan(
     body,
     changed.flatMap((edit) => [edit.start, edit.end]),
@@ -200,5 +201,52 @@ export function spliceEdits(
     cursor = positions[2 * index + 1];
   });
   parts.push(body.subarray(cursor));
-  return { bytes: Buffer.concat(parts), text: editedText(text, changed), edits: changed };
+  const result = Buffer.concat(parts);
+  const after = editedText(text, changed);
+  // The bytes must read as the text planned: next to bytes the encoding cannot read, a splice can join
+  // them into a character (a UTF-8 lead byte meeting a continuation byte once the text between goes, an
+  // odd byte of UTF-16 shifting what follows). Then nothing is written.
+  const reads = codec.decode(result.subarray(bom));
+  if (reads !== after)
+    throw new LostBytes(path, lineOf(lineStartsOf(after), firstDifference(reads, after)), codec.encoding);
+  assertPlannedLines(path, planned, text, edits, after);
+  return { bytes: result, text: after, edits: changed };
+}
+
+/** The first offset where two texts differ (the shorter one's length when one begins the other). */
+function firstDifference(a: string, b: string): number {
+  let at = 0;
+  while (at < a.length && at < b.length && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at;
+}
+
+/**
+ * A change planned on the editor's view (other line breaks) must leave the same lines as it would on
+ * that view: a line break it inserts next to a lone CR of the file would join it into one CRLF, and a
+ * line would be lost. Then nothing is written.
+ */
+export function assertPlannedLines(
+  path: string,
+  planned: string,
+  text: string,
+  edits: readonly TextEdit[],
+  after: string,
+): void {
+  if (planned === text) return;
+  const onView = editedText(
+    planned,
+    checkedEdits(planned, edits).map((edit) => trimmed(planned, edit)),
+  );
+  if (!sameLines(after, onView)) throw new LineBreaksCannotCarry(path);
+}
+
+/** A change planned on the editor's view of a file whose line breaks cannot carry it exactly. */
+export class LineBreaksCannotCarry extends ModelFacingError {
+  constructor(readonly path: string) {
+    super(
+      `${path}: the change was planned on the editor's view of the file, and the file's own line breaks (a lone CR) ` +
+        `would join a line it adds; nothing was written. Make the change with edit or patch, which plan on the file's own text.`,
+    );
+    this.name = 'LineBreaksCannotCarry';
+  }
 }

@@ -1,9 +1,10 @@
 /**
  * Diffs: of lines (texts split into lines that keep their breaks, so joining them gives the text
  * back byte for byte), and of two texts as edits that touch only what differs. Myers' O(ND), bounded:
- * past MAX_DIFF_DISTANCE differences, or past DIFF_WORK_BUDGET comparisons ((N+M)·D), the middle
- * becomes one chunk (coarser, never wrong), so no text can make it run long or hold much memory (the
- * trace is about D² numbers) on the extension host.
+ * past MAX_DIFF_DISTANCE differences, or past DIFF_WORK_BUDGET comparisons ((N+M)·D) for a whole
+ * call (its line diff and every character diff in it together), the middle becomes one chunk
+ * (coarser, never wrong), so no text can make it run long or hold much memory (the trace is about D²
+ * numbers) on the extension host.
  */
 import { TextEdit, trimmed } from './textEdits';
 
@@ -32,16 +33,26 @@ export const MAX_DIFF_DISTANCE = 1000;
 /** (N+M)·D at most: about 100 ms of comparisons. */
 export const DIFF_WORK_BUDGET = 20_000_000;
 
+/** Comparisons a diff may still make; shared by the diffs of one call, so their sum stays within DIFF_WORK_BUDGET. */
+export interface DiffBudget {
+  remaining: number;
+}
+
 /** The chunks that turn `before` into `after`, in order, never touching each other. */
-export function diffLines(before: readonly string[], after: readonly string[]): Chunk[] {
-  return diffSequences(before.length, after.length, (i, j) => before[i] === after[j]);
+export function diffLines(before: readonly string[], after: readonly string[], budget?: DiffBudget): Chunk[] {
+  return diffSequences(before.length, after.length, (i, j) => before[i] === after[j], budget);
 }
 
 /**
  * The chunks that turn a sequence of `n` items into one of `m`, where `same(i, j)` says item i of
  * the first equals item j of the second; in order, never touching each other.
  */
-export function diffSequences(n: number, m: number, same: (i: number, j: number) => boolean): Chunk[] {
+export function diffSequences(
+  n: number,
+  m: number,
+  same: (i: number, j: number) => boolean,
+  budget: DiffBudget = { remaining: DIFF_WORK_BUDGET },
+): Chunk[] {
   let head = 0;
   while (head < n && head < m && same(head, head)) head++;
   let tail = 0;
@@ -49,7 +60,7 @@ export function diffSequences(n: number, m: number, same: (i: number, j: number)
   const a = n - head - tail;
   const b = m - head - tail;
   if (a === 0 && b === 0) return [];
-  const middle = myers(a, b, (i, j) => same(head + i, head + j)) ?? [
+  const middle = myers(a, b, (i, j) => same(head + i, head + j), budget) ?? [
     { oldStart: 0, oldEnd: a, newStart: 0, newEnd: b },
   ];
   return middle.map((chunk) => ({
@@ -60,9 +71,9 @@ export function diffSequences(n: number, m: number, same: (i: number, j: number)
   }));
 }
 
-/** Myers' greedy diff with its trace; undefined past MAX_DIFF_DISTANCE or the work budget. */
-function myers(n: number, m: number, same: (i: number, j: number) => boolean): Chunk[] | undefined {
-  const max = Math.min(n + m, MAX_DIFF_DISTANCE, Math.floor(DIFF_WORK_BUDGET / Math.max(1, n + m)));
+/** Myers' greedy diff with its trace; undefined past MAX_DIFF_DISTANCE or the work budget (what it spent is taken from it). */
+function myers(n: number, m: number, same: (i: number, j: number) => boolean, budget: DiffBudget): Chunk[] | undefined {
+  const max = Math.min(n + m, MAX_DIFF_DISTANCE, Math.floor(Math.max(0, budget.remaining) / Math.max(1, n + m)));
   const offset = max + 1;
   let v: Int32Array = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
@@ -84,6 +95,7 @@ function myers(n: number, m: number, same: (i: number, j: number) => boolean): C
       }
     }
   }
+  budget.remaining -= (n + m) * Math.max(1, found < 0 ? max : found);
   if (found < 0) return undefined;
   // Walk the trace back from (n, m), collecting the single-item steps, then join them into chunks.
   const steps: { x: number; y: number; kind: 'delete' | 'insert' }[] = [];
@@ -138,6 +150,7 @@ function splits(text: string, offset: number): boolean {
  */
 export function diffEdits(before: string, after: string): TextEdit[] {
   if (before === after) return [];
+  const budget: DiffBudget = { remaining: DIFF_WORK_BUDGET };
   // U+FFFD stands for bytes a file's encoding could not read: kept in place, they keep those bytes. When
   // both texts hold as many, each is taken for its counterpart and the stretches between are diffed apart.
   const oldStretches = before.split('\uFFFD');
@@ -146,28 +159,28 @@ export function diffEdits(before: string, after: string): TextEdit[] {
     const edits: TextEdit[] = [];
     let oldAt = 0;
     for (const [index, stretch] of oldStretches.entries()) {
-      for (const edit of lineAndCharacterEdits(stretch, newStretches[index]))
+      for (const edit of lineAndCharacterEdits(stretch, newStretches[index], budget))
         edits.push({ start: edit.start + oldAt, end: edit.end + oldAt, text: edit.text });
       oldAt += stretch.length + 1;
     }
     return edits;
   }
-  return lineAndCharacterEdits(before, after);
+  return lineAndCharacterEdits(before, after, budget);
 }
 
-function lineAndCharacterEdits(before: string, after: string): TextEdit[] {
+function lineAndCharacterEdits(before: string, after: string, budget: DiffBudget): TextEdit[] {
   if (before === after) return [];
   const oldLines = splitLines(before);
   const newLines = splitLines(after);
   const oldStarts = lineOffsets(oldLines);
   const newStarts = lineOffsets(newLines);
   const edits: TextEdit[] = [];
-  for (const chunk of diffLines(oldLines, newLines)) {
+  for (const chunk of diffLines(oldLines, newLines, budget)) {
     const oldFrom = oldStarts[chunk.oldStart];
     const oldTo = oldStarts[chunk.oldEnd];
     const newFrom = newStarts[chunk.newStart];
     const newTo = newStarts[chunk.newEnd];
-    if (oldTo - oldFrom + newTo - newFrom > CHARACTER_DIFF_LIMIT) {
+    if (oldTo - oldFrom + newTo - newFrom > CHARACTER_DIFF_LIMIT || budget.remaining <= 0) {
       edits.push(trimmed(before, { start: oldFrom, end: oldTo, text: after.slice(newFrom, newTo) }));
       continue;
     }
@@ -175,6 +188,7 @@ function lineAndCharacterEdits(before: string, after: string): TextEdit[] {
       oldTo - oldFrom,
       newTo - newFrom,
       (i, j) => before.charCodeAt(oldFrom + i) === after.charCodeAt(newFrom + j),
+      budget,
     );
     for (const piece of characters) {
       let oldStart = oldFrom + piece.oldStart;

@@ -19,7 +19,7 @@ import { ToolName } from '../platform/toolNames';
 import { Runtime } from '../runtime';
 import { errorText } from './errorText';
 import { ModelFacingError } from '../platform/modelFacingError';
-import { PreparedCalls } from './preparedCalls';
+import { CallNotPrepared, PreparedCall, PreparedCalls } from './preparedCalls';
 import { AnyLiveTool, LiveTool, ToolAnswer } from './liveTool';
 import { Approver, CallerTools, Confirmation, RelayedAnswer } from '../platform/vscode/approver';
 import { displayPath, FileNotFound } from '../workspace/paths';
@@ -191,15 +191,9 @@ export class ToolRunner implements CallerTools {
         message: `\`\`\`json\n${JSON.stringify(input, null, 2)}\n\`\`\``,
       };
     if (tool.prepare) {
-      try {
-        const prepared = await tool.prepare(input, token);
-        this.prepared.put(name, input, { plan: prepared.plan });
-        return prepared.confirmation;
-      } catch (error) {
-        this.prepared.put(name, input, { error });
-        // A refusal worded for the model: the call will answer it and write nothing, so nobody is asked.
-        return error instanceof ModelFacingError ? undefined : previewFailed(tool, input, error);
-      }
+      const { confirmation, call } = await this.prepareCall(tool, input, token);
+      this.prepared.put(name, input, call);
+      return confirmation;
     }
     try {
       if (tool.confirmation) return await tool.confirmation(input, token);
@@ -212,22 +206,33 @@ export class ToolRunner implements CallerTools {
     };
   }
 
+  /**
+   * Plans a call of a tool that plans: its confirmation (undefined when it writes nothing: a refusal
+   * worded for the model, which the call will answer) and the plan or error `invoke` is to use.
+   */
+  private async prepareCall(
+    tool: LiveTool<unknown, unknown>,
+    input: unknown,
+    token: vscode.CancellationToken,
+  ): Promise<{ confirmation: Confirmation | undefined; call: PreparedCall }> {
+    try {
+      const prepared = await (tool.prepare as NonNullable<typeof tool.prepare>)(input, token);
+      return { confirmation: prepared.confirmation, call: { plan: prepared.plan } };
+    } catch (error) {
+      const confirmation = error instanceof ModelFacingError ? undefined : previewFailed(tool, input, error);
+      return { confirmation, call: { error } };
+    }
+  }
+
   /** The plan the human denied is not kept for a later call. */
   denied(name: string, input: unknown): void {
     this.prepared.take(name, input);
   }
 
-  /** The plan shown for this call (kept by `confirmation`), else one made now; a preparing error is thrown. */
-  private async planFor(
-    tool: LiveTool<unknown, unknown>,
-    input: unknown,
-    token: vscode.CancellationToken,
-  ): Promise<unknown> {
-    if (!tool.prepare) return undefined;
-    const prepared = this.prepared.take(tool.declaration.name, input);
-    if (!prepared) return (await tool.prepare(input, token)).plan;
-    if ('error' in prepared) throw prepared.error;
-    return prepared.plan;
+  /** What `invoke` applies: the plan this very call's confirmation showed; a preparing error is thrown. */
+  private planOf(call: PreparedCall): unknown {
+    if ('error' in call) throw call.error;
+    return call.plan;
   }
 
   /** Runs one of our tools for a caller; everything a model reads comes back as the result, refusals included. */
@@ -258,15 +263,20 @@ export class ToolRunner implements CallerTools {
           `Refused: this call of ${name} needs the ${tier} tier, and ${caller.label} may use ${caller.cap} tools only. Nothing was done.`,
         );
       }
+      let prepared: PreparedCall | undefined;
       if (tierNeedsConfirmation(tier) && !caller.humanAsked) {
-        const confirmation = await this.confirmation(name, input, token);
+        // Asked here: the plan is this call's own, not one kept for an identical call.
+        let confirmation: Confirmation | undefined;
+        if (tool.prepare) ({ confirmation, call: prepared } = await this.prepareCall(tool, input, token));
+        else confirmation = await this.confirmation(name, input, token);
         const refusal = confirmation && (await this.ask(caller, name, tier, confirmation, token));
-        if (refusal) {
-          this.denied(name, input);
-          return textResult(refusal);
-        }
+        if (refusal) return textResult(refusal);
+      } else if (tool.prepare) {
+        // Asked by the editor (chat, another extension) or a worker's card: the plan its confirmation showed.
+        prepared = this.prepared.take(name, input);
+        if (!prepared) throw new CallNotPrepared(name);
       }
-      const plan = await this.planFor(tool, input, token);
+      const plan = prepared && this.planOf(prepared);
       const answer = await tool.invoke(
         input,
         {

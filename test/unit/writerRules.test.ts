@@ -56,20 +56,24 @@ describe("the writer's rules: one caller per file, what each conversation saw, t
     assert.equal(diffPreview('', `${'x'.repeat(500)}\n`).length, '@@ line 1\n+'.length + 160);
   });
 
-  it('keeps the plan shown for a call until that call runs: by tool and input, in order, within an age and a count', () => {
+  it('keeps the plan shown for a call until that call runs: by tool and input, the latest only, within an age and a count', () => {
     let now = 0;
     const calls = new PreparedCalls(() => now);
     calls.put('edit', { path: 'a', old_string: 'x' }, { plan: 1 });
-    calls.put('edit', { old_string: 'x', path: 'a' }, { plan: 2 });
-    assert.deepEqual(calls.take('edit', { path: 'a', old_string: 'x' }), { plan: 1 }, 'key order does not matter');
-    assert.deepEqual(calls.take('edit', { old_string: 'x', path: 'a' }), { plan: 2 });
-    assert.equal(calls.take('edit', { path: 'a', old_string: 'x' }), undefined);
-    calls.put('write', { path: 'a' }, { error: new Error('stale') });
+    // Prepared again (the human denied the first, the model asks once more): the new plan replaces it.
+    calls.put('edit', { old_string: 'x', path: 'a' }, { error: new Error('not found') });
+    assert.ok(
+      'error' in (calls.take('edit', { path: 'a', old_string: 'x' }) ?? { plan: 0 }),
+      'key order does not matter',
+    );
+    assert.equal(calls.take('edit', { path: 'a', old_string: 'x' }), undefined, 'a denied plan is never applied later');
+    calls.put('write', { path: 'a' }, { plan: 2 });
     now += PREPARED_CALL_TTL_MS + 1;
     assert.equal(calls.take('write', { path: 'a' }), undefined, 'a plan never taken expires');
     for (let index = 0; index <= PREPARED_CALLS_CAP; index++)
       calls.put('write', { path: String(index) }, { plan: index });
     assert.equal(calls.size, PREPARED_CALLS_CAP);
     assert.equal(calls.take('write', { path: '0' }), undefined, 'the oldest went past the cap');
+    assert.deepEqual(calls.take('write', { path: String(PREPARED_CALLS_CAP) }), { plan: PREPARED_CALLS_CAP });
   });
 });

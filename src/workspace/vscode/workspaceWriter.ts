@@ -30,6 +30,7 @@ import { currentText, DiskFile, newFileBytes, readDiskFile } from './fileTexts';
 import { documentAt, isFileOrOpen } from './openDocuments';
 import { workspaceFolderPaths } from './workspaceFolders';
 import {
+  assertPlannedLines,
   editedText,
   editsOnText,
   NotPlannedText,
@@ -104,8 +105,9 @@ interface Planned {
   readonly after: string | undefined;
   /** Bytes to write (an existing file written on disk, or a created one). */
   readonly bytes?: Uint8Array;
-  /** Edits of the editor's unsaved text. */
+  /** Edits of the editor's unsaved text, and the version of it they were made on. */
   readonly bufferEdits?: readonly TextEdit[];
+  readonly version?: number;
 }
 
 export class WorkspaceWriter {
@@ -240,8 +242,11 @@ export class WorkspaceWriter {
     }
     const edits = change.edits ?? diffEdits(change.before, change.after);
     if (dirty) {
+      const version = document.version;
       const bufferEdits = editsOnText(shown, change.before, current, edits);
-      return { ...read, after: editedText(current, bufferEdits), bufferEdits };
+      const after = editedText(current, bufferEdits);
+      assertPlannedLines(shown, change.before, current, edits, after);
+      return { ...read, after, bufferEdits, version };
     }
     const file = disk as DiskFile;
     if (!file.codec) return { ...read, ...(await this.reencoded(shown, file, change.before, edits)) };
@@ -308,6 +313,7 @@ export class WorkspaceWriter {
         `it is ${encoding}, and its bytes do not read back exactly in it, so writing it would change bytes outside the change; nothing was written. Ask the user to make this change, or to reopen the file with its real encoding`,
       );
     const after = editedText(file.text, onText);
+    assertPlannedLines(shown, before, file.text, edits, after);
     const bytes = await vscode.workspace.encode(after, { encoding });
     if ((await vscode.workspace.decode(bytes, { encoding })) !== after) {
       const inserted = onText.map((edit) => edit.text).join('');
@@ -317,7 +323,11 @@ export class WorkspaceWriter {
     return { after, bytes };
   }
 
-  /** Writes the bytes, then one WorkspaceEdit (unsaved texts, creates, deletes, moves); on a failure, puts back the bytes written. */
+  /**
+   * Writes the bytes, then one WorkspaceEdit (unsaved texts, creates, deletes, moves). Right before
+   * each, the file must still be as planned: its disk size and time as read, an unsaved text still
+   * at the version read. On a failure the bytes written are put back (where nobody wrote since).
+   */
   private async write(planned: readonly Planned[]): Promise<void> {
     const written: Planned[] = [];
     const edit = new vscode.WorkspaceEdit();
@@ -325,6 +335,7 @@ export class WorkspaceWriter {
     try {
       for (const file of planned) {
         if (!file.bytes || file.change.before === undefined) continue;
+        if (!(await this.unchangedOnDisk(file))) throw new NotPlannedText(file.shown);
         await fs.promises.writeFile(file.change.path, file.bytes);
         written.push(file);
       }
@@ -339,6 +350,8 @@ export class WorkspaceWriter {
         }
         if (file.bufferEdits && file.document) {
           const document = file.document;
+          // The offsets are of the text read at this version; the human may have typed since (no await from here to applyEdit).
+          if (document.version !== file.version) throw new NotPlannedText(file.shown);
           for (const change of file.bufferEdits)
             edit.replace(
               uri,
@@ -359,14 +372,8 @@ export class WorkspaceWriter {
           'the editor refused the edit (a file may have changed meanwhile); nothing was written',
         );
     } catch (error) {
-      for (const file of written) {
-        try {
-          await fs.promises.writeFile(file.change.path, file.disk?.bytes ?? new Uint8Array());
-        } catch (restoreError) {
-          this.log.error('writer.restore', `${file.shown}: ${describeError(restoreError)}`);
-        }
-      }
-      if (error instanceof WriteRefused) throw error;
+      for (const file of written) await this.putBack(file);
+      if (error instanceof WriteRefused || error instanceof NotPlannedText) throw error;
       throw new WriteRefused(
         planned.map((file) => file.shown).join(', '),
         `${describeError(error)}; nothing was written`,
@@ -374,28 +381,47 @@ export class WorkspaceWriter {
     }
   }
 
+  /** The file on disk still has the size and modification time it had when its text was read. */
+  private async unchangedOnDisk(file: Planned): Promise<boolean> {
+    if (!file.disk) return false;
+    try {
+      const now = await fs.promises.stat(file.change.path, { bigint: true });
+      return now.size === BigInt(file.disk.size) && now.mtimeNs === file.disk.mtimeNs;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Puts a file's bytes back as they were before this write, unless someone wrote it since. */
+  private async putBack(file: Planned): Promise<void> {
+    try {
+      const now = await fs.promises.readFile(file.change.path);
+      if (file.bytes && Buffer.compare(now, Buffer.from(file.bytes)) === 0)
+        await fs.promises.writeFile(file.change.path, file.disk?.bytes ?? new Uint8Array());
+      else this.log.warn('writer.restore', `${file.shown} changed again since this write: not put back`);
+    } catch (error) {
+      this.log.error('writer.restore', `${file.shown}: ${describeError(error)}`);
+    }
+  }
+
   /** Waits for tabs showing written files to show the new text, and reads the written bytes back; returns what the model should know. */
   private async settle(planned: readonly Planned[]): Promise<string[]> {
-    const notes: string[] = [];
-    for (const file of planned) {
-      if (!file.bytes || file.change.before === undefined || file.change.moveTo) continue;
-      const back = await fs.promises.readFile(file.change.path).catch(() => undefined);
-      if (!back || Buffer.compare(back, Buffer.from(file.bytes)) !== 0) {
-        notes.push(
-          `${file.shown} changed again right after this write (another program?); read it before relying on it.`,
-        );
-        continue;
-      }
-      if (file.document && !file.document.isClosed && file.after !== undefined) {
-        const started = Date.now();
-        const shown = await editorShows(file.document, file.after, RELOAD_WAIT_MS);
-        this.log.info(
-          'writer.reload',
-          `${file.shown}: ${shown ? 'shown by the editor' : 'not shown by the editor'} after ${Date.now() - started} ms`,
-        );
-        if (!shown) notes.push(`${file.shown} is written, but its editor tab has not shown the new text yet.`);
-      }
-    }
-    return notes;
+    const notes = await Promise.all(planned.map((file) => this.settled(file)));
+    return notes.filter((note): note is string => note !== undefined);
+  }
+
+  private async settled(file: Planned): Promise<string | undefined> {
+    if (!file.bytes || file.change.before === undefined || file.change.moveTo) return undefined;
+    const back = await fs.promises.readFile(file.change.path).catch(() => undefined);
+    if (!back || Buffer.compare(back, Buffer.from(file.bytes)) !== 0)
+      return `${file.shown} changed again right after this write (another program?); read it before relying on it.`;
+    if (!file.document || file.document.isClosed || file.after === undefined) return undefined;
+    const started = Date.now();
+    const shown = await editorShows(file.document, file.after, RELOAD_WAIT_MS);
+    this.log.info(
+      'writer.reload',
+      `${file.shown}: ${shown ? 'shown by the editor' : 'not shown by the editor'} after ${Date.now() - started} ms`,
+    );
+    return shown ? undefined : `${file.shown} is written, but its editor tab has not shown the new text yet.`;
   }
 }

@@ -11,8 +11,10 @@
  *    change. Anything refused refuses the whole change before a byte is written.
  * 4. A file with unsaved changes is changed in the editor and left unsaved (the human's state);
  *    any other file is written as bytes: only the changed ranges, in the file's own encoding, its
- *    byte order mark and every line's own break kept (`edits/byteSplice`). Creating, deleting and
- *    moving files go through one WorkspaceEdit (the editor's undo, open tabs follow a move).
+ *    byte order mark and every line's own break kept, the new bytes reading back as the text planned
+ *    (`edits/byteSplice`). Right before each file is written, its disk size and time (or its unsaved
+ *    text's version) must still be as read. Creating, deleting and moving files go through one
+ *    WorkspaceEdit (the editor's undo, open tabs follow a move).
  * 5. An editor tab showing a written file is waited for until it shows the new text (the editor's
  *    reload of a changed file is one undo step); the bytes are read back and compared.
  * 6. The change journal is told once; the conversation's seen texts are updated.

@@ -229,15 +229,16 @@ function skippedRecords(result: BatchResult, maxFileLength: number): string[] {
     ...result.skippedLanguages.map(({ language, files, reason }) =>
       JSON.stringify({ skippedLanguage: language, files, reason }),
     ),
-    ...result.skippedFiles.map(({ file, reason, length }) =>
+    ...result.skippedFiles.map(({ file, reason, length, bytes }) =>
       JSON.stringify(
         reason === 'too large'
           ? {
               skipped: shown(file),
               reason,
-              characters: length,
+              // A file not read has its bytes (no fewer than its characters) instead.
+              ...(length === undefined ? { bytes } : { characters: length }),
               maxFileChars: maxFileLength,
-              include: `--max-file-chars ${length}`,
+              include: `--max-file-chars ${length ?? bytes}`,
             }
           : { skipped: shown(file), reason },
       ),
@@ -246,8 +247,8 @@ function skippedRecords(result: BatchResult, maxFileLength: number): string[] {
 }
 
 /** Read synchronously: a batch run has nothing else to do meanwhile (an asynchronous read costs four round trips to the thread pool per file). */
-async function readText(file: string): Promise<FileText> {
-  return readTextFile(file);
+async function readText(file: string, maxLength: number): Promise<FileText> {
+  return readTextFile(file, maxLength);
 }
 
 if (require.main === module) {

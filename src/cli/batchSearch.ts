@@ -6,14 +6,13 @@
  * file whose matches would copy more), and far more files go ahead of the one awaited than in the
  * editor's search (src/structural/search.ts), bounded by the text their matches hold.
  */
-import { FileMatcher, FileOutcome, FileText, InlineMatcher } from '../structural/fileMatcher';
+import { FileMatcher, FileOutcome, FileText, InlineMatcher, notTextOutcome } from '../structural/fileMatcher';
 import { LanguageRegistry } from '../structural/languages';
 import { Match } from '../structural/matcher';
 import { mayMatch } from '../structural/prefilter';
 import {
   inFile,
   MatchTally,
-  notTextOutcome,
   planSearch,
   ScanPace,
   SkippedFile,
@@ -59,7 +58,7 @@ export interface BatchResult {
 }
 
 /** The file's text, or why it has none. */
-export type ReadFileText = (file: string) => Promise<FileText>;
+export type ReadFileText = (file: string, maxLength: number) => Promise<FileText>;
 
 /**
  * Where threads read the files, no text waits here, only the matches of files done ahead of the
@@ -149,7 +148,7 @@ export async function batchSearch(
       if (!pattern) continue;
       for (const file of files) {
         if (pace.due()) await yieldToEventLoop();
-        const source = await readText(file);
+        const source = await readText(file, request.maxFileLength);
         const length = typeof source === 'string' ? source.length : 0;
         pace.scanned(length);
         if (typeof source === 'string' && !mayMatch(source, pattern)) continue;

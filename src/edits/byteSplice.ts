@@ -6,6 +6,7 @@
  * in line breaks); otherwise nothing is written. Linear in the file's size and the edits' count.
  */
 import { ModelFacingError } from '../platform/modelFacingError';
+import { breakAt, lineOfOffset, lineStarts } from './lineStarts';
 import { bomOf, TextCodec } from './textCodecs';
 import { checkedEdits, TextEdit, trimmed } from './textEdits';
 
@@ -55,14 +56,6 @@ export interface Spliced {
   readonly text: string;
   /** The edits as applied to the file's text (offsets of the text read from the bytes). */
   readonly edits: readonly TextEdit[];
-}
-
-/** Where a line break starts at `index`, its length (CRLF, LF or a lone CR, as the editor counts them); else 0. */
-function breakAt(text: string, index: number): number {
-  const code = text.charCodeAt(index);
-  if (code === 0x0a) return 1;
-  if (code === 0x0d) return text.charCodeAt(index + 1) === 0x0a ? 2 : 1;
-  return 0;
 }
 
 /**
@@ -147,23 +140,6 @@ function lowerBound(sorted: readonly number[], value: number): number {
   return low;
 }
 
-/** 1-based line of `offset` in `text`, by the line starts (ascending) given. */
-function lineOf(lineStarts: readonly number[], offset: number): number {
-  return lowerBound(lineStarts, offset + 1);
-}
-
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let index = 0; index < text.length; index++) {
-    const length = breakAt(text, index);
-    if (length > 0) {
-      index += length - 1;
-      starts.push(index + 1);
-    }
-  }
-  return starts;
-}
-
 /**
  * Applies `edits` (offsets into `planned`) to `bytes`, a file in `codec`'s encoding. `planned` must be
  * the file's text (or the editor's view of it: the same lines, other line breaks): else NotPlannedText.
@@ -188,8 +164,8 @@ export function spliceEdits(
     body,
     changed.flatMap((edit) => [edit.start, edit.end]),
   );
-  let lineStarts: number[] | undefined;
-  const line = (offset: number): number => lineOf((lineStarts ??= lineStartsOf(text)), offset);
+  let starts: number[] | undefined;
+  const line = (offset: number): number => lineOfOffset((starts ??= lineStarts(text)), offset);
   const parts: Uint8Array[] = [bytes.subarray(0, bom)];
   let cursor = 0;
   changed.forEach((edit, index) => {
@@ -208,7 +184,7 @@ export function spliceEdits(
   // odd byte of UTF-16 shifting what follows). Then nothing is written.
   const reads = codec.decode(result.subarray(bom));
   if (reads !== after)
-    throw new LostBytes(path, lineOf(lineStartsOf(after), firstDifference(reads, after)), codec.encoding);
+    throw new LostBytes(path, lineOfOffset(lineStarts(after), firstDifference(reads, after)), codec.encoding);
   assertPlannedLines(path, planned, text, edits, after);
   return { bytes: result, text: after, edits: changed };
 }

@@ -38,12 +38,22 @@ export const OUTPUT_TAIL_CHARS = 10_000;
  */
 export const MAX_IMAGES_PER_CELL = 10;
 export const MAX_IMAGE_BYTES_PER_CELL = 5 * 1024 * 1024;
+/**
+ * Results (a cell's value, each display()) a cell shows, each cut to head and tail, and together at
+ * most the text budget (head and tail) before the next is left out; and errors (a cell has one). More
+ * come from a loop of display() or a cell writing kernel messages itself (20,000 forged results once
+ * held 2.2 GB in the host): they are counted, not kept.
+ */
+export const MAX_RESULTS_PER_CELL = 100;
+export const MAX_ERRORS_PER_CELL = 10;
 
 export interface OutputBounds {
   readonly headChars: number;
   readonly tailChars: number;
   readonly images: number;
   readonly imageBytes: number;
+  readonly results: number;
+  readonly errors: number;
 }
 
 const DEFAULT_BOUNDS: OutputBounds = {
@@ -51,6 +61,8 @@ const DEFAULT_BOUNDS: OutputBounds = {
   tailChars: OUTPUT_TAIL_CHARS,
   images: MAX_IMAGES_PER_CELL,
   imageBytes: MAX_IMAGE_BYTES_PER_CELL,
+  results: MAX_RESULTS_PER_CELL,
+  errors: MAX_ERRORS_PER_CELL,
 };
 
 /**
@@ -69,6 +81,8 @@ export class OutputCollector {
   private partCut = 0;
   private readonly bounds: OutputBounds;
   private readonly images = { kept: 0, keptBytes: 0, dropped: 0, droppedBytes: 0 };
+  private readonly results = { kept: 0, keptChars: 0, dropped: 0, droppedChars: 0 };
+  private readonly errors = { kept: 0, keptChars: 0, dropped: 0, droppedChars: 0 };
   private readonly channel = { tooLong: 0, notMessages: 0, bytes: 0 };
 
   constructor(bounds: Partial<OutputBounds> = {}) {
@@ -101,7 +115,19 @@ export class OutputCollector {
       this.images.kept++;
       this.images.keptBytes += size;
     } else {
+      const tally = part.kind === 'error' ? this.errors : this.results;
+      const full =
+        part.kind === 'error'
+          ? tally.kept >= this.bounds.errors
+          : tally.kept >= this.bounds.results || tally.keptChars >= this.bounds.headChars + this.bounds.tailChars;
+      if (full) {
+        tally.dropped++;
+        tally.droppedChars += part.text.length;
+        return;
+      }
       part = { ...part, text: this.cutMiddle(part.text) };
+      tally.kept++;
+      tally.keptChars += part.text.length;
     }
     if (this.tail.length === 0 && this.streamCut === 0) this.head.push(part);
     else this.tail.push(part);
@@ -130,6 +156,18 @@ export class OutputCollector {
       notes.push({
         kind: 'text',
         text: `\n[${count(images.dropped)} of ${count(images.kept + images.dropped)} images not shown (${count(images.droppedBytes)} bytes): a cell shows at most ${this.bounds.images} images and ${megabytes(this.bounds.imageBytes)} of images in all; save the others to files, or show them in later cells]\n`,
+      });
+    }
+    if (this.results.dropped > 0) {
+      notes.push({
+        kind: 'text',
+        text: `\n[${groupedPlural(this.results.dropped, 'more result', 'more results')} not shown (${count(this.results.droppedChars)} characters): a cell shows at most ${this.bounds.results} results (its value and each display()) and ${count(this.bounds.headChars + this.bounds.tailChars)} characters of them; save the others to a file]\n`,
+      });
+    }
+    if (this.errors.dropped > 0) {
+      notes.push({
+        kind: 'text',
+        text: `\n[${groupedPlural(this.errors.dropped, 'more error', 'more errors')} not shown (${count(this.errors.droppedChars)} characters): a cell shows at most ${this.bounds.errors}]\n`,
       });
     }
     if (channel.bytes > 0) {

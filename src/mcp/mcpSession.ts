@@ -52,9 +52,15 @@ export interface McpSession {
 /** The longest MCP message (one line) a client may send: a `write` of a large file fits, a runaway stream does not. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-/** Passes the bytes through, and calls `exceeded` (once) when a line grows past `max` bytes: the SDK's reader buffers a line whole. */
+/**
+ * Passes what a client sends on as whole lines (one message each), and calls `exceeded` (once, then
+ * passes nothing more) when a line grows past `max` bytes. Whole lines: the SDK's reader appends
+ * each chunk to the bytes it holds by copying them all (`Buffer.concat`), which for a message of many
+ * chunks is quadratic; here a line's chunks are kept apart and joined once.
+ */
 export class LineLimit extends Transform {
-  private sinceNewline = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private over = false;
 
   constructor(
@@ -66,31 +72,42 @@ export class LineLimit extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (this.over) return done();
-    const first = chunk.indexOf(0x0a);
-    const last = chunk.lastIndexOf(0x0a);
-    const longest =
-      first === -1
-        ? this.sinceNewline + chunk.length
-        : Math.max(this.sinceNewline + first, first === last ? 0 : longestLine(chunk, first, last));
-    this.sinceNewline = last === -1 ? this.sinceNewline + chunk.length : chunk.length - last - 1;
-    if (longest > this.max || this.sinceNewline > this.max) {
-      this.over = true;
-      this.exceeded();
-      return done();
+    let from = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, from)) {
+      if (!this.hold(chunk.subarray(from, newline + 1), newline - from)) return done();
+      this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes));
+      this.pending = [];
+      this.pendingBytes = 0;
+      from = newline + 1;
     }
-    done(null, chunk);
+    if (from < chunk.length && !this.hold(chunk.subarray(from), chunk.length - from)) return done();
+    done();
+  }
+
+  /** Holds a piece of the current line (`length` bytes of it count: its newline does not); false once the line is past the cap. */
+  private hold(piece: Buffer, length: number): boolean {
+    if (this.pendingBytes + length > this.max) {
+      this.over = true;
+      this.pending = [];
+      this.exceeded();
+      return false;
+    }
+    this.pending.push(piece);
+    this.pendingBytes += piece.length;
+    return true;
   }
 }
 
-/** The longest run between the newlines at `first` and `last` of a chunk. */
-function longestLine(chunk: Buffer, first: number, last: number): number {
-  let longest = 0;
-  for (let at = first; at < last;) {
-    const next = chunk.indexOf(0x0a, at + 1);
-    longest = Math.max(longest, next - at - 1);
-    at = next;
-  }
-  return longest;
+/** What a client gets for a message past the cap, before the connection closes (JSON-RPC's invalid request). */
+export function oversizeReply(max: number): string {
+  return `${JSON.stringify({
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32600,
+      message: `a message over ${max / (1024 * 1024)} MiB (one line of JSON) is not taken; the connection is closed. Send smaller inputs (write a large file in parts with edit or patch).`,
+    },
+  })}\n`;
 }
 
 export function serveSession(
@@ -123,10 +140,15 @@ export function serveSession(
   });
   let closedResolve: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (closedResolve = resolve));
-  // What the client sends passes a cap per message; the held (paused) connection flows once piped.
-  const limited = stream.pipe(new LineLimit(MAX_MESSAGE_BYTES, () => stream.destroy()));
-  const transport = new StdioServerTransport(limited, stream);
-  server.onclose = closedResolve;
+  // What the client sends passes a cap per message (past it the client is told, and the connection ends);
+  // the held (paused) connection flows once piped. The SDK's own cap (10 MiB) is raised to ours.
+  const limited = stream.pipe(new LineLimit(MAX_MESSAGE_BYTES, () => stream.end(oversizeReply(MAX_MESSAGE_BYTES))));
+  const transport = new StdioServerTransport(limited, stream, { maxBufferSize: MAX_MESSAGE_BYTES + 1 });
+  // However the session ends (the SDK gives up on a message too), the connection ends with it: a client never waits on an open socket.
+  server.onclose = () => {
+    closedResolve();
+    if (!stream.writableEnded) stream.end();
+  };
   stream.on('close', () => void server.close());
   stream.on('error', () => void server.close());
   void server.connect(transport);

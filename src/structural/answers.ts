@@ -4,6 +4,7 @@
  */
 import { Capture, Match } from './matcher';
 import { RewriteResult, SearchResult } from './search';
+import { SkippedFile } from './searchPlan';
 import { oneLine, plural } from '../platform/wording';
 
 export const MATCH_TEXT_CAP = 200;
@@ -64,9 +65,12 @@ export function skippedLines(
   );
   const large = result.skippedFiles.filter((skipped) => skipped.reason === 'too large');
   if (large.length > 0) {
-    const largest = Math.max(...large.map((skipped) => skipped.length ?? 0));
+    // A file too large to be read has its bytes, no fewer than its characters: a cap that high searches it.
+    const size = (skipped: SkippedFile) => skipped.length ?? skipped.bytes ?? 0;
+    const largest = large.reduce((most, skipped) => Math.max(most, size(skipped)), 0);
     const names = large.map(
-      (skipped) => `${context.display(skipped.file)} (${(skipped.length ?? 0).toLocaleString('en-US')} characters)`,
+      (skipped) =>
+        `${context.display(skipped.file)} (${size(skipped).toLocaleString('en-US')} ${skipped.length === undefined ? 'bytes' : 'characters'})`,
     );
     lines.push(
       `${notSearched(`${plural(large.length, 'file')} over the size cap of ${characters(result.maxFileLength)}`, undefined, names)} ` +

@@ -5,7 +5,7 @@
  * command line) hands over paths instead of texts (`DiskJob`): the thread that parses reads the
  * file, so no text crosses threads or stays behind on the calling one.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { LanguageRegistry } from './languages';
 import { findMatches, Match, PatternTooExpensive } from './matcher';
 import { CompiledPattern, compilePattern } from './pattern';
@@ -41,14 +41,29 @@ export interface FileOutcome {
   readonly source?: string;
   /** Not parsed: lacking a text every match contains, or one of the reasons a search names. */
   readonly skipped?: 'no candidate' | SkipReason;
+  /** Not read, too large: its size in bytes. */
+  readonly bytes?: number;
 }
 
 /** Why a file that might hold matches was not parsed (every search names such files). */
 export type SkipReason = 'too large' | NotText['notText'];
 
-/** A file with no text to search: it could not be read, or holds a NUL character. */
-export interface NotText {
-  readonly notText: 'unreadable' | 'binary';
+/** A file with no text to search: it could not be read, holds a NUL character, or is surely over the size cap (not read). */
+export type NotText = { readonly notText: 'unreadable' | 'binary' } | NotRead;
+
+/** A file not read: its bytes are more than the size cap could hold (`surelyOverCap`). */
+export interface NotRead {
+  readonly notText: 'too large';
+  readonly bytes: number;
+}
+
+/**
+ * Whether a file of `bytes` bytes is longer than `maxLength` UTF-16 units without reading it: UTF-8
+ * spends at most 3 bytes on one unit (4 on two). A file between the cap and this is read and its
+ * length counted; one past it is not read at all (a 200 MB bundle in a folder must not be held).
+ */
+export function surelyOverCap(bytes: number, maxLength: number): boolean {
+  return bytes > 3 * maxLength;
 }
 
 /** A file's text, or why it has none. */
@@ -73,10 +88,12 @@ export interface FileMatcher {
   dispose(): void;
 }
 
-/** The file's text, or why it has none (unreadable, or binary: a NUL character). */
-export function readTextFile(file: string): FileText {
+/** The file's text, or why it has none (unreadable, binary: a NUL character, or surely longer than `maxLength`: not read). */
+export function readTextFile(file: string, maxLength = Number.POSITIVE_INFINITY): FileText {
   let text: string;
   try {
+    const { size } = statSync(file);
+    if (surelyOverCap(size, maxLength)) return { notText: 'too large', bytes: size };
     text = readFileSync(file, 'utf8');
   } catch {
     return { notText: 'unreadable' };
@@ -130,8 +147,8 @@ export class InlineMatcher implements FileMatcher {
   }
 
   async matchFile(job: DiskJob): Promise<FileOutcome> {
-    const text = readTextFile(job.file);
-    if (typeof text !== 'string') return { parsed: false, matches: [], skipped: text.notText };
+    const text = readTextFile(job.file, job.maxLength);
+    if (typeof text !== 'string') return notTextOutcome(text);
     if (!mayMatch(text, await this.describe(job.language, job.pattern)))
       return { parsed: false, matches: [], skipped: 'no candidate' };
     if (text.length > job.maxLength) return { parsed: false, matches: [], skipped: 'too large' };
@@ -164,4 +181,14 @@ export class InlineMatcher implements FileMatcher {
     }
     return pattern;
   }
+}
+
+/** The outcome of a file with no text to search. */
+export function notTextOutcome(text: NotText): FileOutcome {
+  return {
+    parsed: false,
+    matches: [],
+    skipped: text.notText,
+    ...(text.notText === 'too large' ? { bytes: text.bytes } : {}),
+  };
 }

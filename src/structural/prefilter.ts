@@ -119,44 +119,146 @@ interface Gap {
   readonly grammar: RunGrammar;
 }
 
+/**
+ * The steps one run's search may take in one text before it gives up and lets the file be parsed
+ * (a file of keywords only, `typeof typeof …`, is a gap everywhere): a few milliseconds on this thread.
+ */
+export const RUN_SEARCH_STEPS = 1_000_000;
+
+/**
+ * Whether the run occurs: a search over the places (which text of the run is next, where), each
+ * visited once for the whole text, from every place the run's first text ends. Linear in the text
+ * times the run's length, and cut at RUN_SEARCH_STEPS (then it may occur: the file is parsed).
+ */
 function containsRun(text: string, run: readonly string[], gap: Gap): boolean {
-  for (let at = text.indexOf(run[0]); at !== -1; at = text.indexOf(run[0], at + 1)) {
-    if (runFollows(text, at + run[0].length, run, 1, gap)) return true;
+  const places = new TextPlaces(text, gap);
+  // One bit per place and text of the run, made when that text is first reached.
+  const seen: Array<Uint32Array | undefined> = [];
+  const stride = text.length + 1;
+  let steps = 0;
+  const pending: number[] = [];
+  const visit = (index: number, at: number): void => {
+    if (at >= text.length) return;
+    const bits = (seen[index] ??= new Uint32Array((stride >> 5) + 1));
+    const mask = 1 << (at & 31);
+    if (bits[at >> 5] & mask) return;
+    bits[at >> 5] |= mask;
+    pending.push(index * stride + at);
+  };
+  for (let start = text.indexOf(run[0]); start !== -1; start = text.indexOf(run[0], start + 1)) {
+    if (run.length === 1) return true;
+    visit(1, start + run[0].length);
+    while (pending.length > 0) {
+      if (++steps > RUN_SEARCH_STEPS) return true;
+      const key = pending.pop() as number;
+      const index = Math.floor(key / stride);
+      const at = key - index * stride;
+      const next = run[index];
+      if (text.startsWith(next, at)) {
+        if (index + 1 === run.length) return true;
+        steps += next.length >> 4;
+        visit(index + 1, at + next.length);
+      }
+      if (isWordCharacter(text.charCodeAt(at))) {
+        // A keyword the matcher may skip; any other word (a name, a number) ends the gap.
+        const keywordEnd = places.keywordEnd(at);
+        if (keywordEnd !== undefined) visit(index, keywordEnd);
+        continue;
+      }
+      // Whitespace, punctuation (parts of unnamed tokens) and any other character; a comment may open here.
+      visit(index, at + 1);
+      for (const end of places.commentEnds(at)) visit(index, end);
+    }
   }
   return false;
 }
 
 /**
- * Whether `run[index..]` follows from `from`, across a gap. Every way through the gap is tried
- * (a `/*` may open a comment or be two tokens), each position once.
+ * What the run search asks of a text: whether a keyword starts at a place (a word no longer than the
+ * longest keyword is read), and where a comment opened at a place may end (the line terminators and
+ * closers found in one pass each, then searched by halving).
  */
-function runFollows(text: string, from: number, run: readonly string[], index: number, gap: Gap): boolean {
-  if (index === run.length) return true;
-  const seen = new Set<number>();
-  const pending = [from];
-  while (pending.length > 0) {
-    const at = pending.pop() as number;
-    if (at >= text.length || seen.has(at)) continue;
-    seen.add(at);
-    if (text.startsWith(run[index], at) && runFollows(text, at + run[index].length, run, index + 1, gap)) return true;
-    const code = text.charCodeAt(at);
-    if (isWordCharacter(code)) {
-      let end = at + 1;
-      while (end < text.length && isWordCharacter(text.charCodeAt(end))) end++;
-      // A keyword the matcher may skip; any other word (a name, a number) ends the gap.
-      if (gap.words.has(text.slice(at, end))) pending.push(end);
-      continue;
-    }
-    // Whitespace, punctuation (parts of unnamed tokens) and any other character.
-    pending.push(at + 1);
-    if (gap.grammar.lineComments.some((open) => text.startsWith(open, at))) pending.push(...lineEnds(text, at));
+class TextPlaces {
+  private terminators: number[] | undefined;
+  private lineFeeds: number[] | undefined;
+  private readonly closers = new Map<string, number[]>();
+  private readonly longestKeyword: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly gap: Gap,
+  ) {
+    let longest = 0;
+    for (const word of gap.words) longest = Math.max(longest, word.length);
+    this.longestKeyword = longest;
+  }
+
+  /** Where the keyword starting at `at` ends, if the word there is one. */
+  keywordEnd(at: number): number | undefined {
+    const { text } = this;
+    const limit = Math.min(text.length, at + this.longestKeyword + 1);
+    let end = at;
+    while (end < limit && isWordCharacter(text.charCodeAt(end))) end++;
+    if (end - at > this.longestKeyword) return undefined;
+    return this.gap.words.has(text.slice(at, end)) ? end : undefined;
+  }
+
+  /** Where a comment opening at `at` may end (none opens there: none). */
+  commentEnds(at: number): number[] {
+    const { text, gap } = this;
+    const ends: number[] = [];
+    if (gap.grammar.lineComments.some((open) => text.startsWith(open, at))) ends.push(...this.lineEnds(at));
     for (const [open, close] of gap.grammar.blockComments) {
       if (!text.startsWith(open, at)) continue;
-      const closing = text.indexOf(close, at + open.length);
-      pending.push(closing === -1 ? text.length : closing + close.length);
+      const closing = firstAtOrAfter(this.closersOf(close), at + open.length);
+      ends.push(closing === undefined ? text.length : closing + close.length);
     }
+    return ends;
   }
-  return false;
+
+  /**
+   * Where a line comment starting at `at` may end: at the first line terminator of any kind
+   * (JavaScript has four), and at the first line feed (where one that runs to a line feed ends).
+   */
+  private lineEnds(at: number): number[] {
+    const { text } = this;
+    if (!this.terminators || !this.lineFeeds) {
+      this.terminators = [];
+      this.lineFeeds = [];
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029) this.terminators.push(i);
+        if (code === 10) this.lineFeeds.push(i);
+      }
+    }
+    const terminator = firstAtOrAfter(this.terminators, at);
+    if (terminator === undefined) return [text.length];
+    const lineFeed = firstAtOrAfter(this.lineFeeds, at);
+    return lineFeed === undefined || lineFeed === terminator ? [terminator] : [terminator, lineFeed];
+  }
+
+  private closersOf(close: string): number[] {
+    let found = this.closers.get(close);
+    if (!found) {
+      found = [];
+      for (let at = this.text.indexOf(close); at !== -1; at = this.text.indexOf(close, at + close.length))
+        found.push(at);
+      this.closers.set(close, found);
+    }
+    return found;
+  }
+}
+
+/** The first of the ascending `positions` at or after `at`. */
+function firstAtOrAfter(positions: readonly number[], at: number): number | undefined {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (positions[middle] < at) low = middle + 1;
+    else high = middle;
+  }
+  return positions[low];
 }
 
 function isWordCharacter(code: number): boolean {
@@ -167,18 +269,4 @@ function isWordCharacter(code: number): boolean {
     code === 95 ||
     code === 36
   );
-}
-
-/**
- * Where a line comment starting at `at` may end: at the first line terminator of any kind
- * (JavaScript has four), and at the first line feed (where one that runs to a line feed ends).
- */
-function lineEnds(text: string, at: number): number[] {
-  const lineFeed = text.indexOf('\n', at);
-  for (let i = at; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029)
-      return lineFeed === -1 || lineFeed === i ? [i] : [i, lineFeed];
-  }
-  return [text.length];
 }

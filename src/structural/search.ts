@@ -9,7 +9,15 @@
  * `ast_grep`, `ast_edit` and the benchmark; the command line schedules its batch run itself
  * (src/cli/batchSearch.ts).
  */
-import { FileMatcher, FileOutcome, FileText, InlineMatcher, MatchJob, PatternSummary } from './fileMatcher';
+import {
+  FileMatcher,
+  FileOutcome,
+  FileText,
+  InlineMatcher,
+  MatchJob,
+  notTextOutcome,
+  PatternSummary,
+} from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
 import { PatternError } from './pattern';
@@ -18,7 +26,6 @@ import {
   groupByLanguage,
   inFile,
   MatchTally,
-  notTextOutcome,
   planSearch,
   ScanPace,
   SearchedLanguage,
@@ -114,7 +121,8 @@ export class TooManyReplacements extends ModelFacingError {
 }
 
 /** Where file text comes from: open editor buffers first, then disk; or why a file has none. */
-export type ReadText = (file: string) => Promise<FileText>;
+/** A file's text, or why it has none; one surely longer than `maxLength` is not read (`surelyOverCap`). */
+export type ReadText = (file: string, maxLength: number) => Promise<FileText>;
 
 export class SearchCancelled extends ModelFacingError {
   constructor() {
@@ -215,7 +223,7 @@ export class StructuralSearch {
         const pattern = plan.compiled.get(language);
         if (!pattern) continue;
         const cache = this.cacheFor(language, request.pattern);
-        const reads = new ReadAhead(files, this.readText);
+        const reads = new ReadAhead(files, (file) => this.readText(file, maxLength));
         for (const file of files) {
           if (request.token?.isCancellationRequested) throw new SearchCancelled();
           if (pace.due()) await yieldToEventLoop();
@@ -345,7 +353,7 @@ class ReadAhead {
 
   constructor(
     private readonly files: readonly string[],
-    private readonly read: ReadText,
+    private readonly read: (file: string) => Promise<FileText>,
   ) {}
 
   /** The next file's text; the first call starts the reads ahead, each call one more. */

@@ -4,7 +4,7 @@
  * grammar and the pattern compiled once per language (`planSearch`), the matches taken file by
  * file in file order up to the cap (`MatchTally`), and how often this thread lets other work in.
  */
-import { FileOutcome, NotText, PatternSummary, SkipReason } from './fileMatcher';
+import { FileOutcome, PatternSummary, SkipReason } from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match, PatternTooExpensive } from './matcher';
 import { PatternError } from './pattern';
@@ -29,6 +29,8 @@ export interface SkippedFile {
   readonly reason: SkipReason;
   /** Its length in UTF-16 units, when too large. */
   readonly length?: number;
+  /** Its size in bytes, when too large to be read at all. */
+  readonly bytes?: number;
 }
 
 export interface SearchPlan {
@@ -41,10 +43,6 @@ export interface SearchPlan {
 }
 
 /** The outcome of a file with no text to search (searches name it with the reason). */
-export function notTextOutcome(text: NotText): FileOutcome {
-  return { parsed: false, matches: [], skipped: text.notText };
-}
-
 /** Compiles a pattern for a language where files are matched; throws PatternError. */
 export type CompileFor = (language: string, pattern: string) => Promise<PatternSummary>;
 
@@ -132,7 +130,10 @@ export class MatchTally {
    */
   take(file: string, outcome: FileOutcome, length: number): readonly Match[] | undefined {
     const reason = outcome.skipped;
-    if (reason === 'too large') this.skippedFiles.push({ file, reason, length });
+    if (reason === 'too large')
+      this.skippedFiles.push(
+        outcome.bytes === undefined ? { file, reason, length } : { file, reason, bytes: outcome.bytes },
+      );
     else if (reason && reason !== 'no candidate') this.skippedFiles.push({ file, reason });
     if (outcome.parsed) this.filesParsed++;
     let matches = outcome.matches;

@@ -3,7 +3,7 @@
  * second search in the same process reads only what changed. Bounded by total characters.
  */
 import { promises as fs } from 'node:fs';
-import { asText, FileText } from './fileMatcher';
+import { asText, FileText, surelyOverCap } from './fileMatcher';
 
 interface Entry {
   readonly size: number;
@@ -17,14 +17,21 @@ export class SourceCache {
 
   constructor(private readonly maxCharacters = 64 * 1024 * 1024) {}
 
-  /** The file's text from disk (cached while unchanged), or why it has none (unreadable, binary). */
-  async read(file: string): Promise<FileText> {
+  /**
+   * The file's text from disk (cached while unchanged), or why it has none (unreadable, binary, or
+   * surely longer than `maxLength`: then it is not read).
+   */
+  async read(file: string, maxLength = Number.POSITIVE_INFINITY): Promise<FileText> {
     let stat;
     try {
       stat = await fs.stat(file);
     } catch {
       this.forget(file);
       return { notText: 'unreadable' };
+    }
+    if (surelyOverCap(stat.size, maxLength)) {
+      this.forget(file);
+      return { notText: 'too large', bytes: stat.size };
     }
     const cached = this.entries.get(file);
     if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.text;

@@ -100,14 +100,40 @@ const EXECUTED_PLACES: ReadonlyArray<{ readonly segment: RegExp; readonly why: s
   },
   { segment: /(^|\/)\.git\/hooks\//, why: 'git runs these hooks' },
   { segment: /(^|\/)\.husky\//, why: 'git hooks run these' },
+  {
+    segment: /(^|\/)build\.rs$/,
+    why: 'cargo runs the build script: the project checker (lsp diagnostics "*") and debugging a Rust test build with it',
+  },
+  {
+    segment: /(^|\/)\.cargo\//,
+    why: 'cargo reads its configuration (wrappers, runners and aliases that run programs)',
+  },
+  { segment: /(^|\/)conftest\.py$/, why: 'pytest runs it when a Python test is debugged' },
+  {
+    segment: /(^|\/)(pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini)$/,
+    why: "pytest reads its options (addopts may load the project's plugins) when a Python test is debugged",
+  },
+  {
+    segment: /(^|\/)package\.json$/,
+    why: 'its scripts run (npm), and debugging a JavaScript test starts the runner its test script names',
+  },
+  {
+    segment: /(^|\/)((jest|vitest|vite)\.config\.[cm]?[jt]s|\.mocharc\.[cm]?js)$/,
+    why: 'the test runner loads it when a JavaScript test is debugged',
+  },
 ];
+
+/** The paths (as shown) that later tool calls may execute, each with why. */
+export function executedPaths(displayPaths: readonly string[]): Array<{ readonly path: string; readonly why: string }> {
+  return displayPaths.flatMap((shown) => {
+    const place = EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
+    return place ? [{ path: shown, why: place.why }] : [];
+  });
+}
 
 /** The warning a write confirmation carries for files that later tool calls may execute; empty when none. */
 export function executableWarning(displayPaths: readonly string[]): string {
-  const lines = displayPaths.flatMap((shown) => {
-    const place = EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
-    return place ? [`- \`${shown}\`: ${place.why}`] : [];
-  });
+  const lines = executedPaths(displayPaths).map(({ path, why }) => `- \`${path}\`: ${why}`);
   return lines.length === 0
     ? ''
     : `\n\n**Warning:** this writes files that later tool calls can execute:\n${lines.join('\n')}`;

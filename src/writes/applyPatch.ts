@@ -7,6 +7,7 @@
 import { ModelFacingError } from '../platform/modelFacingError';
 import { Hunk } from './patchParser';
 import { clipLineText } from '../platform/wording';
+import { closestLine } from './closestLine';
 
 export type MatchKind = 'exact' | 'trailing whitespace ignored' | 'whitespace ignored';
 
@@ -17,8 +18,8 @@ export class HunkNotFound extends ModelFacingError {
     readonly hunkIndex: number,
     readonly hunk: Hunk,
     readonly missing: 'header' | 'lines',
-    /** 1-based line of the closest candidate and its text, when one looks close. */
-    readonly closest?: { readonly line: number; readonly text: string },
+    /** 1-based line of the closest candidate and its text, when one looks close; and the line before which the search stopped, if it did. */
+    readonly closest?: { readonly line?: number; readonly text?: string; readonly stoppedAt?: number },
   ) {
     super(`hunk ${hunkIndex + 1} of ${path} does not match the file`);
     this.name = 'HunkNotFound';
@@ -29,9 +30,12 @@ export class HunkNotFound extends ModelFacingError {
       this.missing === 'header'
         ? `its @@ line ${JSON.stringify(this.hunk.header)} is not in the file after the previous hunk`
         : 'its context and removed lines are not in the file (after the previous hunk)';
-    const near = this.closest
-      ? ` Closest line ${this.closest.line}: ${JSON.stringify(clipLineText(this.closest.text))}.`
-      : '';
+    const { line, text, stoppedAt } = this.closest ?? {};
+    const compared = stoppedAt === undefined ? '' : ` (lines before ${stoppedAt.toLocaleString('en-US')} compared)`;
+    const near =
+      line !== undefined && text !== undefined
+        ? ` Closest line ${line}${compared}: ${JSON.stringify(clipLineText(text))}.`
+        : compared && ` No close line${compared}.`;
     return `Error: hunk ${this.hunkIndex + 1} of ${this.path} does not apply: ${what}.${near} Nothing was written (no file of the patch). The hunk:\n${hunkText(this.hunk)}`;
   }
 }
@@ -56,59 +60,61 @@ function normalizePunctuation(line: string): string {
     .replace(/[\u00a0\u2002-\u200a\u202f\u205f\u3000]/g, ' ');
 }
 
-/** Index of the first run of `pattern` in `lines` at or after `from`, trying each normalizer in turn. */
+/** The file's lines under each normalizer, each normalized once (lazily) for all the hunks of a patch. */
+type NormalizedLines = (kind: MatchKind) => readonly string[];
+
+function normalizedLinesOf(lines: readonly string[]): NormalizedLines {
+  const made = new Map<MatchKind, readonly string[]>();
+  return (kind) => {
+    let normalized = made.get(kind);
+    if (!normalized) {
+      const normalize = normalizers.find(([candidate]) => candidate === kind)?.[1] ?? ((line: string) => line);
+      normalized = lines.map(normalize);
+      made.set(kind, normalized);
+    }
+    return normalized;
+  };
+}
+
+/**
+ * Index of the first run of `pattern` in `lines` at or after `from`, trying each normalizer in turn;
+ * each search is Knuth–Morris–Pratt over lines, linear in the lines searched and the pattern.
+ */
 function seek(
-  lines: readonly string[],
+  lines: NormalizedLines,
+  count: number,
   pattern: readonly string[],
   from: number,
   atEnd: boolean,
 ): { index: number; kind: MatchKind } | undefined {
   for (const [kind, normalize] of normalizers) {
+    const hay = lines(kind);
     const wanted = pattern.map(normalize);
-    const fits = (start: number) => wanted.every((line, offset) => normalize(lines[start + offset]) === line);
     if (atEnd) {
-      const start = lines.length - pattern.length;
-      if (start >= from && fits(start)) return { index: start, kind };
+      const start = count - pattern.length;
+      if (start >= from && wanted.every((line, offset) => hay[start + offset] === line)) return { index: start, kind };
     }
-    for (let start = from; start + pattern.length <= lines.length; start++) {
-      if (fits(start)) return { index: start, kind };
-    }
+    const index = firstRun(hay, wanted, from);
+    if (index !== -1) return { index, kind };
   }
   return undefined;
 }
 
-function similarity(a: string, b: string): number {
-  const grams = (text: string) => {
-    const compact = text.replace(/\s+/g, ' ').trim();
-    const result = new Map<string, number>();
-    for (let index = 0; index < compact.length - 1; index++) {
-      const gram = compact.slice(index, index + 2);
-      result.set(gram, (result.get(gram) ?? 0) + 1);
-    }
-    return result;
-  };
-  const left = grams(a);
-  const right = grams(b);
-  let shared = 0;
-  let total = 0;
-  for (const count of left.values()) total += count;
-  for (const count of right.values()) total += count;
-  for (const [gram, count] of left) shared += Math.min(count, right.get(gram) ?? 0);
-  return total === 0 ? (a.trim() === b.trim() ? 1 : 0) : (2 * shared) / total;
-}
-
-/** The 0-based index of the line most like `wanted` (similarity ≥ 0.5), if any. */
-export function closestLine(lines: readonly string[], wanted: string, from = 0): number | undefined {
-  let best: number | undefined;
-  let bestScore = 0.5;
-  for (let index = from; index < lines.length; index++) {
-    const score = similarity(lines[index], wanted);
-    if (score > bestScore) {
-      bestScore = score;
-      best = index;
-    }
+/** The first index at or after `from` where `wanted` runs in `hay` (Knuth–Morris–Pratt), or -1. */
+function firstRun(hay: readonly string[], wanted: readonly string[], from: number): number {
+  if (wanted.length === 0) return from <= hay.length ? from : -1;
+  const fallback = new Int32Array(wanted.length);
+  for (let index = 1, matched = 0; index < wanted.length; index++) {
+    while (matched > 0 && wanted[index] !== wanted[matched]) matched = fallback[matched - 1];
+    if (wanted[index] === wanted[matched]) matched++;
+    fallback[index] = matched;
   }
-  return best;
+  for (let index = from, matched = 0; index < hay.length; index++) {
+    while (matched > 0 && hay[index] !== wanted[matched]) matched = fallback[matched - 1];
+    if (hay[index] === wanted[matched]) matched++;
+    if (matched === wanted.length) return index - wanted.length + 1;
+  }
+  return -1;
 }
 
 /**
@@ -136,23 +142,24 @@ function splitLines(text: string): { lines: string[]; breaks: string[]; dominant
   return { lines, breaks, dominant: crlf * 2 > breaks.filter(Boolean).length ? '\r\n' : '\n' };
 }
 
+/** The hint of a hunk not found: the closest line to `wanted` from `from`, and where the search stopped. */
+function nearLine(lines: readonly string[], wanted: string, from: number): HunkNotFound['closest'] {
+  const { index, stoppedAt } = closestLine(lines, wanted, from);
+  if (index === undefined && stoppedAt === undefined) return undefined;
+  return { ...(index === undefined ? {} : { line: index + 1, text: lines[index] }), stoppedAt };
+}
+
 export function applyHunks(path: string, original: string, hunks: readonly Hunk[]): PatchedText {
   const { lines, breaks, dominant } = splitLines(original);
+  const normalized = normalizedLinesOf(lines);
   const replacements: { start: number; removed: number; added: NewLine[] }[] = [];
   const matches: MatchKind[] = [];
   let cursor = 0;
   hunks.forEach((hunk, hunkIndex) => {
     if (hunk.header !== undefined) {
-      const found = seek(lines, [hunk.header], cursor, false);
+      const found = seek(normalized, lines.length, [hunk.header], cursor, false);
       if (!found) {
-        const near = closestLine(lines, hunk.header, cursor);
-        throw new HunkNotFound(
-          path,
-          hunkIndex,
-          hunk,
-          'header',
-          near === undefined ? undefined : { line: near + 1, text: lines[near] },
-        );
+        throw new HunkNotFound(path, hunkIndex, hunk, 'header', nearLine(lines, hunk.header, cursor));
       }
       cursor = found.index + 1;
     }
@@ -166,11 +173,11 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
       cursor = at;
       return;
     }
-    let found = seek(lines, old, cursor, hunk.endOfFile);
+    let found = seek(normalized, lines.length, old, cursor, hunk.endOfFile);
     // A trailing empty context line often stands for the final line break, which is not a line here.
     if (!found && old.length > 1 && old[old.length - 1] === '') {
       const trimmed = old.slice(0, -1);
-      found = seek(lines, trimmed, cursor, hunk.endOfFile);
+      found = seek(normalized, lines.length, trimmed, cursor, hunk.endOfFile);
       if (found && found.index + trimmed.length === lines.length) {
         const kept = keepFileContext(hunk, lines, found.index);
         const lastAdded = kept[kept.length - 1]?.text === '' ? kept.slice(0, -1) : kept;
@@ -183,23 +190,21 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
     }
     if (!found) {
       const firstChanged = hunk.lines.find((line) => line.kind === 'remove')?.text ?? old[0];
-      const near = closestLine(lines, firstChanged, 0);
-      throw new HunkNotFound(
-        path,
-        hunkIndex,
-        hunk,
-        'lines',
-        near === undefined ? undefined : { line: near + 1, text: lines[near] },
-      );
+      throw new HunkNotFound(path, hunkIndex, hunk, 'lines', nearLine(lines, firstChanged, 0));
     }
     replacements.push({ start: found.index, removed: old.length, added: keepFileContext(hunk, lines, found.index) });
     matches.push(found.kind);
     cursor = found.index + old.length;
   });
-  const result: NewLine[] = lines.map((text, index) => ({ text, from: index }));
-  for (const replacement of [...replacements].reverse()) {
-    result.splice(replacement.start, replacement.removed, ...replacement.added);
+  // The replacements are in order and apart (each hunk is sought after the previous): one pass builds the result.
+  const result: NewLine[] = [];
+  let next = 0;
+  for (const replacement of replacements) {
+    for (; next < replacement.start; next++) result.push({ text: lines[next], from: next });
+    result.push(...replacement.added);
+    next = Math.max(next, replacement.start + replacement.removed);
   }
+  for (; next < lines.length; next++) result.push({ text: lines[next], from: next });
   // Each line keeps its own break; a new one takes the file's usual break; the file keeps (or lacks) its final one.
   const finalBreak = original === '' || breaks[breaks.length - 1] !== '';
   const text = result
@@ -228,14 +233,16 @@ interface NewLine {
 function keepFileContext(hunk: Hunk, lines: readonly string[], start: number): NewLine[] {
   const result: NewLine[] = [];
   const replaced: number[] = [];
+  let paired = 0;
   let old = start;
   for (const line of hunk.lines) {
     if (line.kind === 'context') {
       replaced.length = 0;
+      paired = 0;
       result.push(old < lines.length ? { text: lines[old], from: old } : { text: line.text });
       old++;
     } else if (line.kind === 'remove') replaced.push(old++);
-    else result.push({ text: line.text, from: replaced.shift() });
+    else result.push({ text: line.text, from: paired < replaced.length ? replaced[paired++] : undefined });
   }
   return result;
 }

@@ -5,8 +5,9 @@
  */
 import { TextEdit } from '../edits/textEdits';
 import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
-import { closestLine } from './applyPatch';
+import { closestLines } from './closestLine';
 import { clipLineText } from '../platform/wording';
+import { lineOfOffset, linesOfOffsets } from '../edits/lineStarts';
 
 /** ` in <file>` when the tool runner knows the file argument. */
 function inFile(context: ErrorContext): string {
@@ -30,17 +31,28 @@ export class OldStringNotFound extends ModelFacingError {
   }
 }
 
+/** Line numbers an answer lists; the rest are counted. */
+export const LISTED_LINES = 20;
+
+/** `1, 2, 3` — at most LISTED_LINES of them, then how many more. */
+export function lineList(lines: readonly number[]): string {
+  const listed = lines.slice(0, LISTED_LINES).join(', ');
+  return lines.length > LISTED_LINES
+    ? `${listed} and ${(lines.length - LISTED_LINES).toLocaleString('en-US')} more`
+    : listed;
+}
+
 export class OldStringNotUnique extends ModelFacingError {
   constructor(
     /** 1-based line where each occurrence starts. */
     readonly lines: readonly number[],
   ) {
-    super(`old_string occurs ${lines.length} times`);
+    super(`old_string occurs ${lines.length.toLocaleString('en-US')} times`);
     this.name = 'OldStringNotUnique';
   }
 
   override modelText(context: ErrorContext = {}): string {
-    return `Error: old_string occurs ${this.lines.length} times${inFile(context)} (lines ${this.lines.join(', ')}); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.`;
+    return `Error: old_string occurs ${this.lines.length.toLocaleString('en-US')} times${inFile(context)} (lines ${lineList(this.lines)}); nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.`;
   }
 }
 
@@ -55,53 +67,85 @@ export class NothingToEdit extends ModelFacingError {
   }
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) line++;
-  return line;
-}
-
 /**
  * Where `needle` occurs, without overlaps, as [start, end) ranges. Line breaks are layout: an LF in
- * `needle` matches a CRLF of the text and the other way round (a model writes `\n` whatever the file has).
+ * `needle` matches a CRLF of the text and the other way round (a model writes `\n` whatever the file
+ * has). Both are searched with CRLF read as LF, and each match is mapped back by its line and
+ * column (only line breaks differ): one pass over the text, whatever the needle.
  */
 function occurrences(text: string, needle: string): Array<{ start: number; end: number }> {
   const found: Array<{ start: number; end: number }> = [];
-  if (!needle.includes('\n')) {
-    for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length))
-      found.push({ start: index, end: index + needle.length });
+  const plain = needle.replace(/\r\n/g, '\n');
+  if (!plain.includes('\n') || !text.includes('\r\n')) {
+    const wanted = text.includes('\r\n') ? needle : plain;
+    for (let index = text.indexOf(wanted); index !== -1; index = text.indexOf(wanted, index + wanted.length))
+      found.push({ start: index, end: index + wanted.length });
     return found;
   }
-  const escaped = needle.split(/\r?\n/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = new RegExp(escaped.join('\\r?\\n'), 'g');
-  for (let match = pattern.exec(text); match; match = pattern.exec(text))
-    found.push({ start: match.index, end: match.index + match[0].length });
+  const flat = text.replace(/\r\n/g, '\n');
+  const flatStarts = newlineStarts(flat);
+  const textStarts = newlineStarts(text);
+  const back = (offset: number): number => {
+    const line = lineIndex(flatStarts, offset);
+    return textStarts[line] + (offset - flatStarts[line]);
+  };
+  for (let index = flat.indexOf(plain); index !== -1; index = flat.indexOf(plain, index + plain.length))
+    found.push({ start: back(index), end: back(index + plain.length) });
   return found;
 }
 
-/** Same text with every run of whitespace collapsed, and a map back to offsets in the original. */
-function collapsed(text: string): { text: string; offsets: number[] } {
-  let out = '';
-  const offsets: number[] = [];
-  let inSpace = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (/\s/.test(char)) {
-      if (!inSpace) {
-        out += ' ';
-        offsets.push(index);
-      }
-      inSpace = true;
-    } else {
-      out += char;
-      offsets.push(index);
-      inSpace = false;
-    }
-  }
-  return { text: out, offsets };
+/** Offsets where each LF-ended line starts (the first is 0). */
+function newlineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
 }
 
-/** Where `oldString` almost occurs: with other whitespace, else the most similar line. */
+/** The 0-based index of the line (by its start offsets) holding `offset`. */
+function lineIndex(starts: readonly number[], offset: number): number {
+  return lineOfOffset(starts, offset) - 1;
+}
+
+/** Same text with every run of whitespace collapsed to one space, and a map back to offsets in the original. */
+function collapsed(text: string): { text: string; offsets: Int32Array } {
+  const pieces: string[] = [];
+  const offsets = new Int32Array(text.length);
+  let length = 0;
+  for (let index = 0; index < text.length;) {
+    const start = index;
+    if (isWhitespace(text.charCodeAt(index))) {
+      while (index < text.length && isWhitespace(text.charCodeAt(index))) index++;
+      pieces.push(' ');
+      offsets[length++] = start;
+    } else {
+      while (index < text.length && !isWhitespace(text.charCodeAt(index))) offsets[length++] = index++;
+      pieces.push(text.slice(start, index));
+    }
+  }
+  return { text: pieces.join(''), offsets: offsets.subarray(0, length) };
+}
+
+/** What `\s` matches. */
+function isWhitespace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** Lines of `old_string` tried for the closest line of the file (compared in one pass). */
+const NEAR_LINES_TRIED = 3;
+
+/** Where `oldString` almost occurs: with other whitespace, else the line most like one of its first lines. */
 export function nearMatch(text: string, oldString: string): OldStringNotFound['closest'] {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const haystack = collapsed(text);
@@ -109,7 +153,7 @@ export function nearMatch(text: string, oldString: string): OldStringNotFound['c
   if (needle.trim() !== '') {
     const at = haystack.text.indexOf(needle);
     if (at !== -1) {
-      const line = lineAt(text, haystack.offsets[at]);
+      const line = linesOfOffsets(text, [haystack.offsets[at]])[0];
       return {
         line,
         text: lines[line - 1],
@@ -117,12 +161,18 @@ export function nearMatch(text: string, oldString: string): OldStringNotFound['c
       };
     }
   }
-  const wantedLines = oldString.split('\n').filter((line) => line.trim() !== '');
-  for (const wanted of wantedLines) {
-    const index = closestLine(lines, wanted);
+  const wantedLines = oldString
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, NEAR_LINES_TRIED);
+  const { found, stoppedAt } = closestLines(lines, wantedLines);
+  const compared =
+    stoppedAt === undefined ? '' : `, of the lines before ${stoppedAt.toLocaleString('en-US')} (the rest not compared)`;
+  for (const [at, wanted] of wantedLines.entries()) {
+    const index = found[at];
     if (index !== undefined) {
-      const first = wanted === wantedLines[0] ? 'its first line' : `its line ${JSON.stringify(wanted.trim())}`;
-      return { line: index + 1, text: lines[index], how: `the closest line to ${first}` };
+      const first = at === 0 ? 'its first line' : `its line ${JSON.stringify(wanted.trim())}`;
+      return { line: index + 1, text: lines[index], how: `the closest line to ${first}${compared}` };
     }
   }
   return undefined;
@@ -135,6 +185,12 @@ export function editsFor(text: string, oldString: string, newString: string, rep
     throw new NothingToEdit('old_string and new_string are identical, so nothing would change');
   const found = occurrences(text, oldString);
   if (found.length === 0) throw new OldStringNotFound(nearMatch(text, oldString));
-  if (found.length > 1 && !replaceAll) throw new OldStringNotUnique(found.map(({ start }) => lineAt(text, start)));
+  if (found.length > 1 && !replaceAll)
+    throw new OldStringNotUnique(
+      linesOfOffsets(
+        text,
+        found.map(({ start }) => start),
+      ),
+    );
   return found.map(({ start, end }) => ({ start, end, text: newString }));
 }

@@ -8,8 +8,13 @@ import * as path from 'node:path';
 /** Importers whose diagnostics a write also checks (files that import the written file). */
 export const WRITE_IMPORTERS_CAP = 20;
 
+/**
+ * A relative module specifier after `from`, `import(`, `require(` or a bare `import`. The bare form's
+ * leading space is spaces and tabs only: with `\s*` (which spans line breaks) every line start of a
+ * run of blank lines would scan the rest of the run, quadratic in it.
+ */
 const specifierPattern =
-  /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\1/gm;
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^[ \t]*import\s+)(['"])(\.{1,2}\/[^'"\n]*|\.{1,2})\1/gm;
 
 export function relativeSpecifiers(text: string): string[] {
   return [...text.matchAll(specifierPattern)].map((match) => match[2]);

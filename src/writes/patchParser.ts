@@ -53,13 +53,13 @@ function isFileHeader(line: string): boolean {
 
 export function parsePatch(patch: string): PatchOperation[] {
   // Tolerate what models wrap patches in: surrounding blank lines, a heredoc (`<<'EOF'` … `EOF`), CRLF.
-  let lines = patch.replace(/\r\n/g, '\n').split('\n');
-  let skipped = 0;
-  while (lines.length > 0 && lines[0].trim() === '') {
-    lines.shift();
-    skipped++;
-  }
-  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  const all = patch.replace(/\r\n/g, '\n').split('\n');
+  let first = 0;
+  while (first < all.length && all[first].trim() === '') first++;
+  let skipped = first;
+  let end = all.length;
+  while (end > first && all[end - 1].trim() === '') end--;
+  let lines = all.slice(first, end);
   if (
     lines.length >= 2 &&
     /^(?:\S*\s+)?<<\s*['"]?EOF['"]?\s*$/.test(lines[0]) &&

@@ -18,6 +18,8 @@ import {
   KernelResult,
   MAX_IMAGE_BYTES_PER_CELL,
   MAX_IMAGES_PER_CELL,
+  MAX_ERRORS_PER_CELL,
+  MAX_RESULTS_PER_CELL,
   OutputCollector,
 } from '../../src/kernels/kernelResult';
 import { javascriptLaunch } from '../../src/kernels/javascriptKernel';
@@ -132,6 +134,26 @@ describe('kernel output bounds', () => {
     collector.add({ kind: 'error', text: 'ABCDEFGHIJKLMNOP' });
     assert.deepEqual(collector.parts(), [{ kind: 'error', text: 'ABCD\n[… 9 characters cut …]\nNOP' }]);
     assert.equal(collector.cutChars, 9);
+  });
+
+  it(`keeps at most ${MAX_RESULTS_PER_CELL} results and 20,000 characters of them, ${MAX_ERRORS_PER_CELL} errors (a cell forging kernel messages), and says how many were not`, () => {
+    const collector = new OutputCollector();
+    for (let index = 0; index < 20_000; index++) collector.add({ kind: 'result', text: 'x'.repeat(100) });
+    for (let index = 0; index < 12; index++) collector.add({ kind: 'error', text: `error ${index}` });
+    const parts = collector.parts();
+    assert.equal(parts.filter((part) => part.kind === 'result').length, MAX_RESULTS_PER_CELL);
+    assert.deepEqual(
+      parts.filter((part) => part.kind === 'error').map((part) => part.kind === 'error' && part.text),
+      Array.from({ length: MAX_ERRORS_PER_CELL }, (_, index) => `error ${index}`),
+    );
+    assert.match(
+      formatText({ parts, status: 'ok', notes: [], cutChars: 0, seconds: 0 }),
+      /\[19,900 more results not shown \(1,990,000 characters\): a cell shows at most 100 results \(its value and each display\(\)\) and 20,000 characters of them; save the others to a file\]\n+\[2 more errors not shown \(16 characters\): a cell shows at most 10\]$/,
+    );
+    // Large results: the text budget is reached first.
+    const large = new OutputCollector();
+    for (let index = 0; index < 50; index++) large.add({ kind: 'result', text: 'y'.repeat(1000) });
+    assert.equal(large.parts().filter((part) => part.kind === 'result').length, 20);
   });
 
   it(`keeps at most ${MAX_IMAGES_PER_CELL} images and says how many were not shown`, () => {

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compilePattern } from '../../src/structural/pattern';
-import { mayMatch } from '../../src/structural/prefilter';
+import { mayMatch, RUN_SEARCH_STEPS } from '../../src/structural/prefilter';
 import { matchTexts, registry } from './support/structuralEngine';
 import { repoRoot } from '../support/repoRoot';
 
@@ -67,6 +67,14 @@ describe('prefilter: runs of leaves in order', function () {
         `the prefilter, ${pattern} in ${JSON.stringify(text)}`,
       );
     }
+  });
+
+  it('gives up on a run after its budget of steps and lets the file be parsed (it may match)', async () => {
+    const pattern = await compiled('javascript', 'typeof typeof typeof foo');
+    // Every place of a file of keywords is in the gap: three texts to find at each.
+    assert.equal(mayMatch(`${'typeof '.repeat(1000)}x foo`, pattern), false);
+    const places = Math.ceil(RUN_SEARCH_STEPS / 3);
+    assert.equal(mayMatch(`${'typeof '.repeat(places)}x foo`, pattern), true);
   });
 
   it('never refuses a JavaScript or TypeScript file of real code the matcher finds a match in', async () => {

@@ -14,6 +14,7 @@ import { AnswerContext, searchAnswer, SKIPPED_LIST_CAP } from '../../src/structu
 import { asText, InlineMatcher, readTextFile } from '../../src/structural/fileMatcher';
 import { LARGE_TEXT_LENGTH, ParsePool, RETIRE_AFTER_LENGTH } from '../../src/structural/parsePool';
 import { MAX_SEARCHED_FILE_LENGTH, StructuralSearch } from '../../src/structural/search';
+import { SourceCache } from '../../src/structural/sourceCache';
 import { registry } from './support/structuralEngine';
 import { suiteTempDir } from '../support/tempDir';
 import { repoRoot } from '../support/repoRoot';
@@ -158,6 +159,48 @@ describe('skipped files are named with their reason', function () {
         { skipped: path.relative(process.cwd(), binary), reason: 'binary' },
       ],
     );
+  });
+
+  it('a file more than three bytes per character of the cap is not read, and is named with its bytes', async () => {
+    const folder = path.join(dir(), 'unread');
+    fs.mkdirSync(folder);
+    // A NUL at its end: read, the file would be named binary.
+    const huge = path.join(folder, 'huge.ts');
+    fs.writeFileSync(huge, `foo(huge);\n${'x'.repeat(400)}\u0000`);
+    // Over the cap in characters but not surely in bytes: read, and named with its characters.
+    const long = path.join(folder, 'long.ts');
+    fs.writeFileSync(long, `foo(long);\n${'é'.repeat(100)}\n`);
+    const request = {
+      pattern: 'foo($A)',
+      language: 'typescript',
+      files: [huge, long],
+      maxResults: 50,
+      maxFileLength: 100,
+    };
+    const expected = [
+      { file: huge, reason: 'too large', bytes: fs.statSync(huge).size },
+      { file: long, reason: 'too large', length: fs.readFileSync(long, 'utf8').length },
+    ];
+    const cache = new SourceCache();
+    for (const read of [
+      (file: string, max: number) => cache.read(file, max),
+      async (file: string, max: number) => readTextFile(file, max),
+    ]) {
+      const result = await new StructuralSearch(registry, read).search(request);
+      assert.deepEqual(result.skippedFiles, expected);
+      assert.equal(
+        searchAnswer('foo($A)', result, context, 50).split('\n').at(-1),
+        `Not searched: 2 files over the size cap of 100 characters: huge.ts (${expected[0].bytes} bytes), long.ts (${expected[1].length} characters). Raise the setting to ${expected[0].bytes} or more to search them.`,
+      );
+    }
+    const json = await cli('--lang', 'ts', '-p', 'foo($A)', '--json', '--max-file-chars', '100', folder);
+    assert.deepEqual(JSON.parse(json.error[0]), {
+      skipped: path.relative(process.cwd(), huge),
+      reason: 'too large',
+      bytes: expected[0].bytes,
+      maxFileChars: 100,
+      include: `--max-file-chars ${expected[0].bytes}`,
+    });
   });
 
   it('the command line names languages the pattern does not parse in, in text and JSON', async () => {

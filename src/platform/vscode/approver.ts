@@ -10,6 +10,8 @@ export interface Confirmation {
   readonly title: string;
   /** Markdown: exactly what will happen if the human allows it. */
   readonly message: string;
+  /** Files it writes that later calls may execute (build scripts, hooks, runner configuration): asked every time. */
+  readonly executes?: readonly string[];
 }
 
 /** Asks the human whether a caller may run one call (the question card); true when allowed. */

@@ -59,7 +59,7 @@ export class StructuralService implements vscode.Disposable {
       size: Math.min(os.availableParallelism(), 4),
       index: true,
     });
-    this.search = new StructuralSearch(this.registry, (file) => this.readText(file), {
+    this.search = new StructuralSearch(this.registry, (file, maxLength) => this.readText(file, maxLength), {
       pool: this.pool,
       cacheMatches: true,
     });
@@ -138,12 +138,12 @@ export class StructuralService implements vscode.Disposable {
     return result;
   }
 
-  private readText(file: string): Promise<FileText> {
+  private readText(file: string, maxLength: number): Promise<FileText> {
     // Unsaved text counts; a clean document is read from disk, as staging captures it (the editor's
     // model may differ from the file: it normalizes mixed line breaks, or has not reloaded yet).
     const open = documentAt(file);
     if (open?.isDirty) return Promise.resolve(open.getText());
-    return this.cache.read(file);
+    return this.cache.read(file, maxLength);
   }
 }
 

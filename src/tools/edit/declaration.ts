@@ -1,5 +1,6 @@
 /** The edit tool's input and declaration: replace an exact piece of text in a file. */
 import { ToolDeclaration } from '../../platform/toolDeclaration';
+import { MAX_EDIT_STRING_CHARACTERS } from '../../writes/writeLimits';
 import { ToolName } from '../../platform/toolNames';
 import { diagnosticsOnWriteLines, fileProperty } from '../schemaParts';
 
@@ -29,8 +30,17 @@ export const editDeclaration: ToolDeclaration = {
     type: 'object',
     properties: {
       path: fileProperty,
-      old_string: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
-      new_string: { type: 'string', description: 'The text to put in its place.' },
+      old_string: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_EDIT_STRING_CHARACTERS,
+        description: 'The exact text to replace.',
+      },
+      new_string: {
+        type: 'string',
+        maxLength: MAX_EDIT_STRING_CHARACTERS,
+        description: 'The text to put in its place.',
+      },
       replace_all: { type: 'boolean', description: 'Replace every occurrence instead of exactly one. Default false.' },
     },
     required: ['path', 'old_string', 'new_string'],

@@ -1,7 +1,9 @@
 import { editDeclaration, EditInput } from './declaration';
 import { FileNotFound } from '../../workspace/paths';
-import { changePreview, executableWarning } from '../../writes/answers';
-import { editsFor } from '../../writes/editMatch';
+import { changePreview, executableWarning, executedPaths } from '../../writes/answers';
+import { editsFor, lineList } from '../../writes/editMatch';
+import { groupedPlural } from '../../platform/wording';
+import { linesOfOffsets } from '../../edits/lineStarts';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
 import { LiveTool, writeSourceOf } from '../liveTool';
 
@@ -11,21 +13,6 @@ interface EditPlan {
   readonly lines: readonly number[];
 }
 
-/** 1-based lines of ascending offsets in `text`, in one pass. */
-function linesAt(text: string, offsets: readonly number[]): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let at = 0;
-  for (const offset of offsets) {
-    for (let next = text.indexOf('\n', at); next !== -1 && next < offset; next = text.indexOf('\n', next + 1)) {
-      line++;
-      at = next + 1;
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
 async function plan(writes: WriteService, input: EditInput): Promise<EditPlan> {
   const path = writes.resolve(input.path);
   const before = await writes.text(path);
@@ -33,7 +20,7 @@ async function plan(writes: WriteService, input: EditInput): Promise<EditPlan> {
   const edits = editsFor(before, input.old_string, input.new_string, input.replace_all === true);
   return {
     file: writes.planEdits(path, before, edits),
-    lines: linesAt(
+    lines: linesOfOffsets(
       before,
       edits.map((edit) => edit.start),
     ),
@@ -41,7 +28,7 @@ async function plan(writes: WriteService, input: EditInput): Promise<EditPlan> {
 }
 
 function where(lines: readonly number[]): string {
-  return lines.length === 1 ? `line ${lines[0]}` : `${lines.length} places (lines ${lines.join(', ')})`;
+  return lines.length === 1 ? `line ${lines[0]}` : `${groupedPlural(lines.length, 'place')} (lines ${lineList(lines)})`;
 }
 
 export function createEditTool(writes: WriteService): LiveTool<EditInput, EditPlan> {
@@ -58,6 +45,7 @@ export function createEditTool(writes: WriteService): LiveTool<EditInput, EditPl
         confirmation: {
           title: 'Edit file?',
           message: `Edit \`${writes.display(file.path)}\` at ${where(lines)} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\`${executableWarning([writes.display(file.path)])}`,
+          executes: executedPaths([writes.display(file.path)]).map(({ path }) => path),
         },
       };
     },
@@ -67,7 +55,7 @@ export function createEditTool(writes: WriteService): LiveTool<EditInput, EditPl
       const replaced =
         lines.length === 1
           ? `1 replacement at line ${lines[0]}`
-          : `${lines.length} replacements at lines ${lines.join(', ')}`;
+          : `${groupedPlural(lines.length, 'replacement')} at lines ${lineList(lines)}`;
       const saved = outcome.unsaved.length ? 'left unsaved because the user has unsaved changes there' : 'saved';
       return [
         `Edited ${writes.display(file.path)}: ${replaced}, ${saved}.`,

@@ -1,5 +1,6 @@
 /** The patch tool's input and declaration: a multi-file patch. */
 import { ToolDeclaration } from '../../platform/toolDeclaration';
+import { MAX_WRITE_CHARACTERS } from '../../writes/writeLimits';
 import { ToolName } from '../../platform/toolNames';
 import { diagnosticsOnWriteLines } from '../schemaParts';
 
@@ -39,6 +40,7 @@ export const patchDeclaration: ToolDeclaration = {
       patch: {
         type: 'string',
         minLength: 1,
+        maxLength: MAX_WRITE_CHARACTERS,
         description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".',
       },
     },

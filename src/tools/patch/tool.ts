@@ -1,6 +1,6 @@
 import { patchDeclaration, PatchInput } from './declaration';
 import { FileNotFound } from '../../workspace/paths';
-import { changePreview, executableWarning } from '../../writes/answers';
+import { changePreview, executableWarning, executedPaths } from '../../writes/answers';
 import { applyHunks, MatchKind } from '../../writes/applyPatch';
 import { parsePatch } from '../../writes/patchParser';
 import { WriteRefused } from '../../edits/writerErrors';
@@ -88,11 +88,15 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput, Patc
           (file) =>
             `\`${writes.display(file.moveTo ?? file.path)}\`\n\`\`\`diff\n${changePreview(file.before, file.after, 20)}\n\`\`\``,
         );
+      const shown = files
+        .flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])])
+        .map((file) => writes.display(file));
       return {
         plan: planned,
         confirmation: {
           title: `Apply a patch to ${plural(files.length, 'file')}?`,
-          message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(files.flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])]).map((file) => writes.display(file)))}`,
+          message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(shown)}`,
+          executes: executedPaths(shown).map(({ path }) => path),
         },
       };
     },

@@ -1,5 +1,6 @@
 /** The write tool's input and declaration: create or overwrite a file. */
 import { ToolDeclaration } from '../../platform/toolDeclaration';
+import { MAX_WRITE_CHARACTERS } from '../../writes/writeLimits';
 import { ToolName } from '../../platform/toolNames';
 import { diagnosticsOnWriteLines, fileProperty } from '../schemaParts';
 
@@ -23,7 +24,11 @@ export const writeDeclaration: ToolDeclaration = {
     type: 'object',
     properties: {
       path: fileProperty,
-      content: { type: 'string', description: 'The complete new content of the file.' },
+      content: {
+        type: 'string',
+        maxLength: MAX_WRITE_CHARACTERS,
+        description: 'The complete new content of the file.',
+      },
     },
     required: ['path', 'content'],
     additionalProperties: false,

@@ -1,5 +1,5 @@
 import { writeDeclaration, WriteInput } from './declaration';
-import { changePreview, executableWarning } from '../../writes/answers';
+import { changePreview, executableWarning, executedPaths } from '../../writes/answers';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
 import { LiveTool, writeSourceOf } from '../liveTool';
 
@@ -31,6 +31,7 @@ export function createWriteTool(writes: WriteService): LiveTool<WriteInput, Plan
         confirmation: {
           title: file.before === undefined ? 'Create file?' : 'Overwrite file?',
           message: `${verb} (${lineCount(input.content)} lines) and save it:\n\n\`\`\`diff\n${changePreview(file.before, input.content)}\n\`\`\`${executableWarning([shown])}`,
+          executes: executedPaths([shown]).map(({ path }) => path),
         },
       };
     },

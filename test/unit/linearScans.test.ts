@@ -1,0 +1,182 @@
+/**
+ * The scanners of text that comes from a model or a file grow linearly: each is timed on
+ * an adversarial input and on one eight times larger, and fails when the time grows like the square
+ * (64×) instead of the size (8×; up to 24× is allowed for noise on a shared machine).
+ */
+import * as assert from 'node:assert/strict';
+import { lineStarts, linesOfOffsets } from '../../src/edits/lineStarts';
+import { applyHunks, HunkNotFound } from '../../src/writes/applyPatch';
+import { editsFor, nearMatch, OldStringNotUnique } from '../../src/writes/editMatch';
+import { relativeSpecifiers } from '../../src/writes/importers';
+import { parsePatch } from '../../src/writes/patchParser';
+import { LineLimit } from '../../src/mcp/mcpSession';
+import { BoundedLineReader } from '../../src/process/boundedLineReader';
+import { compilePattern } from '../../src/structural/pattern';
+import { mayMatch } from '../../src/structural/prefilter';
+import { registry } from './support/structuralEngine';
+import { assertLinear } from './support/growth';
+
+describe('linear scans of what a model sends or a file holds (the write tools)', function () {
+  this.timeout(120_000);
+
+  it('edit: the lines of a non-unique old_string, and of every replacement', () => {
+    assertLinear(
+      'lines of each occurrence',
+      (size) => {
+        assert.throws(() => editsFor('foo();\n'.repeat(size), 'foo', 'bar', false), OldStringNotUnique);
+      },
+      4000,
+    );
+    assertLinear(
+      'lines of offsets',
+      (size) => {
+        const text = 'x\r\n'.repeat(size);
+        linesOfOffsets(
+          text,
+          Array.from({ length: size }, (_, index) => index * 3),
+        );
+      },
+      20_000,
+    );
+    assert.deepEqual(lineStarts('a\r\nb\rc\nd'), [0, 3, 5, 7]);
+  });
+
+  it('edit: an old_string over CRLF lines is found without a backtracking pattern', () => {
+    assertLinear(
+      'multi-line needle over CRLF',
+      (size) => {
+        const text = 'a\r\n'.repeat(size) + 'b\r\n';
+        const needle = `${'a\n'.repeat(size / 2)}b\n`;
+        assert.equal(editsFor(text, needle, 'c\n', false).length, 1);
+      },
+      2000,
+    );
+  });
+
+  it('edit: the near-match of an old_string of many lines that are not in the file', () => {
+    assertLinear(
+      'near match',
+      (size) => {
+        const text = Array.from({ length: size }, (_, index) => `const value${index} = ${index};`).join('\n');
+        const oldString = Array.from({ length: size }, (_, index) => `unrelated line number ${index} here`).join('\n');
+        nearMatch(text, oldString);
+      },
+      250,
+    );
+  });
+
+  it('patch: a million leading blank lines, and seeking a hunk whose context nearly repeats', () => {
+    assertLinear(
+      'leading blank lines',
+      (size) => {
+        parsePatch(`${'\n'.repeat(size)}*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch`);
+      },
+      20_000,
+    );
+    assertLinear(
+      'seek',
+      (size) => {
+        const text = `${'a\n'.repeat(size)}b\n`;
+        const hunk = {
+          lines: [
+            ...Array.from({ length: size / 2 }, () => ({ kind: 'context', text: 'a' }) as const),
+            { kind: 'remove', text: 'b' } as const,
+          ],
+          endOfFile: false,
+          patchLine: 1,
+        };
+        assert.equal(applyHunks('a.txt', text, [hunk]).text, 'a\n'.repeat(size));
+      },
+      1000,
+    );
+    assertLinear(
+      'many hunks',
+      (size) => {
+        const text = Array.from({ length: size }, (_, index) => `line ${index}\n`).join('');
+        const hunks = Array.from({ length: size / 2 }, (_, index) => ({
+          lines: [
+            { kind: 'remove', text: `line ${index * 2}` } as const,
+            { kind: 'add', text: `LINE ${index * 2}` } as const,
+          ],
+          endOfFile: false,
+          patchLine: 1,
+        }));
+        applyHunks('a.txt', text, hunks);
+      },
+      8000,
+    );
+    assert.throws(
+      () => applyHunks('a.txt', 'a\nb\n', [{ lines: [{ kind: 'remove', text: 'c' }], endOfFile: false, patchLine: 1 }]),
+      HunkNotFound,
+    );
+  });
+
+  it('importers: import specifiers after runs of blank lines', () => {
+    assertLinear(
+      'importer scan',
+      (size) => {
+        // Blank lines, then a line that is no import: every line start of the run used to scan to its end.
+        assert.deepEqual(relativeSpecifiers(`${'\n'.repeat(size)}x\nimport './y';\n`), ['./y']);
+      },
+      5000,
+    );
+  });
+});
+
+describe('linear scans of what a model sends or a file holds (search, framing)', function () {
+  this.timeout(120_000);
+
+  it('prefilter: runs of keywords and repeated first texts, and comments that never close', async () => {
+    const typeofs = compilePattern(await registry.load('javascript'), 'typeof typeof typeof foo');
+    assertLinear('typeof × n', (size) => assert.equal(mayMatch(`${'typeof '.repeat(size)}x foo`, typeofs), false), 200);
+    const constructed = compilePattern(await registry.load('javascript'), 'new Foo($$$A)');
+    assertLinear('new × n', (size) => assert.equal(mayMatch(`${'new '.repeat(size)}Foo;`, constructed), false), 1500);
+    const logged = compilePattern(await registry.load('javascript'), 'console.log($$$A)');
+    assertLinear(
+      'comments without an end',
+      (size) => assert.equal(mayMatch(`console ${'/* // '.repeat(size)}x log(`, logged), false),
+      1500,
+    );
+    const python = compilePattern(await registry.load('python'), 'os.path.join($$$A)');
+    assertLinear(
+      'python line comments',
+      (size) => assert.equal(mayMatch(`os.path ${'# '.repeat(size)}\n y.join(1)`, python), false),
+      1500,
+    );
+  });
+
+  it('MCP framing: a message sent in many chunks is joined once', () => {
+    assertLinear(
+      'one line in 1 KiB chunks',
+      (size) => {
+        const limit = new LineLimit(64 * 1024 * 1024, () => assert.fail('not over the cap'));
+        const piece = Buffer.alloc(1024, 0x61);
+        let passed = 0;
+        limit.on('data', (chunk: Buffer) => (passed += chunk.length));
+        for (let index = 0; index < size; index++) limit.write(piece);
+        limit.write(Buffer.from('\n'));
+        assert.equal(passed, size * 1024 + 1);
+      },
+      2000,
+    );
+  });
+
+  it('kernel framing: a long message line in many chunks', () => {
+    assertLinear(
+      'one line in 1 KiB chunks',
+      (size) => {
+        let bytes = 0;
+        const reader = new BoundedLineReader(
+          64 * 1024 * 1024,
+          (_line, length) => (bytes = length),
+          () => assert.fail('not over the bound'),
+        );
+        const piece = Buffer.alloc(1024, 0x61);
+        for (let index = 0; index < size; index++) reader.push(piece);
+        reader.push(Buffer.from('\n'));
+        assert.equal(bytes, size * 1024);
+      },
+      2000,
+    );
+  });
+});

@@ -14,6 +14,7 @@ import { ModelFacingError } from '../platform/modelFacingError';
 import { BoundedLineReader } from '../process/boundedLineReader';
 import { processGroupExists, signalProcessGroup } from '../process/childProcess';
 import { MAX_MESSAGE_BYTES } from './kernelLimits';
+import { withoutEndpointAccess } from '../process/childEnvironment';
 
 /** Messages a kernel sends about a running cell (everything but `ready` and `done`). */
 export type CellMessage =
@@ -161,7 +162,7 @@ export class KernelProcess {
     try {
       child = spawn(command.command, [...command.args], {
         cwd: command.cwd,
-        env: command.env ?? process.env,
+        env: withoutEndpointAccess(command.env ?? process.env),
         detached: true, // its own process group: kill(-pid) reaches what the cells started
         stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       });

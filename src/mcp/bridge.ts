@@ -2,11 +2,13 @@
  * `live-tools-mcp`: the stdio MCP server an agent outside the extension host starts (Claude Code,
  * Codex CLI, Gemini CLI, any MCP client). It finds its VS Code window — through the variables the
  * window put into the integrated terminal it runs in, else through the windows' discovery files
- * (the window whose folder holds the current directory) — authenticates with the window's token,
- * and then passes bytes both ways: the MCP session itself is served in the window.
+ * (the windows whose folder holds the current directory, the deepest first) — checks that the
+ * socket and its directory are this user's alone before it sends the window's token (a record left
+ * by a window that crashed may name a directory someone else made since), passes over a window it
+ * cannot trust or reach, and then passes bytes both ways: the MCP session itself is served in the window.
  */
 import * as net from 'node:net';
-import { findWindow, Hello, HelloReply, MAX_HELLO_LENGTH } from './endpoint';
+import { findWindows, Hello, HelloReply, MAX_HELLO_LENGTH, unsafeSocket, WindowEndpoint } from './endpoint';
 
 const NAME = 'live-tools-mcp';
 
@@ -17,16 +19,47 @@ function fail(reason: string): never {
 }
 
 async function main(): Promise<void> {
-  const found = findWindow(process.env, process.cwd());
+  const found = findWindows(process.env, process.cwd());
   if (typeof found === 'string') fail(found);
-  const socket = net.createConnection(found.socket);
-  socket.on('error', (error: NodeJS.ErrnoException) =>
-    fail(
-      `cannot reach the window's endpoint at ${found.socket} (${error.code ?? error.message}); is the window still open?`,
-    ),
+  const passedOver: string[] = [];
+  for (const candidate of found) {
+    // The token goes only to a socket of this user, in a directory no one else can enter.
+    const unsafe = unsafeSocket(candidate.socket);
+    if (unsafe) {
+      passedOver.push(`not trusted: ${unsafe}`);
+      continue;
+    }
+    const socket = await connected(candidate.socket);
+    if (typeof socket === 'string') {
+      passedOver.push(socket);
+      continue;
+    }
+    return bridge(socket, candidate);
+  }
+  fail(
+    `no window could be reached (${passedOver.join('; ')}). Is the window still open? Start the agent again from one of its terminals.`,
   );
-  await new Promise<void>((resolve) => socket.once('connect', resolve));
-  const hello: Hello = { token: found.token, client: `${NAME} (pid ${process.pid})` };
+}
+
+/** A connection to the socket, or why there is none. */
+function connected(path: string): Promise<net.Socket | string> {
+  return new Promise((resolve) => {
+    const socket = net.createConnection(path);
+    const onError = (error: NodeJS.ErrnoException): void =>
+      resolve(`cannot reach ${path} (${error.code ?? error.message})`);
+    socket.once('error', onError);
+    socket.once('connect', () => {
+      socket.off('error', onError);
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        fail(`the connection to the window's endpoint at ${path} failed (${error.code ?? error.message}).`),
+      );
+      resolve(socket);
+    });
+  });
+}
+
+async function bridge(socket: net.Socket, window: WindowEndpoint): Promise<void> {
+  const hello: Hello = { token: window.token, client: `${NAME} (pid ${process.pid})` };
   socket.write(`${JSON.stringify(hello)}\n`);
   const { reply, rest } = await firstLine(socket);
   if (!reply.ok) fail(reply.error);

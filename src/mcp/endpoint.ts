@@ -12,11 +12,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ENDPOINT_SOCKET_VARIABLE, ENDPOINT_TOKEN_VARIABLE } from '../process/childEnvironment';
 
 /** The socket (or pipe) of the window that started this terminal. */
-export const SOCKET_VARIABLE = 'AGENT_LIVE_TOOLS_MCP_SOCKET';
+export const SOCKET_VARIABLE = ENDPOINT_SOCKET_VARIABLE;
 /** That window's token. */
-export const TOKEN_VARIABLE = 'AGENT_LIVE_TOOLS_MCP_TOKEN';
+export const TOKEN_VARIABLE = ENDPOINT_TOKEN_VARIABLE;
 /** Where discovery files are kept (tests; a user who wants them elsewhere). Default `~/.agent-live-tools/windows`. */
 export const STATE_DIR_VARIABLE = 'AGENT_LIVE_TOOLS_STATE_DIR';
 
@@ -32,6 +33,14 @@ export interface WindowRecord {
   readonly folders: readonly string[];
   /** The extension host's process: a record whose process is gone is stale. */
   readonly pid: number;
+  /** When that process started (Linux: clock ticks since boot): a pid reused by another process does not make the record live. */
+  readonly started?: string;
+}
+
+/** Where a bridge may connect: a window's socket and token. */
+export interface WindowEndpoint {
+  readonly socket: string;
+  readonly token: string;
 }
 
 /** The first line a connection sends: the token, and who connects (for logs and cards). */
@@ -72,48 +81,119 @@ export function parseHello(line: string): Hello | undefined {
   }
 }
 
-/** Reads the records of live windows; unreadable, malformed and stale files are left out. */
-export function readWindowRecords(dir: string, alive: (pid: number) => boolean = processAlive): WindowRecord[] {
-  let names: string[];
+/** When the process started (field 22 of /proc/<pid>/stat), where the system says; undefined elsewhere or when it is gone. */
+export function processStartTime(pid: number): string | undefined {
   try {
-    names = fs.readdirSync(dir).filter((name) => name.endsWith('.json'));
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the window that wrote the record still runs: its process is alive and, where known, is the one that started then. */
+export function recordLive(record: Pick<WindowRecord, 'pid' | 'started'>): boolean {
+  return processAlive(record.pid) && (record.started === undefined || processStartTime(record.pid) === record.started);
+}
+
+/** The record a file holds, or undefined when it holds none. */
+function parseRecord(text: string): WindowRecord | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<WindowRecord>;
+    if (
+      typeof value.socket === 'string' &&
+      typeof value.token === 'string' &&
+      typeof value.pid === 'number' &&
+      (value.started === undefined || typeof value.started === 'string') &&
+      Array.isArray(value.folders) &&
+      value.folders.every((folder) => typeof folder === 'string')
+    )
+      return value as WindowRecord;
+  } catch {
+    // A file being written or left by a crash: not a window.
+  }
+  return undefined;
+}
+
+function recordFiles(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => path.join(dir, name));
   } catch {
     return [];
   }
+}
+
+/** Reads the records of live windows; unreadable, malformed and stale files are left out. */
+export function readWindowRecords(dir: string, live: (record: WindowRecord) => boolean = recordLive): WindowRecord[] {
   const records: WindowRecord[] = [];
-  for (const name of names) {
+  for (const file of recordFiles(dir)) {
+    let record: WindowRecord | undefined;
     try {
-      const value = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as Partial<WindowRecord>;
-      if (
-        typeof value.socket === 'string' &&
-        typeof value.token === 'string' &&
-        typeof value.pid === 'number' &&
-        Array.isArray(value.folders) &&
-        value.folders.every((folder) => typeof folder === 'string') &&
-        alive(value.pid)
-      )
-        records.push(value as WindowRecord);
+      record = parseRecord(fs.readFileSync(file, 'utf8'));
     } catch {
-      // A file being written or left by a crash: not a window.
+      continue;
     }
+    if (record && live(record)) records.push(record);
   }
   return records;
 }
 
+/** Removes the records of windows that are gone (a crashed editor leaves its record behind); returns their files. */
+export function removeStaleRecords(dir: string, live: (record: WindowRecord) => boolean = recordLive): string[] {
+  const removed: string[] = [];
+  for (const file of recordFiles(dir)) {
+    try {
+      const record = parseRecord(fs.readFileSync(file, 'utf8'));
+      // A file that holds no record may be one being written: left alone.
+      if (record && !live(record)) {
+        fs.rmSync(file, { force: true });
+        removed.push(file);
+      }
+    } catch {
+      // Unreadable: not ours to judge.
+    }
+  }
+  return removed;
+}
+
 /**
- * The window whose folder holds the directory most closely (the deepest folder that contains it);
- * undefined when none does.
+ * Why the bridge must not send a token to this socket, or undefined when it may: the socket and the
+ * directory holding it must be this user's, the directory closed to everyone else (0700). A record
+ * left by a window that is gone may name a directory another user has made since.
  */
-export function windowFor(records: readonly WindowRecord[], directory: string): WindowRecord | undefined {
-  let best: { record: WindowRecord; depth: number } | undefined;
+export function unsafeSocket(socket: string, uid = process.getuid?.()): string | undefined {
+  // Windows: a named pipe with an unguessable name; its directory is not a file system one.
+  if (process.platform === 'win32' || uid === undefined) return undefined;
+  const dir = path.dirname(socket);
+  let dirStat: fs.Stats;
+  let socketStat: fs.Stats;
+  try {
+    dirStat = fs.lstatSync(dir);
+    socketStat = fs.lstatSync(socket);
+  } catch {
+    return `${socket} does not exist`;
+  }
+  if (!dirStat.isDirectory() || dirStat.uid !== uid) return `${dir} is not a directory of this user`;
+  if ((dirStat.mode & 0o077) !== 0) return `${dir} is open to other users (mode ${(dirStat.mode & 0o777).toString(8)})`;
+  if (!socketStat.isSocket() || socketStat.uid !== uid) return `${socket} is not a socket of this user`;
+  return undefined;
+}
+
+/** The windows with a folder that holds the directory, the deepest folder first. */
+export function windowsFor(records: readonly WindowRecord[], directory: string): WindowRecord[] {
+  const depths = new Map<WindowRecord, number>();
   for (const record of records) {
     for (const folder of record.folders) {
       const relative = path.relative(folder, directory);
       const inside = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-      if (inside && (!best || folder.length > best.depth)) best = { record, depth: folder.length };
+      if (inside) depths.set(record, Math.max(depths.get(record) ?? -1, folder.length));
     }
   }
-  return best?.record;
+  return [...depths].sort(([, a], [, b]) => b - a).map(([record]) => record);
 }
 
 function realDirectory(directory: string): string {
@@ -124,16 +204,20 @@ function realDirectory(directory: string): string {
   }
 }
 
-/** The socket and token of an agent's window, or the reason there is none (one line). */
-export function findWindow(env: NodeJS.ProcessEnv, cwd: string): { socket: string; token: string } | string {
+/**
+ * The windows an agent may reach, best first: the one of the terminal it runs in, then each whose
+ * folder holds the directory (the deepest first); or the reason there is none (one line). The
+ * bridge tries them in order (a socket it must not trust, or cannot reach, is passed over).
+ */
+export function findWindows(env: NodeJS.ProcessEnv, cwd: string): WindowEndpoint[] | string {
   const socket = env[SOCKET_VARIABLE];
   const token = env[TOKEN_VARIABLE];
-  if (socket && token) return { socket, token };
+  const fromTerminal = socket && token ? [{ socket, token }] : [];
   const dir = discoveryDir(env);
   const records = readWindowRecords(dir);
   const directory = realDirectory(cwd);
-  const record = windowFor(records, directory);
-  if (record) return record;
+  const holding = windowsFor(records, directory);
+  if (fromTerminal.length + holding.length > 0) return [...fromTerminal, ...holding];
   if (records.length === 0)
     return `no VS Code window with Agent Live Tools is open (no live window in ${dir}). Open the project in VS Code, then start the agent again.`;
   const folders = records.flatMap((found) => found.folders).slice(0, 5);
@@ -144,8 +228,8 @@ function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  } catch {
+    // EPERM: a process of another user has the pid now; the window (ours) is gone.
+    return false;
   }
 }

@@ -6,6 +6,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { boundedTimeout } from '../async/timers';
 import { ModelFacingError } from '../platform/modelFacingError';
+import { withoutEndpointAccess } from './childEnvironment';
 
 export interface ProcessOptions {
   readonly cwd: string;
@@ -110,7 +111,7 @@ function spawnInGroup(
 ): ChildProcess {
   const child = spawn(command, [...args], {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: withoutEndpointAccess(options.env ?? process.env),
     detached: ownGroup, // its own process group, so a stop reaches its children too
     stdio: ['pipe', 'pipe', 'pipe'],
   });

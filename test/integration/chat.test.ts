@@ -6,7 +6,7 @@ import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { PLAN_AGENT_NAME } from '../../src/platform/manifest';
 import { browser, hasBrowser } from './support/browser';
 import { allowOnceInChat, chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
-import { activateExtension, lineOf, setLspEnabled, waitUntil, workspaceRoot } from './support/tools';
+import { activateExtension, lineOf, logLines, setLspEnabled, waitUntil, workspaceRoot } from './support/tools';
 
 // Vibe mode is off unless a test turns it on (test/integration/vibe.test.ts checks its tools come and go).
 const catalog = TOOL_CATALOG.filter((tool) => tool.resource !== 'vibe');
@@ -26,15 +26,6 @@ function offeredOurs(toolNames: readonly string[]): string[] {
 }
 
 /** Lines of our log channel's file that contain `text`. */
-function logLines(logDir: vscode.Uri, text: string): string[] {
-  if (!fs.existsSync(logDir.fsPath)) return [];
-  return fs
-    .readdirSync(logDir.fsPath)
-    .filter((name) => name.endsWith('.log'))
-    .flatMap((name) => fs.readFileSync(path.join(logDir.fsPath, name), 'utf8').split('\n'))
-    .filter((line) => line.includes(text));
-}
-
 describe('end to end through the built-in chat', function () {
   this.timeout(180_000);
 

@@ -14,13 +14,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HELLO_TIMEOUT_MS, SOCKET_VARIABLE, STATE_DIR_VARIABLE, TOKEN_VARIABLE } from '../../src/mcp/endpoint';
+import {
+  HELLO_TIMEOUT_MS,
+  processStartTime,
+  SOCKET_VARIABLE,
+  STATE_DIR_VARIABLE,
+  TOKEN_VARIABLE,
+} from '../../src/mcp/endpoint';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat } from './support/chat';
 import { answerCard, setVibe } from './support/vibe';
 import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
-import { activateExtension, invokeText, lineOf, setSetting, waitUntil, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, lineOf, logLines, setSetting, waitUntil, workspaceRoot } from './support/tools';
 
 const CLIENT_NAME = 'integration-agent';
 
@@ -94,8 +100,24 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       .filter((file) => fs.readFileSync(file, 'utf8').includes(socket));
     assert.equal(ours.length, 1, `one discovery file names ${socket}`);
     assert.equal(fs.statSync(ours[0]).mode & 0o777, 0o600);
-    const record = JSON.parse(fs.readFileSync(ours[0], 'utf8')) as { folders: string[]; pid: number };
+    const record = JSON.parse(fs.readFileSync(ours[0], 'utf8')) as { folders: string[]; pid: number; started: string };
     assert.deepEqual(record.folders, [fs.realpathSync(workspaceRoot())]);
+    // The record is live only while the editor that wrote it runs: its start time is in it.
+    assert.equal(record.started, processStartTime(record.pid));
+  });
+
+  it("each session is its own conversation, its id unique beyond this window (the window's random nonce, then a count)", async () => {
+    const { logUri } = await activateExtension();
+    await connect(terminalEnv);
+    await connect(terminalEnv);
+    const ids = await waitUntil('two sessions in the log', () => {
+      const opened = logLines(logUri, '[mcp] session ').flatMap((line) => /session (\S+) opened/.exec(line)?.[1] ?? []);
+      return opened.length >= 2 ? opened : undefined;
+    });
+    assert.equal(new Set(ids).size, ids.length, ids.join(', '));
+    for (const id of ids) assert.match(id, /^[0-9a-f]{6}-\d+$/);
+    // Every id of this window starts with its own nonce (the name of its discovery file ends with it).
+    assert.equal(new Set(ids.map((id) => id.split('-')[0])).size, 1);
   });
 
   it('lists the read tier with the declarations the chat gets, answers lsp and ast_grep as invokeTool does, and ask_user with the clicked option', async () => {

@@ -60,6 +60,7 @@ describe('one writer', () => {
     [path.join('workspace', 'vscode', 'workspaceWriter.ts')]: 'the one writer',
     [path.join('mcp', 'vscode', 'registerMcp.ts')]:
       "the window's discovery file and socket directory, in the user's state directory",
+    [path.join('mcp', 'endpoint.ts')]: "the discovery files of windows that are gone, in the user's state directory",
   };
 
   it('no module but the writer writes workspace files or applies a WorkspaceEdit', () => {

@@ -93,3 +93,13 @@ export function resolvedByUser(id: string): Promise<string> {
     return /is being accepted or discarded right now/.test(answer) ? undefined : answer;
   });
 }
+
+/** Lines of the extension's log (in `logDir`, its `logUri`) that contain `text`. */
+export function logLines(logDir: vscode.Uri, text: string): string[] {
+  if (!fs.existsSync(logDir.fsPath)) return [];
+  return fs
+    .readdirSync(logDir.fsPath)
+    .filter((name) => name.endsWith('.log'))
+    .flatMap((name) => fs.readFileSync(path.join(logDir.fsPath, name), 'utf8').split('\n'))
+    .filter((line) => line.includes(text));
+}

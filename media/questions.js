@@ -49,14 +49,23 @@
 
   function renderCard(card, first) {
     const draft = draftOf(card.number);
-    const section = el('section', first ? 'card active' : 'card queued');
+    // An approval is this extension's own card (its mark and title); a question is an agent's, and says who asks.
+    const approval = card.kind === 'approval';
+    const section = el('section', `card ${first ? 'active' : 'queued'} ${approval ? 'approval' : 'question-card'}`);
     section.dataset.number = String(card.number);
+    section.dataset.kind = approval ? 'approval' : 'question';
     // Focusable, so a click anywhere on the card gives it the keys.
     section.tabIndex = 0;
-    section.setAttribute('aria-label', `Question #${card.number}`);
+    const title = approval ? 'Approval' : 'Question';
+    section.setAttribute(
+      'aria-label',
+      `${title} #${card.number}${card.asker ? ` ${approval ? 'for' : 'from'} ${card.asker}` : ''}`,
+    );
     const header = el('header', 'card-header');
-    header.append(icon('question'), el('span', 'number', `#${card.number}`));
+    header.append(icon(approval ? 'shield' : 'question'), el('span', 'number', `#${card.number}`));
     if (!first) header.append(el('span', 'badge', 'queued'));
+    header.append(el('span', 'kind', title));
+    if (card.asker) header.append(el('span', 'asker', `${approval ? 'for' : 'from'} ${card.asker}`));
     section.append(header);
     section.append(el('p', 'question', card.question));
     if (card.context) section.append(el('p', 'context', card.context));

@@ -70,6 +70,8 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
       vibe,
       runner,
       writer: runtime.writer,
+      approver,
+      workspaceState: context.workspaceState,
     });
     phase('tools', () => runner.register(context, tools));
     phase('playground', () => registerPlayground(context, runtime, tools, runner));

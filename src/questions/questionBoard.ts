@@ -10,7 +10,16 @@ export interface QuestionOption {
   readonly description?: string;
 }
 
+/**
+ * What a card is: a question an agent asks (ask_user), or an approval of one call this extension asks
+ * about (its own mark and title, which no ask_user card can have: an agent cannot draw one).
+ */
+export type CardKind = 'question' | 'approval';
+
 export interface QuestionSpec {
+  readonly kind?: CardKind;
+  /** Who asks, one bounded line, when it is not the chat the human is in (an MCP client, a worker, a cell). */
+  readonly asker?: string;
   readonly question: string;
   readonly context?: string;
   readonly options: readonly QuestionOption[];

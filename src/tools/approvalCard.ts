@@ -20,7 +20,9 @@ export function createApprovalCard(questions: QuestionService): Approver {
   return {
     async approve({ caller, tool, tier, confirmation }, token: vscode.CancellationToken) {
       // A worker's write calls, once allowed for its run, go on (each lands in Agent Changes, revertable); exec is always asked.
-      const workerWrite = caller.kind === 'worker' && tier === 'write';
+      // A write of files later calls execute (build.rs, hooks, runner configuration) is asked each time: it would be exec nobody approved.
+      const executes = confirmation.executes ?? [];
+      const workerWrite = caller.kind === 'worker' && tier === 'write' && executes.length === 0;
       if (workerWrite && writesAllowed.has(caller.conversation)) return true;
       const message = confirmation.message;
       const shown =
@@ -29,10 +31,17 @@ export function createApprovalCard(questions: QuestionService): Approver {
           : message;
       const { outcome } = await questions.ask(
         {
+          kind: 'approval',
+          asker: singleLine(caller.label, 100),
           question: `${singleLine(caller.label, 100)} wants to run ${tool}: ${singleLine(confirmation.title, 160)}`,
           context: shown,
           options: [
-            { label: workerWrite ? ALLOW_ONCE : 'Allow', description: 'run this one call' },
+            {
+              label: workerWrite ? ALLOW_ONCE : 'Allow',
+              description: executes.length
+                ? 'run this one call (it writes files later calls execute: such a write is asked each time)'
+                : 'run this one call',
+            },
             ...(workerWrite
               ? [
                   {

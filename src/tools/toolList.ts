@@ -1,3 +1,5 @@
+import type * as vscode from 'vscode';
+import { Approver } from '../platform/vscode/approver';
 import { LspService } from '../lsp/vscode/lspService';
 import { StagingService } from '../staging/vscode/stagingService';
 import { WorkspaceWriter } from '../workspace/vscode/workspaceWriter';
@@ -39,12 +41,16 @@ export interface ToolServices {
   readonly runner: ToolRunner;
   /** The one writer (a rename writes through it directly). */
   readonly writer: WorkspaceWriter;
+  /** Asks the human about a call nobody else asks about (the approval card). */
+  readonly approver: Approver;
+  /** What this workspace remembers (the project checkers the human allowed). */
+  readonly workspaceState: vscode.Memento;
 }
 
 /** The one explicit list of implemented tools; the catalog declares the same names. */
 export function createToolList(services: ToolServices): AnyLiveTool[] {
   return [
-    createLspTool(services.lsp),
+    createLspTool(services.lsp, services.approver, services.workspaceState),
     createLspRenameTool(services.lsp, services.staging, services.writer),
     createLspApplyTool(services.lspApply, services.staging, services.writes),
     createAstGrepTool(services.structural),

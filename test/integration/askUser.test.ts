@@ -184,6 +184,21 @@ describe('ask_user tool', function () {
     assert.equal((await browser({ op: 'count', selector: '.card', ...inCard })).count, 0);
   });
 
+  it('a card names who asks when it is not the chat, and an agent cannot draw an approval card', async () => {
+    // What an approval card says, asked by an agent: it stays a question, marked as one, naming its asker.
+    const pending = ask({
+      question: 'A Python cell wants to run write: Create file?',
+      options: [{ label: 'Allow' }, { label: 'Deny' }],
+    });
+    const text = await cardText('wants to run write');
+    assert.match(text, /^#\d+\s*Question\s*from another extension/i, text);
+    assert.equal((await browser({ op: 'count', selector: '.card.active[data-kind="question"]', ...inCard })).count, 1);
+    assert.equal((await browser({ op: 'count', selector: '.card.approval', ...inCard })).count, 0);
+    await browser({ op: 'click', selector: '.card.active .option', text: 'Deny', ...inCard });
+    await browser({ op: 'click', selector: '.card.active .submit', ...inCard });
+    assert.match(await pending, /Deny/);
+  });
+
   it('hostile text in question, context and options is shown as text; long text and many options stay usable', async () => {
     const payload = '<img src=x onerror="document.body.dataset.pwned=1"><script>document.body.dataset.pwned=1</script>';
     const options = Array.from({ length: 40 }, (_, index) => ({

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
+import { answeringCards } from './support/vibe';
 
 const lsp = (input: object) => invokeText('lsp', input);
 
@@ -363,7 +364,10 @@ describe('lsp against the built-in TypeScript server', function () {
       await setSetting('liveTools.lsp.binDirs', [path.join(root, 'node_modules', '.bin')]);
       await setSetting('liveTools.lsp.servers', { python: { checkerCommand: 'true' }, go: { checkerCommand: 'true' } });
       try {
-        const text = await lsp({ action: 'diagnostics', file: '*' });
+        const { answer: text } = await answeringCards(
+          lsp({ action: 'diagnostics', file: '*' }),
+          /wants to run lsp: Run the/,
+        );
         assert.match(
           text,
           /\n- TypeScript\/JavaScript at \.: `tsc --noEmit --pretty false -p \.` ran in [\d.]+ s \(exit \d+\): \d+ problems\n/,

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { commandLine } from '../support/processes';
 import { activateExtension, EXTENSION_ID, invokeText, lineOf, setSetting } from './support/tools';
+import { answerCard, answeringCards } from './support/vibe';
 
 const lsp = (input: object) => invokeText('lsp', input);
 
@@ -236,8 +237,52 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
   });
 
   describe('diagnostics "*": the project checkers', () => {
+    it("asks the human before a checker's first run (it runs the project's code), remembers the answer; a denied one is not run", async () => {
+      await setSetting('liveTools.lsp.servers', {
+        typescript: { checkerCommand: 'true' },
+        python: { checkerCommand: 'echo', checkerArgs: ['python-check'] },
+        go: { checkerCommand: 'echo', checkerArgs: ['go-check'] },
+      });
+      try {
+        const first = await answeringCards(
+          lsp({ action: 'diagnostics', file: '*' }),
+          /wants to run lsp: Run the/,
+          (card) => (/Python/.test(card) ? 'Deny' : 'Allow'),
+        );
+        // One card per root and checker: the TypeScript root, each Python root, the Go root.
+        const pythonCards = first.cards.filter((card) => /Run the Python checker/.test(card));
+        assert.ok(first.cards.some((card) => /Run the Go checker `echo go-check` in langs\/go\?/.test(card)));
+        const python = pythonCards.find((card) => /in langs\/python\?/.test(card)) ?? '';
+        assert.match(python, /^#\d+\s*Approval\s*for another extension/i);
+        assert.match(
+          python,
+          /another extension wants to run lsp: Run the Python checker `echo python-check` in langs\/python\?/,
+        );
+        assert.match(python, /It runs the project's own code/);
+        assert.match(
+          first.answer,
+          /^- Python at langs\/python: not checked: the human did not allow it \(it runs the project's code\); check single files/m,
+        );
+        // The others were asked and allowed in the same call; allowed once, they are not asked again.
+        const again = await answeringCards(
+          lsp({ action: 'diagnostics', file: '*' }),
+          /wants to run lsp: Run the/,
+          (card) => (/Python/.test(card) ? 'Deny' : 'Allow'),
+        );
+        // Only the denied ones are asked again.
+        assert.equal(again.cards.length, pythonCards.length, again.cards.join('\n---\n'));
+        assert.ok(again.cards.every((card) => /Run the Python checker/.test(card)));
+        assert.match(again.answer, /^- Go at langs\/go: `echo go-check` ran in /m);
+      } finally {
+        await setSetting('liveTools.lsp.servers', undefined);
+      }
+    });
+
     it('runs tsc, pyright and go vet on their roots and says why C and Dart were not checked', async () => {
-      const text = await lsp({ action: 'diagnostics', file: '*' });
+      const { answer: text } = await answeringCards(
+        lsp({ action: 'diagnostics', file: '*' }),
+        /wants to run lsp: Run the/,
+      );
       assert.match(text, /^\d+ errors? in \d+ files \(from the project checkers; some roots not verified\):$/m);
       assert.match(
         text,
@@ -268,7 +313,10 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       await setSetting('liveTools.lsp.servers', { go: { checkerCommand: 'sleep', checkerArgs: ['60'] } });
       await setSetting('liveTools.lsp.checkTimeoutSeconds', 1);
       try {
-        const text = await lsp({ action: 'diagnostics', file: '*' });
+        const { answer: text } = await answeringCards(
+          lsp({ action: 'diagnostics', file: '*' }),
+          /wants to run lsp: Run the/,
+        );
         assert.match(text, /^- Go at langs\/go: `sleep 60` timed out after 1 s and was stopped; not verified$/m);
       } finally {
         await setSetting('liveTools.lsp.servers', undefined);
@@ -280,9 +328,13 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       await setSetting('liveTools.lsp.servers', { typescript: { checkerCommand: 'sleep', checkerArgs: ['60'] } });
       const source = new vscode.CancellationTokenSource();
       try {
+        const call = invokeText('lsp', { action: 'diagnostics', file: '*' }, source.token);
+        call.catch(() => undefined);
+        // Allowed on its card, then cancelled while it runs.
+        await answerCard([/wants to run lsp: Run the TypeScript\/JavaScript checker `sleep 60`/], 'Allow');
         const started = Date.now();
         setTimeout(() => source.cancel(), 500);
-        await assert.rejects(invokeText('lsp', { action: 'diagnostics', file: '*' }, source.token));
+        await assert.rejects(call);
         assert.ok(Date.now() - started < 10_000);
       } finally {
         source.dispose();

@@ -12,8 +12,8 @@ import * as vscode from 'vscode';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import { PLAN_AGENT_NAME } from '../../src/platform/manifest';
 import type { RecordedRequest, ScriptedModelApi, ScriptedReply } from '../scripted-model/api';
-import { hasBrowser } from './support/browser';
-import { answerCard, setVibe, workerIdOf } from './support/vibe';
+import { browser, hasBrowser } from './support/browser';
+import { answerCard, CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
 import { allowOnceInChat, chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { activateExtension, invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
@@ -115,7 +115,16 @@ describe('trust: tiers and approvals hold for every caller', function () {
         /can execute/,
       ],
       'Deny',
+      // The extension's own kind of card: its mark and title, and whom it asks for.
+      async () => {
+        assert.equal(
+          (await browser({ op: 'count', selector: '.card.active.approval[data-kind="approval"]', frames: CARD_FRAMES }))
+            .count,
+          1,
+        );
+      },
     );
+    assert.match(card, /^#\d+\s*Approval\s*for A Python cell of another extension/i, card);
     assert.match(
       card,
       /^A Python cell of another extension wants to run write: Create file\?$/m,

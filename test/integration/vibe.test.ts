@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 import type { RecordedRequest, ScriptedModelApi } from '../scripted-model/api';
 import { browser, hasBrowser } from './support/browser';
-import { CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
+import { answerCard, CARD_FRAMES, setVibe, workerIdOf } from './support/vibe';
 import { chatReady, scriptedModel, sendChat, toolResults } from './support/chat';
 import { invokeText, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 
@@ -192,14 +192,16 @@ describe('vibe mode', function () {
     }
   });
 
-  it("Allow this worker's writes: its later writes run without a card, and each is listed in Agent Changes", async function () {
+  it("Allow this worker's writes: its later writes run without a card, each listed in Agent Changes; a write of a file later calls execute is still asked", async function () {
     if (!hasBrowser()) this.skip();
     const files = ['vibe-allowed-1.txt', 'vibe-allowed-2.txt'];
-    for (const file of files) fs.rmSync(path.join(workspaceRoot(), file), { force: true });
+    const executed = 'vibe-allowed/conftest.py';
+    for (const file of [...files, executed]) fs.rmSync(path.join(workspaceRoot(), file), { force: true });
     model.reset();
     model.script([
       () => ({ toolCall: { name: 'write', input: { path: files[0], content: 'first\n' } } }),
       () => ({ toolCall: { name: 'write', input: { path: files[1], content: 'second\n' } } }),
+      () => ({ toolCall: { name: 'write', input: { path: executed, content: 'import os\n' } } }),
       (request) => ({ text: toolResults(request).join(' | ') }),
     ]);
     const id = workerIdOf(
@@ -220,8 +222,12 @@ describe('vibe mode', function () {
       frames: CARD_FRAMES,
     });
     await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
+    // pytest would run it: asked again, and this time without the option to allow the worker's writes.
+    const again = await answerCard([/wants to run write/, /conftest\.py/, /pytest runs it/], 'Deny');
+    assert.doesNotMatch(again, /Allow this worker's writes/);
     const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
-    assert.doesNotMatch(done, /denied/);
+    assert.match(done, /the human denied this write call/i);
+    assert.equal(fs.existsSync(path.join(workspaceRoot(), executed)), false);
     assert.equal(
       fs.readFileSync(path.join(workspaceRoot(), files[1]), 'utf8'),
       'second\n',

@@ -12,14 +12,34 @@ import { CheckerOutputUnreadable, parseCheckerOutput } from '../supervisor/check
 import { projectCheckAnswer, RootCheck } from '../supervisor/supervisorAnswers';
 import { LanguageServerSupervisor, supervisorSettings } from './languageServerSupervisor';
 
+/** One checker about to run: what, where, and the executable it resolved to. */
+export interface CheckerRun {
+  readonly language: string;
+  /** Absolute. */
+  readonly root: string;
+  /** As the answer shows it (relative to its workspace folder). */
+  readonly shownRoot: string;
+  readonly commandLine: string;
+  readonly executable: string;
+}
+
+/**
+ * Whether a checker may run: undefined when it may, else why not (one clause). A checker runs the
+ * project's code (cargo's build scripts, a checker installed in the project): `lsp` is read tier,
+ * so the first run of each is the human's to allow.
+ */
+export type CheckerGate = (run: CheckerRun, token: vscode.CancellationToken) => Promise<string | undefined>;
+
 /**
  * `lsp diagnostics "*"`: runs each project root's own checker (chosen by its root markers,
- * overridable by settings), one after another, with progress in the status bar, cancellation
- * and a time bound that stops the checker's process group; parses its output into diagnostics.
+ * overridable by settings), one after another, each once the gate lets it, with progress in the
+ * status bar, cancellation and a time bound that stops the checker's process group; parses its
+ * output into diagnostics.
  */
 export async function projectCheck(
   supervisor: LanguageServerSupervisor,
   log: Logger,
+  gate: CheckerGate,
   token: vscode.CancellationToken,
 ): Promise<string> {
   const { roots } = supervisor.plan();
@@ -58,6 +78,14 @@ export async function projectCheck(
           continue;
         }
         const commandLine = [checker.command, ...checker.args].join(' ');
+        const refused = await gate(
+          { language, root: plan.root.dir, shownRoot: relativeRoot, commandLine, executable: resolution.path },
+          token,
+        );
+        if (refused) {
+          checks.push({ language, root: relativeRoot, run: { kind: 'not_run', why: refused } });
+          continue;
+        }
         progress.report({ message: `${commandLine} in ${relativeRoot}` });
         log.info('lsp.check', `${resolution.path} ${checker.args.join(' ')} in ${plan.root.dir}`);
         try {

@@ -22,6 +22,8 @@ type PageMessage =
 
 export interface CardView {
   readonly number: number;
+  readonly kind: 'question' | 'approval';
+  readonly asker?: string;
   readonly question: string;
   readonly context?: string;
   readonly options: ReadonlyArray<{ readonly label: string; readonly description?: string }>;
@@ -156,6 +158,8 @@ export class QuestionView implements vscode.WebviewViewProvider {
 function cardView(card: Card): CardView {
   return {
     number: card.number,
+    kind: card.kind ?? 'question',
+    asker: card.asker,
     question: card.question,
     context: card.context,
     options: card.options,

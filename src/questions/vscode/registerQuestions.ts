@@ -63,7 +63,7 @@ export function registerQuestions(context: vscode.ExtensionContext, runtime: Run
           );
       });
       void vscode.window
-        .showInformationMessage(`The agent asks (#${card.number}): ${spec.question.slice(0, 150)}`, 'Answer')
+        .showInformationMessage(`${noticeOf(spec)} (#${card.number}): ${spec.question.slice(0, 150)}`, 'Answer')
         .then((choice) => {
           if (choice) void vscode.commands.executeCommand(`${QUESTIONS_VIEW_ID}.focus`);
         });
@@ -76,4 +76,10 @@ export function registerQuestions(context: vscode.ExtensionContext, runtime: Run
       }
     },
   };
+}
+
+/** How the notification of a card begins: an approval is never worded as a question, and names who asks. */
+function noticeOf(spec: QuestionSpec): string {
+  if (spec.kind === 'approval') return `Approval needed${spec.asker ? ` for ${spec.asker}` : ''}`;
+  return spec.asker ? `${spec.asker} asks` : 'The agent asks';
 }

@@ -16,6 +16,8 @@ import { projectCheck } from '../../lsp/vscode/projectCheck';
 import { LspAction, lspDeclaration, LspInput } from './declaration';
 import { InputError } from '../../platform/inputValidation';
 import { LiveTool } from '../liveTool';
+import { Approver } from '../../platform/vscode/approver';
+import { checkerGate } from './checkerApproval';
 
 type PositionArgument = 'file' | 'line' | 'symbol';
 
@@ -49,7 +51,8 @@ function requireArguments(input: LspInput): void {
   );
 }
 
-export function createLspTool(lsp: LspService): LiveTool<LspInput> {
+/** `approver` and `memory` (workspace state): who lets a project checker run, and where that is remembered. */
+export function createLspTool(lsp: LspService, approver: Approver, memory: vscode.Memento): LiveTool<LspInput> {
   const target = (input: LspInput, token: vscode.CancellationToken): Promise<Target> =>
     lsp.target(input.file as string, input.line as number, input.symbol as string, input.occurrence, token);
 
@@ -61,11 +64,12 @@ export function createLspTool(lsp: LspService): LiveTool<LspInput> {
       return `lsp ${input.action} ${subject}`.trim();
     },
 
-    async invoke(input, { token }) {
+    async invoke(input, { token, caller }) {
       requireArguments(input);
       switch (input.action) {
         case 'diagnostics': {
-          if (input.file === '*') return projectCheck(lsp.supervisor, lsp.log, token);
+          if (input.file === '*')
+            return projectCheck(lsp.supervisor, lsp.log, checkerGate(approver, memory, caller), token);
           const { path, items, freshness } = await lsp.fileDiagnostics(input.file as string, token);
           return diagnosticsAnswer(path, items, freshness);
         }

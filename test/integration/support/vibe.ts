@@ -27,7 +27,11 @@ export async function setVibe(on: boolean): Promise<void> {
  * labelled `choice` (Allow, Deny, …), submits, and waits until the card is gone. `beforeAnswer` runs once the
  * card is seen, before the choice (what happens while the human reads it).
  */
-export async function answerCard(expect: RegExp[], choice: string, beforeAnswer?: () => void): Promise<string> {
+export async function answerCard(
+  expect: RegExp[],
+  choice: string,
+  beforeAnswer?: () => void | Promise<void>,
+): Promise<string> {
   const card = await browser({
     op: 'text',
     selector: '.card.active',
@@ -37,7 +41,7 @@ export async function answerCard(expect: RegExp[], choice: string, beforeAnswer?
   });
   const text = card.text ?? '';
   for (const pattern of expect) assert.match(text, pattern);
-  beforeAnswer?.();
+  await beforeAnswer?.();
   // An option's text starts with its key's number.
   await browser({ op: 'click', selector: '.card.active .option', text: `^\\d*${choice}`, frames: CARD_FRAMES });
   await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
@@ -50,4 +54,27 @@ export async function answerCard(expect: RegExp[], choice: string, beforeAnswer?
         : undefined,
     );
   return text;
+}
+
+/**
+ * Waits for `call`, answering each card that shows `pattern` meanwhile with `choose(its text)` (the
+ * project checkers' first runs); returns the call's answer and the texts of the cards answered.
+ */
+export async function answeringCards(
+  call: Promise<string>,
+  pattern: RegExp,
+  choose: (card: string) => string = () => 'Allow',
+): Promise<{ answer: string; cards: string[] }> {
+  let settled = false;
+  const done = call.finally(() => (settled = true));
+  done.catch(() => undefined);
+  const cards: string[] = [];
+  while (!settled) {
+    const shown = await browser({ op: 'count', selector: '.card.active', text: pattern.source, frames: CARD_FRAMES });
+    if ((shown.count ?? 0) > 0) {
+      const { text } = await browser({ op: 'text', selector: '.card.active', frames: CARD_FRAMES });
+      cards.push(await answerCard([pattern], choose(text ?? '')));
+    } else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { answer: await done, cards };
 }

@@ -234,7 +234,8 @@ export function variablesAnswer(
 ): string {
   const shown = variables.slice(0, VARIABLES_CAP).map((variable) => {
     const value = capValue(variable.value);
-    return `- ${variable.name}${variable.type ? ` (${variable.type})` : ''} = ${value}${variable.variablesReference > 0 ? ` [reference ${variable.variablesReference}]` : ''}`;
+    // `name = value (type)`, as evaluate answers: the secret mask reads an assignment (a type between would hide it).
+    return `- ${variable.name} = ${value}${variable.type ? ` (${variable.type})` : ''}${variable.variablesReference > 0 ? ` [reference ${variable.variablesReference}]` : ''}`;
   });
   const more =
     variables.length > VARIABLES_CAP

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { adapterForProgram } from './adapters';
 import type { DebugHost } from './debugHost';
 import type { AttachRequest, LaunchRequest } from './launchPlan';
-import { chooseTestRun, testCommandLine, TestRun } from './testLaunch';
+import { chooseTestRun, shellWord, testCommandLine, TestRun } from './testLaunch';
 
 type PreviewHost = Pick<DebugHost, 'namedConfiguration' | 'resolvePath' | 'display' | 'contextFor'>;
 
@@ -108,7 +108,8 @@ function describeTest(request: LaunchRequest & { readonly test: string }, host: 
     return `Debug the test ${code(request.test)}. It will be refused: ${error instanceof Error ? error.message : String(error)}`;
   }
   const env = Object.entries(request.env ?? {});
-  const args = request.args?.length ? ` ${request.args.join(' ')}` : '';
+  // Quoted as a shell would need them: ["a b"] and ["a", "b"] must not look the same.
+  const args = request.args?.length ? ` ${request.args.map(shellWord).join(' ')}` : '';
   const lines = [
     `Debug the test ${code(run.test)} under the ${run.adapter} debugger: ${code(testCommandLine(run) + args)}`,
   ];

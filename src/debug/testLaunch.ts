@@ -186,6 +186,11 @@ export function chooseTestRun(request: TestRequest, workspaceFolder: string): Te
   const test = request.test.trim();
   if (!test)
     throw new DebugRefusal("`test` is empty: give the test's name (or pytest node id, Go test name, Rust test path).");
+  // The runner would read it as one of its options.
+  if (test.startsWith('-'))
+    throw new DebugRefusal(
+      `\`test\` starts with "-" (${JSON.stringify(test)}): a runner would take it for an option. Give the test's name, or pass runner options in \`args\`.`,
+    );
   const program = request.program;
   const isDir = program !== undefined && isDirectory(program);
   const runner = runnerFor(request, workspaceFolder, isDir);
@@ -197,9 +202,9 @@ export function chooseTestRun(request: TestRequest, workspaceFolder: string): Te
   const base = { runner: runner.id, adapter: spec.adapter, root, test };
   switch (runner.id) {
     case 'pytest':
-      return { ...base, selection: pytestSelection(test, file && path.relative(root, file)) };
+      return { ...base, selection: pytestSelection(test, file && positional(path.relative(root, file))) };
     case 'go test':
-      return { ...base, selection: ['-test.run', goRunPattern(test), '-test.v'] };
+      return { ...base, selection: [`-test.run=${goRunPattern(test)}`, '-test.v'] };
     case 'node --test':
       if (!file)
         throw new DebugRefusal(
@@ -214,13 +219,14 @@ export function chooseTestRun(request: TestRequest, workspaceFolder: string): Te
     case 'vitest': {
       const script = nodeRunnerScript(runner.id, root, workspaceFolder);
       const name = escapeRegExp(test);
-      const only = file ? [path.relative(root, file)] : [];
+      const only = file ? [positional(path.relative(root, file))] : [];
+      // `--flag=value`: a value is never read as a flag of its own.
       const selection =
         runner.id === 'jest'
-          ? ['--runInBand', '--testNamePattern', name, ...only]
+          ? ['--runInBand', `--testNamePattern=${name}`, ...only]
           : runner.id === 'mocha'
-            ? ['--grep', name, ...only]
-            : ['run', '--testNamePattern', name, ...only];
+            ? [`--grep=${name}`, ...only]
+            : ['run', `--testNamePattern=${name}`, ...only];
       return { ...base, script, selection };
     }
     case 'cargo test':
@@ -455,7 +461,13 @@ function display(root: string, file: string | undefined): string {
   return file === undefined ? '' : path.relative(root, file);
 }
 
-function shellWord(word: string): string {
+/** A relative path as a runner's positional argument: one starting with "-" is made `./-…`, never an option. */
+function positional(relative: string): string {
+  return relative.startsWith('-') ? `./${relative}` : relative;
+}
+
+/** A word as a shell would need it: quoted unless it holds only characters that need no quoting. */
+export function shellWord(word: string): string {
   return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 

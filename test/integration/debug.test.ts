@@ -271,7 +271,7 @@ describe('debug tool', function () {
       program: 'debug/go/main_test.go',
       test: 'TestTotal',
       source: 'debug/go/main.go',
-      launched: /^Launched the test TestTotal \(go test -run '\^TestTotal\$' -v \., in debug\/go\) with delve/,
+      launched: /^Launched the test TestTotal \(go test '-run=\^TestTotal\$' -v \., in debug\/go\) with delve/,
       caller: /TestTotal at debug\/go\/main_test\.go:\d+/,
       passed: /--- PASS: TestTotal/,
     },
@@ -291,7 +291,7 @@ describe('debug tool', function () {
       test: 'pear and apple',
       source: 'debug/js/cart.js',
       launched:
-        /^Launched the test pear and apple \(npx mocha --grep 'pear and apple' cart\.spec\.js, in debug\/mocha-project\) with js/,
+        /^Launched the test pear and apple \(npx mocha '--grep=pear and apple' cart\.spec\.js, in debug\/mocha-project\) with js/,
       caller: /at debug\/mocha-project\/cart\.spec\.js:\d+/,
       passed: /1 passing/,
       setup: () => {
@@ -555,8 +555,25 @@ describe('debug tool', function () {
       const listed = variables.join('\n');
       assert.match(listed, /- aws_key\b.*«secret: 20 characters»/, listed);
       assert.match(listed, /- header\b.*Bearer «secret: 15 characters»/, listed);
-      assert.doesNotMatch(listed, /AKIAIOSFODNN7EXAMPLE|abc\.def-ghi_jkl/);
+      // A typed local (`name = value (type)`), and a dict's key, listed on its own reference.
+      assert.match(listed, /^- db_password = '«secret: 16 characters»' \(str\)$/m, listed);
+      const config = Number(/^- config = .* \[reference (\d+)\]$/m.exec(listed)?.[1]);
+      const entries = await debug({ op: 'variables', reference: config });
+      assert.match(entries, /^- 'password' = '«secret: 14 characters»' \(str\)$/m, entries);
+      assert.match(entries, /^- 'user' = 'ada' \(str\)$/m, entries);
+      assert.doesNotMatch(
+        `${listed}\n${entries}`,
+        /AKIAIOSFODNN7EXAMPLE|abc\.def-ghi_jkl|Sup3rS3cretValue|Hunter2Hunter2/,
+      );
       assert.match(await debug({ op: 'evaluate', expression: 'aws_key' }), /^aws_key = '«secret: 20 characters»'/);
+      assert.match(
+        await debug({ op: 'evaluate', expression: 'db_password' }),
+        /^db_password = '«secret: 16 characters»' \(str\)$/,
+      );
+      assert.match(
+        await debug({ op: 'evaluate', expression: 'config["password"]' }),
+        /^config\["password"\] = '«secret: 14 characters»' \(str\)$/,
+      );
       const output = await debug({ op: 'output' });
       assert.match(output, /calling with Bearer «secret: 15 characters»/, output);
       await setSetting('liveTools.secrets.mask', false);
@@ -811,11 +828,18 @@ describe('debug tool: the launch confirmation shows what runs', function () {
   });
 
   it("one test: the runner's command line, and that Rust's tests are built first", async () => {
-    const answer = cell({ op: 'launch', test: 'adds_up', program: 'debug/rust/main.rs', env: { RUST_LOG: 'debug' } });
+    const answer = cell({
+      op: 'launch',
+      test: 'adds_up',
+      program: 'debug/rust/main.rs',
+      env: { RUST_LOG: 'debug' },
+      args: ['a b', 'c'],
+    });
     const card = await denyCard();
+    // Each argument as a shell would need it: ["a b", "c"] does not look like ["a", "b", "c"].
     assert.match(
       card,
-      /Debug the test `adds_up` under the lldb debugger: `cargo test adds_up -- --exact --nocapture --test-threads=1`/,
+      /Debug the test `adds_up` under the lldb debugger: `cargo test adds_up -- --exact --nocapture --test-threads=1 'a b' c`/,
       card,
     );
     assert.match(card, /first builds the package's tests with `cargo test --no-run`/, card);

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { maskSecrets, SECRET_PATTERNS, userSecretPatterns } from '../../src/platform/secretMask';
+import { maskedSecret, maskSecrets, SECRET_PATTERNS, userSecretPatterns } from '../../src/platform/secretMask';
+import { evaluateAnswer, variablesAnswer } from '../../src/debug/answers';
+import { assertLinear } from './support/growth';
 
 describe('secret masking', () => {
   it('masks each documented kind with its length and keeps what names it', () => {
@@ -21,6 +23,33 @@ describe('secret masking', () => {
     for (const [text, expected] of cases) assert.equal(maskSecrets(text), expected, text);
   });
 
+  it('masks a credential in every form the debug answers print: a typed variable, a dict key, an object preview, an evaluated expression', () => {
+    const listed = maskSecrets(
+      variablesAnswer([
+        { name: 'db_password', value: "'Sup3rS3cretValue'", type: 'str', variablesReference: 0 },
+        { name: "'password'", value: "'Hunter2Hunter2'", type: 'str', variablesReference: 0 },
+        { name: 'config', value: "{'api_key': 'k3y-v4lue-1', 'user': 'ada'}", type: 'dict', variablesReference: 7 },
+        { name: 'options', value: "{token: 'tok-123456', retries: 3}", type: 'Object', variablesReference: 8 },
+      ]),
+    );
+    assert.equal(
+      listed,
+      [
+        '4 variables:',
+        "- db_password = '«secret: 16 characters»' (str)",
+        "- 'password' = '«secret: 14 characters»' (str)",
+        "- config = {'api_key': '«secret: 11 characters»', 'user': 'ada'} (dict) [reference 7]",
+        "- options = {token: '«secret: 10 characters»', retries: 3} (Object) [reference 8]",
+      ].join('\n'),
+    );
+    for (const expression of ['db_password', 'config["password"]', "config['password']", 'settings.client_secret']) {
+      assert.equal(
+        maskSecrets(evaluateAnswer(expression, { result: "'Sup3rS3cretValue'", type: 'str' })),
+        `${expression} = '«secret: 16 characters»' (str)`,
+      );
+    }
+  });
+
   it('leaves ordinary values alone and never masks a mask again', () => {
     for (const text of ['count = 42', 'passwords: 3 rows', 'the token is short: ab', 'Bearer', 'AKIA-not-a-key']) {
       assert.equal(maskSecrets(text), text);
@@ -37,6 +66,20 @@ describe('secret masking', () => {
       maskSecrets('internal-id: 123456 and token=abcdef', [...SECRET_PATTERNS, ...patterns]),
       'internal-id: «secret: 6 characters» and token=«secret: 6 characters»',
     );
+  });
+
+  it('is linear on runs of what starts a JSON Web Token but never has its dots', () => {
+    assertLinear(
+      'eyJ- × n',
+      (size) => {
+        const text = 'eyJ-'.repeat(size);
+        assert.equal(maskSecrets(text), text);
+      },
+      20_000,
+    );
+    // A real one is still masked, whole.
+    const token = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(43)}`;
+    assert.equal(maskSecrets(`jwt ${token} end`), `jwt ${maskedSecret(token)} end`);
   });
 
   it('is linear on a long adversarial line', () => {

@@ -47,7 +47,7 @@ describe('debugging one test: which runner, and how it selects the test', () => 
     const run = choose('TestTotal', 'cart/cart_test.go');
     assert.equal(run.adapter, 'delve');
     assert.equal(run.root, path.join(folder, 'cart'));
-    assert.equal(testCommandLine(run), "go test -run '^TestTotal$' -v .");
+    assert.equal(testCommandLine(run), "go test '-run=^TestTotal$' -v .");
   });
 
   it("JavaScript: the runner the test script names (jest, mocha, vitest), found in node_modules; else Node's own, on the file", () => {
@@ -61,7 +61,7 @@ describe('debugging one test: which runner, and how it selects the test', () => 
     write('node_modules/jest/bin/jest.js');
     const jest = choose('adds (1+1)', 'web/src/sum.test.js');
     assert.equal(jest.script, path.join(folder, 'node_modules/jest/bin/jest.js'));
-    assert.deepEqual(jest.selection, ['--runInBand', '--testNamePattern', 'adds \\(1\\+1\\)', 'src/sum.test.js']);
+    assert.deepEqual(jest.selection, ['--runInBand', '--testNamePattern=adds \\(1\\+1\\)', 'src/sum.test.js']);
 
     write('plain/package.json', JSON.stringify({ scripts: { test: 'node --test' } }));
     write('plain/sum.test.mjs');
@@ -89,5 +89,25 @@ describe('debugging one test: which runner, and how it selects the test', () => 
     );
     assert.throws(() => choose('x', 'empty/notes.txt'), /No test runner is known for notes\.txt/);
     assert.throws(() => choose('  ', 'crate/Cargo.toml'), /`test` is empty/);
+  });
+
+  it('a name starting with "-" is refused; a file starting with "-" and a name holding spaces reach the runner as one argument each', () => {
+    write('py/pyproject.toml');
+    write('py/-odd/test_app.py');
+    for (const test of ['--collect-only', '-k', '-x::test_total'])
+      assert.throws(
+        () => choose(test, 'py/-odd/test_app.py'),
+        /`test` starts with "-" .*a runner would take it for an option/,
+      );
+    write('web/package.json', JSON.stringify({ scripts: { test: 'mocha' } }));
+    write('web/node_modules/mocha/bin/mocha.js');
+    write('web/-spec.test.js');
+    const mocha = choose('adds up --bail', 'web/-spec.test.js');
+    assert.deepEqual(mocha.selection, ['--grep=adds up --bail', './-spec.test.js']);
+    assert.equal(testCommandLine(mocha), "npx mocha '--grep=adds up --bail' ./-spec.test.js");
+    write('web/vitest/package.json', JSON.stringify({ scripts: { test: 'vitest' } }));
+    write('web/vitest/node_modules/vitest/vitest.mjs');
+    write('web/vitest/a.test.ts');
+    assert.deepEqual(choose('a b', 'web/vitest/a.test.ts').selection, ['run', '--testNamePattern=a b', 'a.test.ts']);
   });
 });

@@ -73,7 +73,11 @@ const DEFAULT_BOUNDS: OutputBounds = {
  */
 export class OutputCollector {
   private readonly head: KernelPart[] = [];
-  private tail: KernelPart[] = [];
+  /** The tail window; a text part dropped whole leaves a hole (undefined) until the holes are swept. */
+  private tail: Array<KernelPart | undefined> = [];
+  /** Where the tail's first text part still held is: what comes before is holes or other parts, kept. */
+  private firstText = 0;
+  private holes = 0;
   private headChars = 0;
   private tailChars = 0;
   /** Stream text cut between head and tail (the note in place), and text cut out of results and errors. */
@@ -184,9 +188,10 @@ export class OutputCollector {
         text: `\n[${count(channel.bytes)} bytes on the kernel's message channel (fd 4) were dropped: ${what.filter(Boolean).join(' and ')}. fd 4 belongs to the kernel; print, display() or write to a file instead]\n`,
       });
     }
-    if (this.streamCut === 0) return [...this.head, ...this.tail, ...notes];
+    const tail = this.tail.filter((part): part is KernelPart => part !== undefined);
+    if (this.streamCut === 0) return [...this.head, ...tail, ...notes];
     const note: KernelPart = { kind: 'text', text: `\n[… ${count(this.streamCut)} characters of output cut …]\n` };
-    return [...this.head, note, ...this.tail, ...notes];
+    return [...this.head, note, ...tail, ...notes];
   }
 
   /** A result or an error longer than the text budget keeps its head and tail, the cut stated in place. */
@@ -198,21 +203,39 @@ export class OutputCollector {
     return `${text.slice(0, headChars)}\n[… ${count(dropped)} characters cut …]\n${text.slice(text.length - tailChars)}`;
   }
 
+  /**
+   * Drops the oldest tail text past the window. Each part is dropped once, from where the last drop
+   * stopped: the cost is the parts dropped (alternating streams make a part per message), never the
+   * whole tail again; the holes are swept once they outnumber what is held.
+   */
   private trimTail(): void {
     let excess = this.tailChars - this.bounds.tailChars;
-    const kept: KernelPart[] = [];
-    for (const part of this.tail) {
-      if (excess > 0 && part.kind === 'text') {
-        const drop = Math.min(excess, part.text.length);
-        excess -= drop;
-        this.tailChars -= drop;
-        this.streamCut += drop;
-        if (drop < part.text.length) kept.push({ ...part, text: part.text.slice(drop) });
-      } else {
-        kept.push(part);
+    for (let at = this.firstText; excess > 0 && at < this.tail.length; at++) {
+      const part = this.tail[at];
+      if (part?.kind !== 'text') {
+        // A hole, or a part kept whole: never looked at again.
+        this.firstText = at + 1;
+        continue;
       }
+      const drop = Math.min(excess, part.text.length);
+      excess -= drop;
+      this.tailChars -= drop;
+      this.streamCut += drop;
+      if (drop < part.text.length) {
+        this.tail[at] = { ...part, text: part.text.slice(drop) };
+        this.firstText = at;
+        break;
+      }
+      this.tail[at] = undefined;
+      this.holes++;
+      this.firstText = at + 1;
     }
-    this.tail = kept;
+    if (this.holes > 1024 && this.holes * 2 > this.tail.length) {
+      const firstHeld = this.tail[this.firstText];
+      this.tail = this.tail.filter((part) => part !== undefined);
+      this.firstText = firstHeld === undefined ? this.tail.length : this.tail.indexOf(firstHeld);
+      this.holes = 0;
+    }
   }
 }
 
@@ -224,7 +247,7 @@ function megabytes(bytes: number): string {
   return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function appendText(parts: KernelPart[], text: string, stream?: 'stdout' | 'stderr'): void {
+function appendText(parts: Array<KernelPart | undefined>, text: string, stream?: 'stdout' | 'stderr'): void {
   if (!text) return;
   const last = parts[parts.length - 1];
   if (last?.kind === 'text' && last.stream === stream)

@@ -13,6 +13,7 @@
  */
 import { Language } from 'web-tree-sitter';
 import { childrenOf, PatternNode } from './patternTree';
+import { containsText, TextSearch } from '../edits/textSearch';
 
 /** What the runs of a language need to know of its grammar. */
 interface RunGrammar {
@@ -102,26 +103,31 @@ export function gapWordsOf(language: Language): string[] {
 /** The keyword sets, one per pattern summary (a search checks every file it reads against one). */
 const gapWordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
-/** Whether the text has what every match of the pattern contains. */
-export function mayMatch(text: string, prefilter: Prefilter): boolean {
-  for (const required of prefilter.requiredTexts) if (!text.includes(required)) return false;
+/** Whether the text has what every match of the pattern contains (`stats`: the run search's steps, for tests). */
+export function mayMatch(text: string, prefilter: Prefilter, stats?: { steps: number }): boolean {
+  for (const required of prefilter.requiredTexts) if (!containsText(text, required)) return false;
   const grammar = RUN_GRAMMARS.get(prefilter.language);
   if (!grammar || prefilter.requiredRuns.length === 0) return true;
   let gapWords = gapWordSets.get(prefilter.gapWords);
   if (!gapWords) gapWordSets.set(prefilter.gapWords, (gapWords = new Set(prefilter.gapWords)));
-  const gap: Gap = { words: gapWords, grammar };
-  return prefilter.requiredRuns.every((run) => containsRun(text, run, gap));
+  // One budget for all the runs of the pattern (a model may write a hundred): past it the file is parsed.
+  const search: RunSearch = { places: new TextPlaces(text, gapWords, grammar), steps: 0 };
+  const found = prefilter.requiredRuns.every((run) => containsRun(text, run, search));
+  if (stats) stats.steps = search.steps;
+  return found;
 }
 
-/** What may lie between two texts of a run besides whitespace and punctuation. */
-interface Gap {
-  readonly words: ReadonlySet<string>;
-  readonly grammar: RunGrammar;
+/** The search of a pattern's runs in one text: the text's places (what may lie between two texts of a run), the steps taken. */
+interface RunSearch {
+  readonly places: TextPlaces;
+  steps: number;
 }
 
 /**
- * The steps one run's search may take in one text before it gives up and lets the file be parsed
- * (a file of keywords only, `typeof typeof …`, is a gap everywhere): a few milliseconds on this thread.
+ * The steps the search of all of a pattern's runs may take in one text before it gives up and lets
+ * the file be parsed (a file of keywords only, `typeof typeof …`, is a gap everywhere): a few
+ * milliseconds on this thread. A step is a place visited; finding the next start of a run, comparing
+ * a long text and marking a new text's places cost steps in proportion.
  */
 export const RUN_SEARCH_STEPS = 1_000_000;
 
@@ -130,33 +136,39 @@ export const RUN_SEARCH_STEPS = 1_000_000;
  * visited once for the whole text, from every place the run's first text ends. Linear in the text
  * times the run's length, and cut at RUN_SEARCH_STEPS (then it may occur: the file is parsed).
  */
-function containsRun(text: string, run: readonly string[], gap: Gap): boolean {
-  const places = new TextPlaces(text, gap);
-  // One bit per place and text of the run, made when that text is first reached.
+function containsRun(text: string, run: readonly string[], search: RunSearch): boolean {
+  const { places } = search;
+  // One bit per place and text of the run, made when that text is first reached (its cost counted).
   const seen: Array<Uint32Array | undefined> = [];
   const stride = text.length + 1;
-  let steps = 0;
   const pending: number[] = [];
   const visit = (index: number, at: number): void => {
     if (at >= text.length) return;
-    const bits = (seen[index] ??= new Uint32Array((stride >> 5) + 1));
+    let bits = seen[index];
+    if (!bits) {
+      search.steps += stride >> 5;
+      bits = seen[index] = new Uint32Array((stride >> 5) + 1);
+    }
     const mask = 1 << (at & 31);
     if (bits[at >> 5] & mask) return;
     bits[at >> 5] |= mask;
     pending.push(index * stride + at);
   };
-  for (let start = text.indexOf(run[0]); start !== -1; start = text.indexOf(run[0], start + 1)) {
+  const first = new TextSearch(run[0]);
+  const startCost = 1 + (run[0].length >> 4);
+  for (let start = first.indexIn(text); start !== -1; start = first.indexIn(text, start + 1)) {
     if (run.length === 1) return true;
+    if ((search.steps += startCost) > RUN_SEARCH_STEPS) return true;
     visit(1, start + run[0].length);
     while (pending.length > 0) {
-      if (++steps > RUN_SEARCH_STEPS) return true;
+      if (++search.steps > RUN_SEARCH_STEPS) return true;
       const key = pending.pop() as number;
       const index = Math.floor(key / stride);
       const at = key - index * stride;
       const next = run[index];
       if (text.startsWith(next, at)) {
         if (index + 1 === run.length) return true;
-        steps += next.length >> 4;
+        search.steps += next.length >> 4;
         visit(index + 1, at + next.length);
       }
       if (isWordCharacter(text.charCodeAt(at))) {
@@ -186,10 +198,11 @@ class TextPlaces {
 
   constructor(
     private readonly text: string,
-    private readonly gap: Gap,
+    private readonly words: ReadonlySet<string>,
+    private readonly grammar: RunGrammar,
   ) {
     let longest = 0;
-    for (const word of gap.words) longest = Math.max(longest, word.length);
+    for (const word of words) longest = Math.max(longest, word.length);
     this.longestKeyword = longest;
   }
 
@@ -200,15 +213,15 @@ class TextPlaces {
     let end = at;
     while (end < limit && isWordCharacter(text.charCodeAt(end))) end++;
     if (end - at > this.longestKeyword) return undefined;
-    return this.gap.words.has(text.slice(at, end)) ? end : undefined;
+    return this.words.has(text.slice(at, end)) ? end : undefined;
   }
 
   /** Where a comment opening at `at` may end (none opens there: none). */
   commentEnds(at: number): number[] {
-    const { text, gap } = this;
+    const { text, grammar } = this;
     const ends: number[] = [];
-    if (gap.grammar.lineComments.some((open) => text.startsWith(open, at))) ends.push(...this.lineEnds(at));
-    for (const [open, close] of gap.grammar.blockComments) {
+    if (grammar.lineComments.some((open) => text.startsWith(open, at))) ends.push(...this.lineEnds(at));
+    for (const [open, close] of grammar.blockComments) {
       if (!text.startsWith(open, at)) continue;
       const closing = firstAtOrAfter(this.closersOf(close), at + open.length);
       ends.push(closing === undefined ? text.length : closing + close.length);

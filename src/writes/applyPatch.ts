@@ -11,6 +11,26 @@ import { closestLine } from './closestLine';
 
 export type MatchKind = 'exact' | 'trailing whitespace ignored' | 'whitespace ignored';
 
+/**
+ * Lines compared while placing the hunks of one file, in all: each hunk is sought from the previous
+ * one to the end of the file under up to three normalizers, so a patch of many hunks that match only
+ * loosely could scan the file once per hunk. Tens of milliseconds; past it the patch is refused.
+ */
+export const SEEK_LINE_BUDGET = 5_000_000;
+
+/** Placing the hunks took more than SEEK_LINE_BUDGET line comparisons. */
+export class PatchTooCostly extends ModelFacingError {
+  constructor(
+    readonly path: string,
+    readonly hunkIndex: number,
+  ) {
+    super(
+      `placing the hunks of ${path} took more than ${SEEK_LINE_BUDGET.toLocaleString('en-US')} line comparisons (stopped at hunk ${hunkIndex + 1}); nothing was written. Send fewer hunks per patch, with context lines copied exactly from the file (the loose matches scan the file again for each hunk).`,
+    );
+    this.name = 'PatchTooCostly';
+  }
+}
+
 /** A hunk whose old lines (or `@@` header) are not in the file after the previous hunk. */
 export class HunkNotFound extends ModelFacingError {
   constructor(
@@ -86,6 +106,7 @@ function seek(
   pattern: readonly string[],
   from: number,
   atEnd: boolean,
+  budget: SeekBudget,
 ): { index: number; kind: MatchKind } | undefined {
   for (const [kind, normalize] of normalizers) {
     const hay = lines(kind);
@@ -94,22 +115,32 @@ function seek(
       const start = count - pattern.length;
       if (start >= from && wanted.every((line, offset) => hay[start + offset] === line)) return { index: start, kind };
     }
-    const index = firstRun(hay, wanted, from);
+    const index = firstRun(hay, wanted, from, budget);
     if (index !== -1) return { index, kind };
   }
   return undefined;
 }
 
+/** Line comparisons left for placing the hunks of one file, and the hunk being placed. */
+interface SeekBudget {
+  lines: number;
+  readonly path: string;
+  hunkIndex: number;
+}
+
 /** The first index at or after `from` where `wanted` runs in `hay` (Knuth–Morris–Pratt), or -1. */
-function firstRun(hay: readonly string[], wanted: readonly string[], from: number): number {
+function firstRun(hay: readonly string[], wanted: readonly string[], from: number, budget: SeekBudget): number {
   if (wanted.length === 0) return from <= hay.length ? from : -1;
+  budget.lines -= wanted.length;
   const fallback = new Int32Array(wanted.length);
   for (let index = 1, matched = 0; index < wanted.length; index++) {
     while (matched > 0 && wanted[index] !== wanted[matched]) matched = fallback[matched - 1];
     if (wanted[index] === wanted[matched]) matched++;
     fallback[index] = matched;
   }
+  // Each line is compared at most twice on average (the fallbacks never outnumber the advances).
   for (let index = from, matched = 0; index < hay.length; index++) {
+    if (--budget.lines < 0) throw new PatchTooCostly(budget.path, budget.hunkIndex);
     while (matched > 0 && hay[index] !== wanted[matched]) matched = fallback[matched - 1];
     if (hay[index] === wanted[matched]) matched++;
     if (matched === wanted.length) return index - wanted.length + 1;
@@ -155,9 +186,11 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
   const replacements: { start: number; removed: number; added: NewLine[] }[] = [];
   const matches: MatchKind[] = [];
   let cursor = 0;
+  const budget: SeekBudget = { lines: SEEK_LINE_BUDGET, path, hunkIndex: 0 };
   hunks.forEach((hunk, hunkIndex) => {
+    budget.hunkIndex = hunkIndex;
     if (hunk.header !== undefined) {
-      const found = seek(normalized, lines.length, [hunk.header], cursor, false);
+      const found = seek(normalized, lines.length, [hunk.header], cursor, false, budget);
       if (!found) {
         throw new HunkNotFound(path, hunkIndex, hunk, 'header', nearLine(lines, hunk.header, cursor));
       }
@@ -173,11 +206,11 @@ export function applyHunks(path: string, original: string, hunks: readonly Hunk[
       cursor = at;
       return;
     }
-    let found = seek(normalized, lines.length, old, cursor, hunk.endOfFile);
+    let found = seek(normalized, lines.length, old, cursor, hunk.endOfFile, budget);
     // A trailing empty context line often stands for the final line break, which is not a line here.
     if (!found && old.length > 1 && old[old.length - 1] === '') {
       const trimmed = old.slice(0, -1);
-      found = seek(normalized, lines.length, trimmed, cursor, hunk.endOfFile);
+      found = seek(normalized, lines.length, trimmed, cursor, hunk.endOfFile, budget);
       if (found && found.index + trimmed.length === lines.length) {
         const kept = keepFileContext(hunk, lines, found.index);
         const lastAdded = kept[kept.length - 1]?.text === '' ? kept.slice(0, -1) : kept;

@@ -39,13 +39,15 @@ export function closestLines(lines: readonly string[], wanted: readonly string[]
   for (let index = from; index < lines.length; index++) {
     const line = lines[index];
     if (Math.max(0, line.length - 1) < shortest) continue;
-    let lineScores = scores.get(line);
+    // Keyed by what is compared (a line's first characters): long keys would all hash alike.
+    const key = line.length > SIMILARITY_CHARACTERS ? line.slice(0, SIMILARITY_CHARACTERS) : line;
+    let lineScores = scores.get(key);
     if (!lineScores) {
       budget -= Math.min(line.length, SIMILARITY_CHARACTERS);
       if (budget < 0) return { found: targets.map((target) => target.best), stoppedAt: index };
       const own = grams(line);
       lineScores = targets.map((target) => similarity(own, target, line));
-      scores.set(line, lineScores);
+      scores.set(key, lineScores);
     }
     lineScores.forEach((score, at) => {
       const target = targets[at];

@@ -8,6 +8,7 @@ import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 import { closestLines } from './closestLine';
 import { clipLineText } from '../platform/wording';
 import { lineOfOffset, linesOfOffsets } from '../edits/lineStarts';
+import { indexOfText, TextSearch } from '../edits/textSearch';
 
 /** ` in <file>` when the tool runner knows the file argument. */
 function inFile(context: ErrorContext): string {
@@ -77,9 +78,10 @@ function occurrences(text: string, needle: string): Array<{ start: number; end: 
   const found: Array<{ start: number; end: number }> = [];
   const plain = needle.replace(/\r\n/g, '\n');
   if (!plain.includes('\n') || !text.includes('\r\n')) {
-    const wanted = text.includes('\r\n') ? needle : plain;
-    for (let index = text.indexOf(wanted); index !== -1; index = text.indexOf(wanted, index + wanted.length))
-      found.push({ start: index, end: index + wanted.length });
+    const wanted = new TextSearch(text.includes('\r\n') ? needle : plain);
+    const length = wanted.needle.length;
+    for (let index = wanted.indexIn(text); index !== -1; index = wanted.indexIn(text, index + length))
+      found.push({ start: index, end: index + length });
     return found;
   }
   const flat = text.replace(/\r\n/g, '\n');
@@ -89,7 +91,8 @@ function occurrences(text: string, needle: string): Array<{ start: number; end: 
     const line = lineIndex(flatStarts, offset);
     return textStarts[line] + (offset - flatStarts[line]);
   };
-  for (let index = flat.indexOf(plain); index !== -1; index = flat.indexOf(plain, index + plain.length))
+  const wanted = new TextSearch(plain);
+  for (let index = wanted.indexIn(flat); index !== -1; index = wanted.indexIn(flat, index + plain.length))
     found.push({ start: back(index), end: back(index + plain.length) });
   return found;
 }
@@ -151,7 +154,7 @@ export function nearMatch(text: string, oldString: string): OldStringNotFound['c
   const haystack = collapsed(text);
   const needle = collapsed(oldString.trim()).text;
   if (needle.trim() !== '') {
-    const at = haystack.text.indexOf(needle);
+    const at = indexOfText(haystack.text, needle);
     if (at !== -1) {
       const line = linesOfOffsets(text, [haystack.offsets[at]])[0];
       return {

@@ -5,14 +5,15 @@
  */
 import * as assert from 'node:assert/strict';
 import { lineStarts, linesOfOffsets } from '../../src/edits/lineStarts';
-import { applyHunks, HunkNotFound } from '../../src/writes/applyPatch';
-import { editsFor, nearMatch, OldStringNotUnique } from '../../src/writes/editMatch';
+import { applyHunks, HunkNotFound, PatchTooCostly } from '../../src/writes/applyPatch';
+import { editsFor, nearMatch, OldStringNotFound, OldStringNotUnique } from '../../src/writes/editMatch';
+import { OutputCollector } from '../../src/kernels/kernelResult';
 import { relativeSpecifiers } from '../../src/writes/importers';
 import { parsePatch } from '../../src/writes/patchParser';
 import { LineLimit } from '../../src/mcp/mcpSession';
 import { BoundedLineReader } from '../../src/process/boundedLineReader';
 import { compilePattern } from '../../src/structural/pattern';
-import { mayMatch } from '../../src/structural/prefilter';
+import { mayMatch, RUN_SEARCH_STEPS } from '../../src/structural/prefilter';
 import { registry } from './support/structuralEngine';
 import { assertLinear } from './support/growth';
 
@@ -105,9 +106,49 @@ describe('linear scans of what a model sends or a file holds (the write tools)',
       },
       8000,
     );
+    assertLinear(
+      'many hunks that match only with trailing whitespace ignored (each scans to the end exactly first)',
+      (size) => {
+        const text = Array.from({ length: size }, (_, index) => `line ${index} \n`).join('');
+        const hunks = Array.from({ length: size }, (_, index) => ({
+          lines: [{ kind: 'remove', text: `line ${index}` } as const, { kind: 'add', text: `LINE ${index}` } as const],
+          endOfFile: false,
+          patchLine: 1,
+        }));
+        try {
+          applyHunks('a.txt', text, hunks);
+        } catch (error) {
+          assert.ok(error instanceof PatchTooCostly, String(error));
+        }
+      },
+      2500,
+    );
     assert.throws(
       () => applyHunks('a.txt', 'a\nb\n', [{ lines: [{ kind: 'remove', text: 'c' }], endOfFile: false, patchLine: 1 }]),
       HunkNotFound,
+    );
+  });
+
+  it('edit: a long old_string shaped to defeat the engine’s own search (a…ab a…a), and its near-match', () => {
+    assertLinear(
+      'needle of a…ab a…a',
+      (size) => {
+        const text = 'a'.repeat(size * 10);
+        const needle = `${'a'.repeat(size)}b${'a'.repeat(size)}`;
+        assert.throws(() => editsFor(text, needle, 'c', false), OldStringNotFound);
+      },
+      2000,
+    );
+    assertLinear(
+      'near match of long lines of one length',
+      (size) => {
+        const text = Array.from(
+          { length: size },
+          (_, index) => `${'x'.repeat(20_000)}${String(index).padStart(6, '0')}`,
+        ).join('\n');
+        nearMatch(text, `${'x'.repeat(19_000)} nowhere`);
+      },
+      60,
     );
   });
 
@@ -142,6 +183,39 @@ describe('linear scans of what a model sends or a file holds (search, framing)',
       'python line comments',
       (size) => assert.equal(mayMatch(`os.path ${'# '.repeat(size)}\n y.join(1)`, python), false),
       1500,
+    );
+  });
+
+  it('prefilter: a pattern of many runs shares one budget; a long required text is found without the engine’s quadratic search', async () => {
+    const javascript = await registry.load('javascript');
+    const runs = Array.from({ length: 100 }, (_, index) => `x.q, $A${index}`).join(', ');
+    const many = compilePattern(javascript, `[${runs}]`);
+    assert.ok(many.requiredRuns.length >= 50, `${many.requiredRuns.length} runs`);
+    const text = `${'x. q, '.repeat(200_000)}`;
+    const stats = { steps: 0 };
+    mayMatch(text, many, stats);
+    assert.ok(stats.steps <= RUN_SEARCH_STEPS + 100_000, `${stats.steps} steps for ${many.requiredRuns.length} runs`);
+    assertLinear(
+      'required text of a…ab a…a',
+      (size) => {
+        const long = compilePattern(javascript, `f("${'a'.repeat(size)}b${'a'.repeat(size)}")`);
+        assert.equal(mayMatch(`f("${'a'.repeat(size * 10)}")`, long), false);
+      },
+      2000,
+    );
+  });
+
+  it('kernel output: stdout and stderr alternating a character at a time', () => {
+    assertLinear(
+      'alternating streams',
+      (size) => {
+        // A tail window that grows with the input: its parts are dropped one by one, never walked again.
+        const collector = new OutputCollector({ headChars: 10, tailChars: size / 4 });
+        for (let index = 0; index < size; index++) collector.addText('.', index % 2 ? 'stderr' : 'stdout');
+        const parts = collector.parts();
+        assert.ok(parts.length > 1);
+      },
+      20_000,
     );
   });
 

@@ -20,9 +20,11 @@ export function createApprovalCard(questions: QuestionService): Approver {
   return {
     async approve({ caller, tool, tier, confirmation }, token: vscode.CancellationToken) {
       // A worker's write calls, once allowed for its run, go on (each lands in Agent Changes, revertable); exec is always asked.
-      // A write of files later calls execute (build.rs, hooks, runner configuration) is asked each time: it would be exec nobody approved.
+      // A write of files later calls execute (build.rs, hooks, runner configuration) is asked each time: it would be exec nobody
+      // approved. So is a write whose tool does not say which files it writes (`executes` absent).
       const executes = confirmation.executes ?? [];
-      const workerWrite = caller.kind === 'worker' && tier === 'write' && executes.length === 0;
+      const workerWrite =
+        caller.kind === 'worker' && tier === 'write' && confirmation.executes !== undefined && executes.length === 0;
       if (workerWrite && writesAllowed.has(caller.conversation)) return true;
       const message = confirmation.message;
       const shown =

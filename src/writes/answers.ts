@@ -3,6 +3,7 @@
  * diagnostics the write newly introduced (in the file and its importers), how many it fixed,
  * and honestly "pending" when a server did not answer in time.
  */
+import * as fs from 'node:fs';
 import { diagnosticLabel, DiagnosticItem } from '../lsp/format';
 import { FileVerdict } from './diagnosticRegistry';
 import { plural } from '../platform/wording';
@@ -105,6 +106,14 @@ const EXECUTED_PLACES: ReadonlyArray<{ readonly segment: RegExp; readonly why: s
     why: 'cargo runs the build script: the project checker (lsp diagnostics "*") and debugging a Rust test build with it',
   },
   {
+    segment: /(^|\/)Cargo\.toml$/,
+    why: 'cargo reads it: it names the build script (`build = …`) and the build dependencies it runs',
+  },
+  {
+    segment: /(^|\/)rust-toolchain(\.toml)?$/,
+    why: 'cargo runs the toolchain it names (a `path` is any program)',
+  },
+  {
     segment: /(^|\/)\.cargo\//,
     why: 'cargo reads its configuration (wrappers, runners and aliases that run programs)',
   },
@@ -123,17 +132,40 @@ const EXECUTED_PLACES: ReadonlyArray<{ readonly segment: RegExp; readonly why: s
   },
 ];
 
-/** The paths (as shown) that later tool calls may execute, each with why. */
-export function executedPaths(displayPaths: readonly string[]): Array<{ readonly path: string; readonly why: string }> {
-  return displayPaths.flatMap((shown) => {
-    const place = EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
-    return place ? [{ path: shown, why: place.why }] : [];
+/**
+ * The files (absolute) that later tool calls may execute, as shown, each with why: by the path
+ * written, or by where a symbolic link on it leads (a write through `notes.rs` linked to build.rs
+ * writes the build script).
+ */
+export function executedPaths(
+  files: readonly string[],
+  display: (file: string) => string,
+): Array<{ readonly path: string; readonly why: string }> {
+  return files.flatMap((file) => {
+    const shown = display(file);
+    const place = placeOf(shown);
+    if (place) return [{ path: shown, why: place.why }];
+    const real = realPathOrNone(file);
+    const target = real === undefined || real === file ? undefined : placeOf(display(real));
+    return target ? [{ path: shown, why: `a link to \`${display(real as string)}\`: ${target.why}` }] : [];
   });
 }
 
+function placeOf(shown: string): { readonly why: string } | undefined {
+  return EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
+}
+
+function realPathOrNone(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The warning a write confirmation carries for files that later tool calls may execute; empty when none. */
-export function executableWarning(displayPaths: readonly string[]): string {
-  const lines = executedPaths(displayPaths).map(({ path, why }) => `- \`${path}\`: ${why}`);
+export function executableWarning(executed: ReturnType<typeof executedPaths>): string {
+  const lines = executed.map(({ path, why }) => `- \`${path}\`: ${why}`);
   return lines.length === 0
     ? ''
     : `\n\n**Warning:** this writes files that later tool calls can execute:\n${lines.join('\n')}`;

@@ -7,7 +7,10 @@ import { parsePatch, PatchSyntaxError, PatchOperation } from '../../src/writes/p
 import { resolveWritePath } from '../../src/writes/targetPath';
 import { applyEdits } from '../../src/edits/textEdits';
 import { OutsideWorkspace } from '../../src/workspace/paths';
-import { changePreview, diagnosticsSection, executableWarning } from '../../src/writes/answers';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { changePreview, diagnosticsSection, executableWarning, executedPaths } from '../../src/writes/answers';
+import { withTempDir } from '../support/tempDir';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
 
@@ -325,14 +328,23 @@ describe('importers and write paths', () => {
 
 describe('write confirmations', () => {
   it('name the files later tool calls execute or read as instructions, and only those', () => {
-    const warning = executableWarning([
-      'src/a.ts',
-      '.vscode/launch.json',
-      'web/node_modules/.bin/tsc',
-      '.venv/bin/python',
-      'venv/bin/pip',
-      '.git/hooks/pre-commit',
-    ]);
+    const shown = (file: string) => file.replace(/^\/ws\//, '');
+    const under = (files: string[]) => files.map((file) => `/ws/${file}`);
+    const warning = executableWarning(
+      executedPaths(
+        under([
+          'src/a.ts',
+          '.vscode/launch.json',
+          'web/node_modules/.bin/tsc',
+          '.venv/bin/python',
+          'venv/bin/pip',
+          '.git/hooks/pre-commit',
+          'crates/x/Cargo.toml',
+          'rust-toolchain.toml',
+        ]),
+        shown,
+      ),
+    );
     assert.match(warning, /^\n\n\*\*Warning:\*\* this writes files that later tool calls can execute:/);
     for (const file of [
       '.vscode/launch.json',
@@ -340,9 +352,25 @@ describe('write confirmations', () => {
       '.venv/bin/python',
       'venv/bin/pip',
       '.git/hooks/pre-commit',
+      'crates/x/Cargo.toml',
+      'rust-toolchain.toml',
     ])
       assert.ok(warning.includes(`\`${file}\``), file);
     assert.ok(!warning.includes('src/a.ts'));
-    assert.equal(executableWarning(['src/a.ts', 'docs/vscode/notes.md', 'bin/run.sh']), '');
+    assert.equal(
+      executableWarning(executedPaths(under(['src/a.ts', 'docs/vscode/notes.md', 'bin/run.sh']), shown)),
+      '',
+    );
   });
+
+  it('name a file written through a symbolic link by where it leads', () =>
+    withTempDir('executed-links', async (dir) => {
+      fs.writeFileSync(path.join(dir, 'build.rs'), 'fn main() {}\n');
+      fs.symlinkSync(path.join(dir, 'build.rs'), path.join(dir, 'notes.rs'));
+      const shown = (file: string) => path.relative(dir, file);
+      const [buildScript] = executedPaths([path.join(dir, 'build.rs')], shown);
+      assert.deepEqual(executedPaths([path.join(dir, 'notes.rs'), path.join(dir, 'main.rs')], shown), [
+        { path: 'notes.rs', why: `a link to \`build.rs\`: ${buildScript.why}` },
+      ]);
+    }));
 });

@@ -41,6 +41,8 @@ export function createAstEditTool(structural: StructuralService, staging: Stagin
           ...files.slice(0, 20),
           ...(files.length > 20 ? [`- … and ${files.length - 20} more files`] : []),
         ].join('\n'),
+        // Staging writes nothing: accepting it (resolve) is asked with its own files.
+        executes: [],
       };
     },
 

@@ -40,12 +40,13 @@ export function createEditTool(writes: WriteService): LiveTool<EditInput, EditPl
     async prepare(input) {
       const planned = await plan(writes, input);
       const { file, lines } = planned;
+      const executed = executedPaths([file.path], (path) => writes.display(path));
       return {
         plan: planned,
         confirmation: {
           title: 'Edit file?',
-          message: `Edit \`${writes.display(file.path)}\` at ${where(lines)} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\`${executableWarning([writes.display(file.path)])}`,
-          executes: executedPaths([writes.display(file.path)]).map(({ path }) => path),
+          message: `Edit \`${writes.display(file.path)}\` at ${where(lines)} and save it:\n\n\`\`\`diff\n${changePreview(file.before, file.after)}\n\`\`\`${executableWarning(executed)}`,
+          executes: executed.map(({ path }) => path),
         },
       };
     },

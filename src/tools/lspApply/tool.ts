@@ -7,7 +7,7 @@ import { Setting } from '../../platform/settings';
 import { ToolName } from '../../platform/toolNames';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { StagingService } from '../../staging/vscode/stagingService';
-import { changePreview } from '../../writes/answers';
+import { changePreview, executableWarning, executedPaths } from '../../writes/answers';
 import { PlannedFile, WriteService } from '../../writes/vscode/writeService';
 import { LiveTool, writeSourceOf } from '../liveTool';
 import { LspApplyAction, lspApplyDeclaration, LspApplyInput } from './declaration';
@@ -103,14 +103,21 @@ export function createLspApplyTool(
           confirmation: {
             title: 'Stage a language server change for review?',
             message: `${planned.title}: ${size}. Nothing is written now; a diff opens, and the files are written only when the change is accepted.\n\n${previews}${more}`,
+            // Staging writes nothing: accepting it (resolve) is asked with its own files.
+            executes: [],
           },
         };
       }
+      const executed = executedPaths(
+        [...planned.files.map((file) => file.path), ...(planned.move ? [planned.move.to] : [])],
+        (path) => writes.display(path),
+      );
       return {
         plan: planned,
         confirmation: {
           title: 'Apply a language server change?',
-          message: `${planned.title}: ${size}, then save those files.\n\n${previews}${more}`,
+          message: `${planned.title}: ${size}, then save those files.\n\n${previews}${more}${executableWarning(executed)}`,
+          executes: executed.map(({ path }) => path),
         },
       };
     },

@@ -9,6 +9,7 @@ import { StagingService } from '../../staging/vscode/stagingService';
 import { FileOperationsNotStaged } from '../../staging/stagingErrors';
 import { WorkspaceWriter } from '../../workspace/vscode/workspaceWriter';
 import { LiveTool, writeSourceOf } from '../liveTool';
+import { executableWarning, executedPaths } from '../../writes/answers';
 
 /** Where the rename starts and the server's plan for it, as the confirmation showed it. */
 interface RenameCall {
@@ -53,17 +54,25 @@ export function createLspRenameTool(
                 `files are written only when the change is accepted:\n\n${list}`,
               at.indexed,
             ),
+            // Staging writes nothing: accepting it (resolve) is asked with its own files.
+            executes: [],
           },
         };
       }
+      const executed = executedPaths(
+        rename.changes.flatMap((change) => [change.path, ...(change.moveTo ? [change.moveTo] : [])]),
+        (path) => writer.display(path),
+      );
       return {
         plan: { at, rename },
         confirmation: {
           title: 'Rename symbol across the workspace?',
-          message: withIndexingNote(
-            `Rename ${summary}, starting at \`${where}\`, then save those files:\n\n${list}`,
-            at.indexed,
-          ),
+          message:
+            withIndexingNote(
+              `Rename ${summary}, starting at \`${where}\`, then save those files:\n\n${list}`,
+              at.indexed,
+            ) + executableWarning(executed),
+          executes: executed.map(({ path }) => path),
         },
       };
     },

@@ -88,15 +88,16 @@ export function createPatchTool(writes: WriteService): LiveTool<PatchInput, Patc
           (file) =>
             `\`${writes.display(file.moveTo ?? file.path)}\`\n\`\`\`diff\n${changePreview(file.before, file.after, 20)}\n\`\`\``,
         );
-      const shown = files
-        .flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])])
-        .map((file) => writes.display(file));
+      const executed = executedPaths(
+        files.flatMap((file) => [file.path, ...(file.moveTo ? [file.moveTo] : [])]),
+        (path) => writes.display(path),
+      );
       return {
         plan: planned,
         confirmation: {
           title: `Apply a patch to ${plural(files.length, 'file')}?`,
-          message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(shown)}`,
-          executes: executedPaths(shown).map(({ path }) => path),
+          message: `Write and save:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${previews.join('\n\n')}${executableWarning(executed)}`,
+          executes: executed.map(({ path }) => path),
         },
       };
     },

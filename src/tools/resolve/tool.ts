@@ -4,6 +4,7 @@ import { StagingService } from '../../staging/vscode/stagingService';
 import { resolveDeclaration, ResolveInput } from './declaration';
 import { errorText } from '../errorText';
 import { LiveTool } from '../liveTool';
+import { executableWarning, executedPaths } from '../../writes/answers';
 
 export function createResolveTool(staging: StagingService): LiveTool<ResolveInput> {
   const display = (path: string) => staging.display(path);
@@ -20,12 +21,21 @@ export function createResolveTool(staging: StagingService): LiveTool<ResolveInpu
         return {
           title: `Resolve ${input.edit_id}?`,
           message: `Nothing will be written: ${errorText(error, { displayPath: display }).replace(/^Error: /, '')}`,
+          executes: [],
         };
       }
       const drifted = input.action === 'accept' ? await staging.drift(edit) : [];
+      const executed =
+        input.action === 'accept'
+          ? executedPaths(
+              edit.files.map((file) => file.path),
+              display,
+            )
+          : [];
       return {
         title: input.action === 'accept' ? `Accept ${edit.id}?` : `Discard ${edit.id}?`,
-        message: resolveConfirmation(edit, input.action, drifted, display),
+        message: resolveConfirmation(edit, input.action, drifted, display) + executableWarning(executed),
+        executes: executed.map(({ path }) => path),
       };
     },
 

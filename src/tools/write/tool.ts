@@ -26,12 +26,13 @@ export function createWriteTool(writes: WriteService): LiveTool<WriteInput, Plan
       const shown = writes.display(file.path);
       if (file.before === file.after) return { plan: file };
       const verb = file.before === undefined ? `Create \`${shown}\`` : `Overwrite \`${shown}\``;
+      const executed = executedPaths([file.path], (path) => writes.display(path));
       return {
         plan: file,
         confirmation: {
           title: file.before === undefined ? 'Create file?' : 'Overwrite file?',
-          message: `${verb} (${lineCount(input.content)} lines) and save it:\n\n\`\`\`diff\n${changePreview(file.before, input.content)}\n\`\`\`${executableWarning([shown])}`,
-          executes: executedPaths([shown]).map(({ path }) => path),
+          message: `${verb} (${lineCount(input.content)} lines) and save it:\n\n\`\`\`diff\n${changePreview(file.before, input.content)}\n\`\`\`${executableWarning(executed)}`,
+          executes: executed.map(({ path }) => path),
         },
       };
     },

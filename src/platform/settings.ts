@@ -5,6 +5,7 @@ export const Setting = {
   lspDiagnosticsWaitSeconds: 'liveTools.lsp.diagnosticsWaitSeconds',
   lspServers: 'liveTools.lsp.servers',
   lspBinDirs: 'liveTools.lsp.binDirs',
+  lspProjectServers: 'liveTools.lsp.projectServers',
   lspCheckTimeoutSeconds: 'liveTools.lsp.checkTimeoutSeconds',
   lspReviewChanges: 'liveTools.lsp.reviewChanges',
   writesDiagnosticsWaitSeconds: 'liveTools.writes.diagnosticsWaitSeconds',

@@ -29,6 +29,8 @@ export interface ResolutionInputs {
   /** The PATH string. */
   readonly pathVariable: string;
   readonly isExecutable?: (file: string) => boolean;
+  /** false: the project's own directories are not looked in (what is there is the project's code). */
+  readonly projectDirs?: boolean;
 }
 
 export function isExecutableFile(file: string): boolean {
@@ -50,7 +52,12 @@ export function resolveBinary(command: string, inputs: ResolutionInputs): Binary
       : { found: false, command, looked: [{ via: 'path', dir: path.dirname(file) }] };
   }
   const places: { via: ResolvedVia; dir: string }[] = [];
-  const projectRoots = inputs.root === inputs.workspaceFolder ? [inputs.root] : [inputs.root, inputs.workspaceFolder];
+  const projectRoots =
+    inputs.projectDirs === false
+      ? []
+      : inputs.root === inputs.workspaceFolder
+        ? [inputs.root]
+        : [inputs.root, inputs.workspaceFolder];
   for (const base of projectRoots)
     for (const dir of PROJECT_BIN_DIRS) places.push({ via: 'project', dir: path.join(base, dir) });
   for (const dir of inputs.settingDirs)

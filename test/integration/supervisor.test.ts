@@ -79,8 +79,8 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
       const line = await statusLine('Dart');
       assert.equal(
         line,
-        `- Dart at langs/dart (pubspec.yaml): no server: root marker present, but \`dart\` not found (looked in project: ` +
-          'langs/dart/node_modules/.bin, langs/dart/.venv/bin, langs/dart/venv/bin, node_modules/.bin, .venv/bin, venv/bin; ' +
+        // A server installed in the project is not looked for (liveTools.lsp.projectServers is off).
+        `- Dart at langs/dart (pubspec.yaml): no server: root marker present, but \`dart\` not found (looked in ` +
           `liveTools.lsp.binDirs: ${repoBinDir()}; PATH: ${(process.env.PATH ?? '').split(':').filter(Boolean).join(', ')})`,
       );
       const reload = await lsp({ action: 'reload', file: 'langs/dart/lib/shapes.dart' });

@@ -69,6 +69,8 @@ class FakeHost implements SupervisorHost<FakeClient> {
   editorExtensions = new Map<string, EditorExtension & { active: boolean }>();
   overrides: LanguageOverrides = {};
   behaviour: StartBehaviour = 'runs';
+  /** The user allowed servers installed in the project (the workspace below has them). */
+  allowProjectServers = true;
   private pid = 1000;
 
   constructor(
@@ -84,6 +86,9 @@ class FakeHost implements SupervisorHost<FakeClient> {
   }
   binDirs(): string[] {
     return this.dirs;
+  }
+  projectServers(): boolean {
+    return this.allowProjectServers;
   }
   pathVariable(): string {
     return '';
@@ -194,6 +199,19 @@ describe('supervisor engine', () => {
       engine.servedLanguagesLine(),
       /now: Python \(pyright-langserver\), TypeScript\/JavaScript \(the editor's vscode\.typescript-language-features\)\. No server for: Go/,
     );
+  });
+
+  it("a server installed in the project is not started unless the user's settings allow it; the status says why and how", async () => {
+    host.allowProjectServers = false;
+    await engine.ensureFor(ws.file('app/main.py'), 'python');
+    assert.equal(host.clients.length, 0, 'opening a file (a read) ran none of the project’s code');
+    assert.match(
+      engine.statusAnswer(),
+      /- Python at app \(pyproject\.toml\): no server: root marker present, but `pyright-langserver` not found \(looked in liveTools\.lsp\.binDirs: \(none set\); PATH: \(empty\)\); the project's own app\/\.venv\/bin\/pyright-langserver is not started: it is the project's code, and a server starts when a file is opened \(set liveTools\.lsp\.projectServers to true in user settings to use it\)/,
+    );
+    host.allowProjectServers = true;
+    await engine.ensureFor(ws.file('app/main.py'), 'python');
+    assert.equal(host.clients.length, 1);
   });
 
   it('a file opened under a root starts its server once: starting, then running', async () => {

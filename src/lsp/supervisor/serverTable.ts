@@ -28,7 +28,26 @@ export interface LanguageEntry {
   /** Extensions that, when installed, serve the language: then we start nothing. */
   readonly editorExtensions: readonly EditorExtension[];
   readonly checker?: CommandLine & { readonly format: CheckerFormat };
+  /**
+   * What the server is told of its settings (initialization options, and every answer to its
+   * `workspace/configuration` requests for `section`), in place of the workspace's: where a setting
+   * would run the project's code, this keeps the server from it.
+   */
+  readonly settings?: { readonly section: string; readonly value: Readonly<Record<string, unknown>> };
 }
+
+/**
+ * rust-analyzer runs the project's code unless told not to: build scripts (build.rs) and procedural
+ * macros while it loads the project, `cargo check` (with both) on every save, and any override command
+ * a workspace's settings name. Our server does none of these (its answers miss what macros and build
+ * scripts generate); the human's own rust-analyzer extension, when installed, serves Rust instead.
+ */
+export const RUST_ANALYZER_SETTINGS = {
+  cargo: { buildScripts: { enable: false, overrideCommand: null } },
+  procMacro: { enable: false },
+  checkOnSave: false,
+  check: { overrideCommand: null },
+} as const;
 
 export const LANGUAGE_TABLE: readonly LanguageEntry[] = [
   {
@@ -81,6 +100,7 @@ export const LANGUAGE_TABLE: readonly LanguageEntry[] = [
     server: { command: 'rust-analyzer', args: [] },
     rootMarkers: ['Cargo.toml'],
     editorExtensions: [{ id: 'rust-lang.rust-analyzer', restartCommand: 'rust-analyzer.restartServer' }],
+    settings: { section: 'rust-analyzer', value: RUST_ANALYZER_SETTINGS },
     checker: { command: 'cargo', args: ['check', '--message-format=json', '--quiet'], format: 'cargo-json' },
   },
   {

@@ -61,6 +61,8 @@ export interface SupervisorHost<Client extends ServerClient = ServerClient> {
   table(): EffectiveEntry[];
   /** `liveTools.lsp.binDirs` (read at each call). */
   binDirs(): readonly string[];
+  /** `liveTools.lsp.projectServers`: whether a server installed in the project (node_modules/.bin, .venv/bin) may be started. */
+  projectServers(): boolean;
   /** The PATH string. */
   pathVariable(): string;
   /** The installed extension that serves this entry's language, if any (then we start nothing). */
@@ -133,13 +135,31 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     return { roots, withoutRoot };
   }
 
-  resolve(command: string, root: string, folder: string): BinaryResolution {
+  /** Where a checker's (or, with `projectDirs` false, a server's) executable is. */
+  resolve(command: string, root: string, folder: string, projectDirs = true): BinaryResolution {
     return resolveBinary(command, {
       root,
       workspaceFolder: folder,
       settingDirs: this.host.binDirs(),
       pathVariable: this.host.pathVariable(),
+      projectDirs,
     });
+  }
+
+  /**
+   * Where a server's executable is. A server installed in the project is the project's own code,
+   * started by merely opening a file (a read): only where the user's settings allow it.
+   */
+  private resolveServer(entry: EffectiveEntry, root: string, folder: string): BinaryResolution {
+    return this.resolve(entry.server.command, root, folder, this.host.projectServers());
+  }
+
+  /** Why no server was found, naming a project's own copy that was left alone. */
+  private notFound(entry: EffectiveEntry, resolution: BinaryResolution, root: string, folder: string): string {
+    const looked = describeResolution(resolution, (dir) => this.display(folder, dir));
+    const own = this.host.projectServers() ? undefined : this.resolve(entry.server.command, root, folder, true);
+    if (!own?.found) return looked;
+    return `${looked}; the project's own ${this.display(folder, own.path)} is not started: it is the project's code, and a server starts when a file is opened (set ${Setting.lspProjectServers} to true in user settings to use it)`;
   }
 
   private display(folder: string, file: string): string {
@@ -153,11 +173,11 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     if (editor) return { kind: 'editor', extensionId: editor.id, active: editor.active };
     if (!plan.entry.enabled)
       return { kind: 'none', why: `turned off by ${Setting.lspServers}.${plan.entry.id}.enabled` };
-    const resolution = this.resolve(plan.entry.server.command, plan.root.dir, plan.folder);
+    const resolution = this.resolveServer(plan.entry, plan.root.dir, plan.folder);
     if (!resolution.found) {
       return {
         kind: 'none',
-        why: `root marker present, but ${describeResolution(resolution, (dir) => this.display(plan.folder, dir))}`,
+        why: `root marker present, but ${this.notFound(plan.entry, resolution, plan.root.dir, plan.folder)}`,
       };
     }
     const server = this.servers.get(keyOf(plan.entry, plan.root.dir));
@@ -186,9 +206,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
       .map(({ entry, folder }) => ({
         language: entry.name,
         markers: entry.rootMarkers,
-        binary: describeResolution(this.resolve(entry.server.command, folder, folder), (dir) =>
-          this.display(folder, dir),
-        ),
+        binary: describeResolution(this.resolveServer(entry, folder, folder), (dir) => this.display(folder, dir)),
         servedByEditor: this.host.editorServer(entry)?.id,
       }));
     return supervisorStatusAnswer(rootStatus, absent, this.host.openDocumentLanguages());
@@ -240,7 +258,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     const key = keyOf(plan.entry, plan.root.dir);
     const existing = this.servers.get(key);
     if (existing && (existing.state === 'running' || existing.state === 'starting')) return existing.starting;
-    const resolution = this.resolve(plan.entry.server.command, plan.root.dir, plan.folder);
+    const resolution = this.resolveServer(plan.entry, plan.root.dir, plan.folder);
     if (!resolution.found) return;
     const server: SupervisedServer<Client> = {
       key,

@@ -68,6 +68,10 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
     return this.effective;
   }
 
+  projectServers(): boolean {
+    return userSettingValue<boolean>(Setting.lspProjectServers) === true;
+  }
+
   binDirs(): string[] {
     return supervisorSettings().binDirs;
   }

@@ -55,8 +55,19 @@ export function createSupervisedClient(launch: ServerLaunch, log: Logger, spawn:
     error: (message: string | Error) => log.error(tag, String(message)),
   } as unknown as vscode.LogOutputChannel;
   const realRoot = realPathOf(root);
+  const settings = entry.settings;
   const clientOptions: LanguageClientOptions = {
+    // Where the table gives the server its settings, those are all it is told: never the workspace's.
+    ...(settings ? { initializationOptions: settings.value } : {}),
     middleware: {
+      ...(settings
+        ? {
+            workspace: {
+              configuration: (params: { items: ReadonlyArray<{ section?: string }> }) =>
+                params.items.map((item) => (item.section === settings.section ? settings.value : null)),
+            },
+          }
+        : {}),
       // Where the server knows only the earlier type hierarchy proposal (clangd 14), ask it that way.
       ...legacyTypeHierarchy(() => client),
       // pyright publishes real paths when the workspace is reached through a symlink.

@@ -42,6 +42,16 @@ describe('secret masking', () => {
         "- options = {token: '«secret: 10 characters»', retries: 3} (Object) [reference 8]",
       ].join('\n'),
     );
+    // A quoted value is masked to its closing quote: spaces, commas, a bytes literal.
+    for (const [value, length] of [
+      ["'correct horse battery staple'", 28],
+      ["'ab,cdefgh'", 9],
+      ["b'Sup3rS3cret'", 11],
+      ['r"Sup3r S3cret"', 12],
+    ] as const) {
+      const masked = maskSecrets(variablesAnswer([{ name: 'password', value, type: 'str', variablesReference: 0 }]));
+      assert.ok(masked.includes(`«secret: ${length} characters»`) && !/S3cret|horse|cdefgh/.test(masked), masked);
+    }
     for (const expression of ['db_password', 'config["password"]', "config['password']", 'settings.client_secret']) {
       assert.equal(
         maskSecrets(evaluateAnswer(expression, { result: "'Sup3rS3cretValue'", type: 'str' })),
@@ -77,9 +87,14 @@ describe('secret masking', () => {
       },
       20_000,
     );
-    // A real one is still masked, whole.
+    // A real one is still masked, whole; also where it follows other dotted parts in one run.
     const token = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(43)}`;
     assert.equal(maskSecrets(`jwt ${token} end`), `jwt ${maskedSecret(token)} end`);
+    assert.equal(
+      maskSecrets(`id=eyJ0eXAiOiJ4In0.c2Vzc2lvbg.${token}`),
+      `id=eyJ0eXAiOiJ4In0.c2Vzc2lvbg.${maskedSecret(token)}`,
+    );
+    assert.equal(maskSecrets(`${token}.${token}`), `${maskedSecret(token)}.${maskedSecret(token)}`);
   });
 
   it('is linear on a long adversarial line', () => {

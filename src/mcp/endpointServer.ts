@@ -190,7 +190,7 @@ export class EndpointServer {
 
   private open(connection: net.Socket, bridge: string): void {
     const { log } = this.options;
-    const id = `${this.nonce.slice(0, 6)}-${this.nextSession++}`;
+    const id = `${this.nonce}-${this.nextSession++}`;
     const session = this.options.serve(connection, id, bridge);
     this.sessionsById.set(id, session);
     this.options.sessionsChanged();

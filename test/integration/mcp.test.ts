@@ -115,7 +115,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       return opened.length >= 2 ? opened : undefined;
     });
     assert.equal(new Set(ids).size, ids.length, ids.join(', '));
-    for (const id of ids) assert.match(id, /^[0-9a-f]{6}-\d+$/);
+    for (const id of ids) assert.match(id, /^[0-9a-f]{16}-\d+$/);
     // Every id of this window starts with its own nonce (the name of its discovery file ends with it).
     assert.equal(new Set(ids.map((id) => id.split('-')[0])).size, 1);
   });

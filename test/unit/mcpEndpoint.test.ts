@@ -542,8 +542,8 @@ describe('MCP endpoint: the window side (socket, record, sessions)', function ()
       await until(() => one.endpoint.sessions().size === 2 && two.endpoint.sessions().size === 1);
       const ids = [...one.endpoint.sessions().keys(), ...two.endpoint.sessions().keys()];
       assert.equal(new Set(ids).size, 3, ids.join(' '));
-      assert.match(ids[0], /^[0-9a-f]{6}-1$/);
-      assert.match(ids[1], /^[0-9a-f]{6}-2$/);
+      assert.match(ids[0], /^[0-9a-f]{16}-1$/);
+      assert.match(ids[1], /^[0-9a-f]{16}-2$/);
       assert.notEqual(ids[0].split('-')[0], ids[2].split('-')[0]);
       // The client hangs up: its session is gone and its conversation ended.
       clients[1].destroy();

@@ -52,6 +52,8 @@ async function buildExtension() {
   chmodSync('dist/cli.js', 0o755);
   // The structural engine's parsing threads (src/structural/parsePool.ts), for both.
   await esbuild.build({ ...node, entryPoints: ['src/structural/parseWorker.ts'], outfile: 'dist/parseWorker.js' });
+  // The editor's trigram index thread (src/structural/trigramFilter.ts).
+  await esbuild.build({ ...node, entryPoints: ['src/structural/indexWorker.ts'], outfile: 'dist/indexWorker.js' });
   // lsp_apply rename_file's thread: TypeScript's edits for a moved file (it loads the editor's TypeScript).
   await esbuild.build({
     ...node,

@@ -3,7 +3,8 @@
  * files made of copies of the standard library (hard links where the file system allows, so
  * the copies take no space), deleted afterwards. Per size, one pair of cold processes given the
  * folder (so both walk it), and the warm engine in a process of its own (warmRun.ts): its first
- * search, the background indexing after it, a new pattern and a repeat, and its memory.
+ * search, the background indexing after it, a new pattern and a repeat, its memory, and the first
+ * search of an engine made again that reads the trigram index saved (a reloaded window).
  * One selective pattern: a broad one takes ~3× as long (at 50 k files, ~1 GB of text, that is
  * most of an hour on two cores).
  */
@@ -42,7 +43,11 @@ export async function scalingCurve(
       'warm new',
       'warm new / ast-grep cold',
       'from index',
+      'not read (trigram index)',
       'warm repeat',
+      'first after a reload',
+      'reload / ast-grep cold',
+      'index file / text',
       'warm MiB peak / after',
     ],
   ];
@@ -75,7 +80,11 @@ export async function scalingCurve(
         seconds(measured.newMs[0]),
         ratio(measured.newMs[0], theirs.ms),
         `${measured.fromIndex} of ${measured.fromIndex + measured.parsed}`,
+        `${measured.ruledOut} of ${size}`,
         seconds(measured.repeatMs[0]),
+        `${seconds(warm.reloadMs)} (${warm.reloadRuledOut} not read)`,
+        ratio(warm.reloadMs, theirs.ms),
+        (warm.indexFileBytes / warm.textBytes).toFixed(3),
         `${mebibytes(warm.peakMiB)} / ${mebibytes(warm.afterMiB)}`,
       ]);
       fs.rmSync(folder, { recursive: true, force: true });

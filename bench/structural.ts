@@ -263,6 +263,8 @@ function warmTable(warm: ReadonlyMap<Corpus, WarmResult>): string {
       'peak MiB (Node alone)',
       'RSS MiB after',
       'CPU',
+      'first after a reload (not read)',
+      'trigram index file / text',
     ],
   ];
   for (const [corpus, result] of warm)
@@ -275,6 +277,8 @@ function warmTable(warm: ReadonlyMap<Corpus, WarmResult>): string {
       `${mebibytes(result.peakMiB)} (${mebibytes(result.baselineMiB)})`,
       mebibytes(result.afterMiB),
       result.cpuMs === undefined ? 'n/a' : seconds(result.cpuMs),
+      `${seconds(result.reloadMs)} (${result.reloadRuledOut})`,
+      (result.indexFileBytes / result.textBytes).toFixed(3),
     ]);
   return markdownTable(lines);
 }

@@ -2,7 +2,9 @@
  * The warm engine's process (`node out/bench/warmProcess.js SPEC.json`, its own entry in
  * esbuild.mjs so that nothing else is loaded): our engine as the extension holds it
  * (structuralService.ts: parsing threads keeping structural indexes, the source cache, the match
- * cache) runs the measures of warmRun.ts and prints the result as one line of JSON.
+ * cache, the trigram index kept in a file) runs the measures of warmRun.ts, then makes the engine
+ * again as a reloaded window does (the trigram index read from its file) for one search, and
+ * prints the result as one line of JSON.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,8 +14,35 @@ import { LanguageRegistry } from '../src/structural/languages';
 import { StructuralSearch } from '../src/structural/search';
 import { ParsePool } from '../src/structural/parsePool';
 import { SourceCache } from '../src/structural/sourceCache';
+import { TrigramFilter } from '../src/structural/trigramFilter';
 import { residentMiB } from './timedRun';
 import type { WarmPattern, WarmResult, WarmSpec } from './warmRun';
+
+/** The engine as structuralService.ts makes it, its trigram index kept in `storageFile`. */
+function engineOf(spec: WarmSpec, registry: LanguageRegistry, storageFile: string) {
+  const cache = new SourceCache();
+  const pool = new ParsePool({
+    script: path.join(spec.root, 'dist', 'parseWorker.js'),
+    size: Math.min(os.availableParallelism(), 4),
+    index: true,
+  });
+  const filter = new TrigramFilter({ script: path.join(spec.root, 'dist', 'indexWorker.js'), storageFile });
+  const engine = new StructuralSearch(registry, (file) => cache.read(file), {
+    pool,
+    cacheMatches: true,
+    index: filter,
+  });
+  return {
+    cache,
+    pool,
+    filter,
+    engine,
+    dispose: () => {
+      pool.dispose();
+      filter.dispose();
+    },
+  };
+}
 
 async function warmRun(spec: WarmSpec): Promise<WarmResult> {
   const baselineMiB = residentMiB();
@@ -22,18 +51,16 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
     locateWasm: (entry) => path.join(spec.root, 'dist', 'grammars', `${entry.id}.wasm`),
     runtimeWasm: path.join(spec.root, 'dist', 'web-tree-sitter.wasm'),
   });
-  const cache = new SourceCache();
-  const pool = new ParsePool({
-    script: path.join(spec.root, 'dist', 'parseWorker.js'),
-    size: Math.min(os.availableParallelism(), 4),
-    index: true,
-  });
-  const engine = new StructuralSearch(registry, (file) => cache.read(file), { pool, cacheMatches: true });
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'live-tools-trigrams-'));
+  const storageFile = path.join(storage, 'structural-trigrams.bin');
+  let current = engineOf(spec, registry, storageFile);
   try {
     const search = async (pattern: string) => {
+      const { pool, filter, engine } = current;
       // Background indexing left from the search before settles first: an agent's next question comes seconds later.
       await pool.indexingDone();
-      const before = { ...pool.served };
+      await filter.built();
+      const before = { ...pool.served, ruledOut: filter.ruledOutCount };
       const started = performance.now();
       const result = await engine.search({
         pattern,
@@ -46,14 +73,16 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
         matches: result.matchCount,
         fromIndex: pool.served.fromIndex - before.fromIndex,
         parsed: pool.served.parsed - before.parsed,
+        ruledOut: filter.ruledOutCount - before.ruledOut,
       };
     };
     const primeMs = (await search(spec.prime)).ms;
     let started = performance.now();
-    await pool.indexingDone();
+    await current.pool.indexingDone();
+    await current.filter.built();
     const indexingMs = performance.now() - started;
     started = performance.now();
-    for (const file of spec.files) await cache.read(file);
+    for (const file of spec.files) await current.cache.read(file);
     const cachedReadMs = performance.now() - started;
     const patterns: WarmPattern[] = spec.patterns.map((pattern) => ({
       pattern,
@@ -62,31 +91,45 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
       matches: 0,
       fromIndex: 0,
       parsed: 0,
+      ruledOut: 0,
     }));
     for (let round = 0; round < spec.rounds; round++) {
       for (const measured of patterns) {
-        engine.forgetMatches();
+        current.engine.forgetMatches();
         const fresh = await search(measured.pattern);
         measured.newMs.push(fresh.ms);
         measured.fromIndex = fresh.fromIndex;
         measured.parsed = fresh.parsed;
+        measured.ruledOut = fresh.ruledOut;
         const again = await search(measured.pattern);
         measured.repeatMs.push(again.ms);
         measured.matches = again.matches;
       }
     }
-    await pool.indexingDone();
+    await current.pool.indexingDone();
+    await current.filter.built();
+    const indexedFiles = current.pool.indexedFiles;
+    const afterMiB = residentMiB();
+    // A reloaded window: nothing held but the trigram index's file.
+    current.dispose();
+    current = engineOf(spec, registry, storageFile);
+    const reload = await search(spec.patterns[0]);
     return {
       primeMs,
       indexingMs,
       cachedReadMs,
-      indexedFiles: pool.indexedFiles,
+      indexedFiles,
       baselineMiB,
-      afterMiB: residentMiB(),
+      afterMiB,
       patterns,
+      reloadMs: reload.ms,
+      reloadRuledOut: reload.ruledOut,
+      indexFileBytes: fs.statSync(storageFile).size,
+      textBytes: spec.files.reduce((sum, file) => sum + fs.statSync(file).size, 0),
     };
   } finally {
-    pool.dispose();
+    current.dispose();
+    fs.rmSync(storage, { recursive: true, force: true });
   }
 }
 

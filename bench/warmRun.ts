@@ -27,6 +27,8 @@ export interface WarmPattern {
   /** Of its last new search: texts matched from a structural index, and parsed. */
   fromIndex: number;
   parsed: number;
+  /** Of its last new search: files the trigram index ruled out (not read). */
+  ruledOut: number;
 }
 
 export interface WarmResult {
@@ -40,6 +42,12 @@ export interface WarmResult {
   readonly baselineMiB: number;
   readonly afterMiB: number;
   readonly patterns: readonly WarmPattern[];
+  /** The first search of the first pattern in a fresh engine (as after a window reload) that reads the trigram index saved before; files it ruled out. */
+  readonly reloadMs: number;
+  readonly reloadRuledOut: number;
+  /** The saved trigram index's size, and the text's. */
+  readonly indexFileBytes: number;
+  readonly textBytes: number;
   /** Of the whole process, from /usr/bin/time (filled in by the parent). */
   peakMiB?: number;
   cpuMs?: number;

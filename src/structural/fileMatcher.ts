@@ -63,7 +63,12 @@ export interface NotRead {
  * length counted; one past it is not read at all (a 200 MB bundle in a folder must not be held).
  */
 export function surelyOverCap(bytes: number, maxLength: number): boolean {
-  return bytes > 3 * maxLength;
+  return bytes > mostBytesUnderCap(maxLength);
+}
+
+/** The most bytes a file within the cap can have. */
+export function mostBytesUnderCap(maxLength: number): number {
+  return 3 * maxLength;
 }
 
 /** A file's text, or why it has none. */

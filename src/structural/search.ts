@@ -15,6 +15,7 @@ import {
   FileText,
   InlineMatcher,
   MatchJob,
+  mostBytesUnderCap,
   notTextOutcome,
   PatternSummary,
 } from './fileMatcher';
@@ -22,6 +23,8 @@ import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
+import { FileFilter } from './trigramFilter';
+import { requiredTrigrams } from './trigrams';
 import {
   groupByLanguage,
   inFile,
@@ -134,6 +137,8 @@ export class SearchCancelled extends ModelFacingError {
 export interface StructuralSearchOptions {
   /** Where files are matched (one file too); this thread when absent. */
   readonly pool?: FileMatcher;
+  /** Rules out files that surely lack the pattern's trigrams before they are read (the extension's trigram index). */
+  readonly index?: FileFilter;
   /** Keep the matches of the last few patterns per file text (the extension; not a one-shot command line). */
   readonly cacheMatches?: boolean;
 }
@@ -219,10 +224,11 @@ export class StructuralSearch {
     };
     const pace = new ScanPace();
     try {
-      outer: for (const [language, files] of plan.groups) {
+      outer: for (const [language, group] of plan.groups) {
         const pattern = plan.compiled.get(language);
         if (!pattern) continue;
         const cache = this.cacheFor(language, request.pattern);
+        const files = await this.candidates(group, pattern, maxLength, signal);
         const reads = new ReadAhead(files, (file) => this.readText(file, maxLength));
         for (const file of files) {
           if (request.token?.isCancellationRequested) throw new SearchCancelled();
@@ -257,6 +263,7 @@ export class StructuralSearch {
     } finally {
       // What is still in flight after a cap, a cancellation or an error is not wanted.
       for (const abandoned of queue.splice(0)) abandoned.outcome.catch(() => undefined);
+      this.options.index?.searchEnded();
     }
     return {
       files: results,
@@ -306,6 +313,22 @@ export class StructuralSearch {
       skippedFiles: found.skippedFiles,
       maxFileLength: found.maxFileLength,
     };
+  }
+
+  /** The files of a language that may hold a match: all but those the index rules out (they are not read). */
+  private async candidates(
+    files: readonly string[],
+    pattern: PatternSummary,
+    maxLength: number,
+    signal: AbortSignal,
+  ): Promise<readonly string[]> {
+    const index = this.options.index;
+    if (!index) return files;
+    const required = requiredTrigrams(pattern.requiredTexts);
+    if (required.length === 0) return files;
+    // A file surely over the cap is named as skipped, never ruled out.
+    const ruledOut = await index.ruledOut(files, required, mostBytesUnderCap(maxLength), signal);
+    return ruledOut.size === 0 ? files : files.filter((file) => !ruledOut.has(file));
   }
 
   /** Where files are matched: the pool when there is one, whatever the number of files. */

@@ -7,6 +7,7 @@ import {
   activateExtension,
   invokeText,
   lineOf,
+  logLines,
   resolvedByUser,
   setSetting,
   waitUntil,
@@ -391,6 +392,59 @@ describe('ast_grep never freezes the window', function () {
       );
     } finally {
       await setSetting('liveTools.structural.maxFileCharacters', undefined);
+    }
+  });
+});
+
+describe('ast_grep and the trigram index', function () {
+  this.timeout(60_000);
+
+  it('after a search the index is built on its thread; the next search does not read files without the pattern’s words, and still sees a change on disk and unsaved text', async () => {
+    const { logUri } = await activateExtension();
+    const folder = 'trigrams';
+    for (let at = 0; at < 40; at++)
+      writeWorkspaceFile(
+        `${folder}/part${at}.ts`,
+        `export function part${at}(value: number): number {\n  return value + ${at};\n}\n`,
+      );
+    writeWorkspaceFile(
+      `${folder}/calls.ts`,
+      'import { markerCall } from "./marker";\nmarkerCall(1);\nmarkerCall(2);\n',
+    );
+    const search = () => invokeText('ast_grep', { pattern: 'markerCall($A)', path: folder });
+    const searched = () => logLines(logUri, '[structural.search] "markerCall($A)"');
+    const first = await search();
+    assert.match(first, /^2 matches of `markerCall\(\$A\)` in 1 file/);
+    await waitUntil(
+      'the index to be built',
+      () => logLines(logUri, '[structural.index] indexed').length > 0 || undefined,
+      20_000,
+    );
+    // Files written within the last two seconds are indexed only once older: wait for them to be.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await search();
+    await waitUntil(
+      'the index to hold the new files',
+      () => logLines(logUri, '[structural.index] indexed').length > 1 || undefined,
+      20_000,
+    );
+    const before = searched().length;
+    assert.equal(await search(), first);
+    const line = searched()[before];
+    assert.match(line, /files=41 ruledOut=40 parsed=/, line);
+    // Another program writes one of the files it ruled out: it is read again.
+    writeWorkspaceFile(`${folder}/part3.ts`, 'markerCall(3);\n');
+    // The human types in another, unsaved.
+    const document = await vscode.workspace.openTextDocument(path.join(workspaceRoot(), folder, 'part4.ts'));
+    const editor = await vscode.window.showTextDocument(document);
+    try {
+      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'markerCall(4);\n'));
+      const after = await search();
+      assert.match(after, /^4 matches of `markerCall\(\$A\)` in 3 files/, after);
+      assert.match(after, new RegExp(`${folder}/part3.ts:1: markerCall\\(3\\)`));
+      assert.match(after, new RegExp(`${folder}/part4.ts:1: markerCall\\(4\\)`));
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
   });
 });

@@ -58,9 +58,10 @@ describe('one writer', () => {
   /** Writes that are not of workspace files, each with why. */
   const ALLOWED: Readonly<Record<string, string>> = {
     [path.join('workspace', 'vscode', 'workspaceWriter.ts')]: 'the one writer',
-    [path.join('mcp', 'vscode', 'registerMcp.ts')]:
+    [path.join('mcp', 'endpointServer.ts')]:
       "the window's discovery file and socket directory, in the user's state directory",
     [path.join('mcp', 'endpoint.ts')]: "the discovery files of windows that are gone, in the user's state directory",
+    [path.join('structural', 'indexWorker.ts')]: "the trigram index, in the extension's workspace storage",
   };
 
   it('no module but the writer writes workspace files or applies a WorkspaceEdit', () => {

@@ -24,7 +24,7 @@ export function registerStructural(context: vscode.ExtensionContext, runtime: Ru
   const update = (): void => runtime.board.set('structural', structuralResourceState(context.extensionPath));
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(update));
   update();
-  const service = new StructuralService(context.extensionPath, runtime.log);
+  const service = new StructuralService(context.extensionPath, runtime.log, context.storageUri?.fsPath);
   context.subscriptions.push(service);
   return service;
 }

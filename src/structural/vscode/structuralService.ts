@@ -24,6 +24,10 @@ import {
 } from '../search';
 import { SourceCache } from '../sourceCache';
 import { ParsePool } from '../parsePool';
+import { TrigramFilter } from '../trigramFilter';
+
+/** The trigram index's file in the workspace storage. */
+export const TRIGRAM_INDEX_FILE = 'structural-trigrams.bin';
 
 export interface SearchScope {
   readonly files: string[];
@@ -40,10 +44,13 @@ export class StructuralService implements vscode.Disposable {
   private readonly search: StructuralSearch;
   private readonly cache = new SourceCache();
   private readonly pool: ParsePool;
+  private readonly index: TrigramFilter;
 
+  /** `storageDir`: the extension's workspace storage, where the trigram index is kept between windows. */
   constructor(
     extensionPath: string,
     private readonly log: Logger,
+    storageDir?: string,
   ) {
     this.registry = new LanguageRegistry({
       grammars: GRAMMARS,
@@ -59,14 +66,33 @@ export class StructuralService implements vscode.Disposable {
       size: Math.min(os.availableParallelism(), 4),
       index: true,
     });
+    // Files that surely lack a pattern's trigrams are not read: the index is built on its own thread
+    // between searches and kept in the workspace storage, so the first search after a reload uses it.
+    this.index = new TrigramFilter({
+      script: path.join(extensionPath, 'dist', 'indexWorker.js'),
+      storageFile: storageDir === undefined ? undefined : path.join(storageDir, TRIGRAM_INDEX_FILE),
+      report: (line) => log.info('structural.index', line),
+    });
+    const index = this.index;
     this.search = new StructuralSearch(this.registry, (file, maxLength) => this.readText(file, maxLength), {
       pool: this.pool,
       cacheMatches: true,
+      index: {
+        // The index knows the files on disk: one with unsaved text is read (its text is what is searched).
+        ruledOut: async (files, required, maxBytes, signal) => {
+          const ruledOut = await index.ruledOut(files, required, maxBytes, signal);
+          for (const document of vscode.workspace.textDocuments)
+            if (document.isDirty && document.uri.scheme === 'file') ruledOut.delete(document.uri.fsPath);
+          return ruledOut;
+        },
+        searchEnded: () => index.searchEnded(),
+      },
     });
   }
 
   dispose(): void {
     this.pool.dispose();
+    this.index.dispose();
   }
 
   display(file: string): string {
@@ -118,10 +144,11 @@ export class StructuralService implements vscode.Disposable {
 
   async run(request: SearchRequest): Promise<SearchResult> {
     const started = performance.now();
+    const ruledOutBefore = this.index.ruledOutCount;
     const result = await this.search.search({ maxFileLength: this.maxFileLength(), ...request });
     this.log.info(
       'structural.search',
-      `${JSON.stringify(request.pattern)} files=${request.files.length} parsed=${result.filesParsed} matches=${result.matchCount}` +
+      `${JSON.stringify(request.pattern)} files=${request.files.length} ruledOut=${this.index.ruledOutCount - ruledOutBefore} parsed=${result.filesParsed} matches=${result.matchCount}` +
         ` in ${(performance.now() - started).toFixed(0)} ms`,
     );
     return result;

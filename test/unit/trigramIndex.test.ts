@@ -1,0 +1,274 @@
+/**
+ * The trigram index (src/structural/trigrams.ts, trigramIndex.ts, its thread indexWorker.ts and
+ * trigramFilter.ts): a text a file holds always has its trigrams there; records answer only while
+ * the file is unchanged; the saved index is refused whole when torn or foreign; and a search that
+ * uses it answers exactly as one that reads every file — after random edits, deletions and
+ * renames, and after edits made on disk while no window held the index.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readTextFile } from '../../src/structural/fileMatcher';
+import { SearchResult, StructuralSearch } from '../../src/structural/search';
+import { TrigramFilter } from '../../src/structural/trigramFilter';
+import { TrigramIndex, TrigramRecord } from '../../src/structural/trigramIndex';
+import { fileTrigrams, holdsAll, requiredTrigrams } from '../../src/structural/trigrams';
+import { filesUnder } from '../support/filesUnder';
+import { repoRoot } from '../support/repoRoot';
+import { suiteTempDir } from '../support/tempDir';
+import { assertLinear } from './support/growth';
+import { registry } from './support/structuralEngine';
+
+const SCRIPT = path.join(repoRoot(), 'dist', 'indexWorker.js');
+
+/** A seeded generator (mulberry32), so a failure can be run again. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('trigrams: what a file must hold for a text to occur in it', () => {
+  it('every slice of a text has its trigrams in the text’s set (ASCII, other scripts, surrogate pairs, escapes)', () => {
+    const next = random(7);
+    const alphabet = ['a', 'b', 'Z', '_', '$', '0', '9', ' ', '.', '(', '\\', 'n', 'é', 'ж', '𝒳', '\n', '"'];
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      const length = 1 + Math.floor(next() * 200);
+      for (let at = 0; at < length; at++) text += alphabet[Math.floor(next() * alphabet.length)];
+      const held = fileTrigrams(text);
+      for (let slice = 0; slice < 20; slice++) {
+        const start = Math.floor(next() * text.length);
+        const end = start + Math.floor(next() * (text.length - start + 1));
+        const texts = [text.slice(start, end), text.slice(0, Math.floor(next() * text.length))];
+        assert.ok(holdsAll(held, requiredTrigrams(texts)), JSON.stringify({ text, texts }));
+      }
+    }
+  });
+
+  it('rules out a file without a word of the pattern; a text of punctuation or short words rules out nothing', () => {
+    const source = 'if isinstance(value, str):\n    print(len(value))\n';
+    assert.equal(holdsAll(fileTrigrams(source), requiredTrigrams(['isinstance', '('])), true);
+    assert.equal(holdsAll(fileTrigrams(source), requiredTrigrams(['issubclass', '('])), false);
+    assert.equal(holdsAll(fileTrigrams(source), requiredTrigrams(['print', 'len', 'value'])), true);
+    assert.equal(requiredTrigrams(['(', ')', 'if', 'x.y', '=>']).length, 0);
+  });
+
+  it('is linear in the text', () => {
+    assertLinear('fileTrigrams', (size) => fileTrigrams('isinstance(value, str) + ж𝒳 '.repeat(size)), 20_000);
+  });
+});
+
+describe('trigram index: records and the saved file', () => {
+  const record = (trigrams: number[], size = 10, mtimeMs = 1000.5, ctimeMs = 1000.75): TrigramRecord => ({
+    size,
+    mtimeMs,
+    ctimeMs,
+    trigrams: Uint16Array.from(trigrams).sort(),
+  });
+
+  it('a record answers while size, modification and change times are those it was built from; a stale one is dropped', () => {
+    const index = new TrigramIndex(1 << 20);
+    index.put('/a.py', record([1, 5, 9]));
+    const required = Uint16Array.of(5, 7);
+    assert.equal(index.rulesOut('/a.py', 10, 1000.5, 1000.75, required), true);
+    assert.equal(index.rulesOut('/a.py', 10, 1000.5, 1000.75, Uint16Array.of(1, 9)), false);
+    assert.equal(index.rulesOut('/b.py', 10, 1000.5, 1000.75, required), false, 'no record: read');
+    // Written again within the same modification time (or set back): the change time moved.
+    assert.equal(index.rulesOut('/a.py', 10, 1000.5, 2000, required), false);
+    assert.equal(index.size, 0);
+  });
+
+  it('round-trips through its bytes; a torn, altered or foreign file is refused whole', () => {
+    const index = new TrigramIndex(1 << 20);
+    index.put('/src/ü.py', record([3, 700, 65535], 12345, 1733400000123.456, 1733400000999.5));
+    index.put('/src/b.py', record([]));
+    const bytes = index.serialize();
+    const back = new TrigramIndex(1 << 20);
+    assert.equal(back.load(bytes), true);
+    assert.equal(back.size, 2);
+    assert.deepEqual(
+      back.fresh('/src/ü.py', 12345, 1733400000123.456, 1733400000999.5),
+      index.fresh('/src/ü.py', 12345, 1733400000123.456, 1733400000999.5),
+    );
+    for (const broken of [
+      bytes.subarray(0, bytes.length - 9),
+      Buffer.concat([bytes, Buffer.from([0])]),
+      (() => {
+        const altered = Buffer.from(bytes);
+        altered[altered.length - 12] ^= 1;
+        return altered;
+      })(),
+      (() => {
+        const other = Buffer.from(bytes);
+        other.writeUInt32LE(99, 'ALT-TRIGRAMS'.length);
+        return other;
+      })(),
+      Buffer.from('not an index'),
+    ]) {
+      const fresh = new TrigramIndex(1 << 20);
+      assert.equal(fresh.load(broken), false);
+      assert.equal(fresh.size, 0);
+    }
+  });
+
+  it('keeps within its budget, the least recently used giving way', () => {
+    const trigrams = Array.from({ length: 100 }, (_, at) => at);
+    const one = new TrigramIndex(1 << 20);
+    one.put('/x', record(trigrams));
+    const budget = one.heldBytes * 2 + 10;
+    const index = new TrigramIndex(budget);
+    index.put('/1', record(trigrams));
+    index.put('/2', record(trigrams));
+    assert.ok(index.fresh('/1', 10, 1000.5, 1000.75), 'used: now the most recent');
+    index.put('/3', record(trigrams));
+    assert.equal(index.size, 2);
+    assert.ok(index.heldBytes <= budget);
+    assert.equal(index.fresh('/2', 10, 1000.5, 1000.75), undefined);
+    assert.ok(index.fresh('/1', 10, 1000.5, 1000.75));
+  });
+});
+
+describe('trigram index: a search with it answers as one that reads every file', function () {
+  this.timeout(120_000);
+  const tempDir = suiteTempDir('trigram-search');
+  const PATTERNS = ['new Map($$$A)', 'throw new $E($$$A)', '$A.push($B)', 'await $X', 'console.log($$$A)'];
+
+  /** The repository's own TypeScript, copied: ~300 real files. */
+  function corpus(name: string): string {
+    const source = path.join(repoRoot(), 'src');
+    const folder = path.join(tempDir(), name);
+    for (const file of filesUnder(source, '.ts')) {
+      const target = path.join(folder, path.relative(source, file));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(file, target);
+    }
+    return folder;
+  }
+
+  const plain = new StructuralSearch(registry, async (file) => readTextFile(file));
+
+  async function answers(search: StructuralSearch, folder: string): Promise<string[]> {
+    const files = filesUnder(folder, '.ts');
+    const out: string[] = [];
+    for (const pattern of PATTERNS) {
+      const result: SearchResult = await search.search({ pattern, language: 'typescript', files, maxResults: 1e9 });
+      out.push(
+        `${pattern}: ${result.matchCount} ${result.files.map((found) => `${path.relative(folder, found.file)}@${found.matches.map((match) => match.start).join(',')}`).join(' ')}`,
+      );
+    }
+    return out;
+  }
+
+  function indexed(folder: string, racyMs = 0): { search: StructuralSearch; filter: TrigramFilter } {
+    const filter = new TrigramFilter({
+      script: SCRIPT,
+      storageFile: path.join(folder, '..', `${path.basename(folder)}.index`),
+      racyMs,
+    });
+    return { filter, search: new StructuralSearch(registry, async (file) => readTextFile(file), { index: filter }) };
+  }
+
+  /** Random edits that change each file's size (a pattern word added or taken out), deletions, renames and a new file. */
+  function mutate(folder: string, next: () => number): void {
+    const files = filesUnder(folder, '.ts');
+    for (let change = 0; change < 25; change++) {
+      const file = files[Math.floor(next() * files.length)];
+      if (!fs.existsSync(file)) continue;
+      const kind = next();
+      const text = fs.readFileSync(file, 'utf8');
+      if (kind < 0.4) {
+        const at = text.indexOf('\n', Math.floor(next() * text.length)) + 1;
+        fs.writeFileSync(
+          file,
+          `${text.slice(0, at)}const seen${change} = new Map([[1, 2]]);\nconsole.log(seen${change});\n${text.slice(at)}`,
+        );
+      } else if (kind < 0.6)
+        fs.writeFileSync(
+          file,
+          text.replace(/new Map|await |\.push\(/g, (found) =>
+            found === 'await ' ? 'void ' : found === 'new Map' ? 'new Set' : '.add(',
+          ),
+        );
+      else if (kind < 0.75) fs.rmSync(file);
+      else if (kind < 0.9) fs.renameSync(file, `${file.slice(0, -3)}Moved${change}.ts`);
+      else
+        fs.writeFileSync(
+          path.join(folder, `added${change}.ts`),
+          `throw new Error('x');\nawait go();\nitems.push(${change});\n`,
+        );
+    }
+  }
+
+  it('after random edits, deletions and renames, every answer equals a full read’s, and most files are not read', async () => {
+    const folder = corpus('edits');
+    const { search, filter } = indexed(folder);
+    try {
+      assert.deepEqual(await answers(search, folder), await answers(plain, folder));
+      await filter.built();
+      assert.equal(filter.loadedFromDisk, false);
+      const next = random(11);
+      for (let round = 0; round < 4; round++) {
+        const before = filter.ruledOutCount;
+        assert.deepEqual(await answers(search, folder), await answers(plain, folder), `round ${round}`);
+        assert.ok(
+          filter.ruledOutCount - before > 200,
+          `round ${round}: ${filter.ruledOutCount - before} files ruled out`,
+        );
+        mutate(folder, next);
+        assert.deepEqual(
+          await answers(search, folder),
+          await answers(plain, folder),
+          `round ${round}, at once after the changes`,
+        );
+        await filter.built();
+      }
+    } finally {
+      filter.dispose();
+    }
+  });
+
+  it('a later window reads the saved index: changes made while none was open are read again, and a torn file is not used', async () => {
+    const folder = corpus('closed');
+    const first = indexed(folder);
+    await answers(first.search, folder);
+    await first.filter.built();
+    first.filter.dispose();
+    mutate(folder, random(23));
+    const second = indexed(folder);
+    try {
+      assert.deepEqual(await answers(second.search, folder), await answers(plain, folder));
+      assert.equal(second.filter.loadedFromDisk, true);
+      assert.ok(second.filter.ruledOutCount > 500, `${second.filter.ruledOutCount} files ruled out after the reload`);
+      await second.filter.built();
+    } finally {
+      second.filter.dispose();
+    }
+    const storage = path.join(folder, '..', 'closed.index');
+    fs.truncateSync(storage, Math.floor(fs.statSync(storage).size / 2));
+    const third = indexed(folder);
+    try {
+      assert.deepEqual(await answers(third.search, folder), await answers(plain, folder));
+      assert.equal(third.filter.loadedFromDisk, false);
+      assert.equal(third.filter.ruledOutCount, 0);
+    } finally {
+      third.filter.dispose();
+    }
+  });
+
+  it('a file changed within the racy window is not indexed (a second change within one clock tick keeps its times)', async () => {
+    const folder = corpus('racy');
+    const { search, filter } = indexed(folder, 60_000);
+    try {
+      assert.deepEqual(await answers(search, folder), await answers(plain, folder));
+      await filter.built();
+      assert.equal((await filter.status()).records, 0, 'every file was written within the minute');
+      assert.equal(filter.ruledOutCount, 0);
+    } finally {
+      filter.dispose();
+    }
+  });
+});

@@ -74,17 +74,13 @@ if (parentPort) {
           } catch {
             return;
           }
-          const record = index.fresh(file, stat.size, stat.mtimeMs, stat.ctimeMs);
+          const record = index.fresh(file, stat);
           if (!record) {
             if (stat.size <= INDEXED_MAX_BYTES) queue.add(file);
             return;
           }
           fresh++;
-          if (
-            stat.size <= request.maxBytes &&
-            index.rulesOut(file, stat.size, stat.mtimeMs, stat.ctimeMs, request.required)
-          )
-            ruledOut[at] = 1;
+          if (stat.size <= request.maxBytes && index.rulesOut(file, stat, request.required)) ruledOut[at] = 1;
         });
         reply({ kind: 'filtered', id: request.id, ruledOut, fresh, loaded });
         return;
@@ -114,15 +110,17 @@ function indexFile(index: TrigramIndex, file: string, racyMs: number): boolean {
     const text = fs.readFileSync(file, 'utf8');
     // A binary file is always read, and named as such.
     if (text.includes('\u0000')) return false;
+    const { dev, ino, size, mtimeMs, ctimeMs } = before;
     const after = fs.statSync(file);
-    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs)
+    if (
+      after.dev !== dev ||
+      after.ino !== ino ||
+      after.size !== size ||
+      after.mtimeMs !== mtimeMs ||
+      after.ctimeMs !== ctimeMs
+    )
       return false;
-    index.put(file, {
-      size: before.size,
-      mtimeMs: before.mtimeMs,
-      ctimeMs: before.ctimeMs,
-      trigrams: fileTrigrams(text),
-    });
+    index.put(file, { dev, ino, size, mtimeMs, ctimeMs, trigrams: fileTrigrams(text) });
     return true;
   } catch {
     index.forget(file);

@@ -184,9 +184,9 @@ export class TrigramFilter implements FileFilter {
       this.waiting.delete(reply.id);
     });
     const gone = (): void => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.settleAll();
+      // Questions are only ever waiting on the thread that runs: one that ended leaves none behind.
+      if (this.worker === worker) this.worker = undefined;
+      if (this.worker === undefined) this.settleAll();
     };
     worker.on('error', (error) => {
       this.options.report?.(`the index thread stopped: ${error.message}`);
@@ -209,7 +209,8 @@ export class TrigramFilter implements FileFilter {
     this.idleTimer = setTimeout(
       () => {
         void this.status().then((status) => {
-          if (status.waiting > 0) return this.armIdle();
+          // A question asked meanwhile (or a build) keeps it: its answer is on the way.
+          if (status.waiting > 0 || this.waiting.size > 0) return this.armIdle();
           void this.worker?.terminate();
           this.worker = undefined;
         });

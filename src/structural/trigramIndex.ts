@@ -1,9 +1,10 @@
 /**
- * What a search needs to rule a file out without reading it: per file its size, modification and
- * change times and its trigram set (trigrams.ts), within a budget in bytes, the least recently used
- * giving way. A record answers only while the file's size and times are still those it was built
- * from (the stat made before the read; the change time moves with every write, whatever sets the
- * modification time back); anything else is read as if there were no index. As bytes (`serialize`)
+ * What a search needs to rule a file out without reading it: per file which file it was (device and
+ * inode), its size, modification and change times and its trigram set (trigrams.ts), within a budget
+ * in bytes, the least recently used giving way. A record answers only while the path still leads to
+ * that file with that size and those times (the stat made before the read; the change time moves
+ * with every write, whatever sets the modification time back); anything else is read as if there
+ * were no index. As bytes (`serialize`)
  * it carries a version and a CRC-32: a torn or foreign file is refused whole (`load` false, nothing
  * added). No `vscode` here: the index thread (indexWorker.ts) holds it.
  */
@@ -12,18 +13,24 @@ import { holdsAll, TRIGRAM_VERSION } from './trigrams';
 
 /** One file as it was indexed. */
 export interface TrigramRecord {
+  /** Which file it was (a path may lead to another one later: a link retargeted, a folder swapped). */
+  readonly dev: number;
+  readonly ino: number;
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
   readonly trigrams: Uint16Array;
 }
 
+/** What a stat says of a file that a record must match. */
+export type FileStat = Omit<TrigramRecord, 'trigrams'>;
+
 /** The default budget: ~1.5 KB per file of Python's library (~40 k such files), ~0.5 KB per JavaScript file. */
 export const TRIGRAM_INDEX_BUDGET = 64 * 1024 * 1024;
 
 const MAGIC = 'ALT-TRIGRAMS';
-/** Per record besides its path and trigrams: the path's length, size, mtime, ctime, the trigram count. */
-const RECORD_FIXED_BYTES = 4 + 8 + 8 + 8 + 4;
+/** Per record besides its path and trigrams: the path's length, dev, ino, size, mtime, ctime, the trigram count. */
+const RECORD_FIXED_BYTES = 4 + 8 * 5 + 4;
 /** What a record costs held here besides its trigrams: the map entry, the object, the array's header. */
 const HELD_OVERHEAD_BYTES = 160;
 
@@ -52,11 +59,17 @@ export class TrigramIndex {
     this.changed = false;
   }
 
-  /** The file's record while it was built from this size and these times (then it is the most recently used); a stale one is dropped. */
-  fresh(file: string, size: number, mtimeMs: number, ctimeMs: number): TrigramRecord | undefined {
+  /** The file's record while it was built from this very file, size and times (then it is the most recently used); a stale one is dropped. */
+  fresh(file: string, stat: FileStat): TrigramRecord | undefined {
     const record = this.records.get(file);
     if (!record) return undefined;
-    if (record.size === size && record.mtimeMs === mtimeMs && record.ctimeMs === ctimeMs) {
+    if (
+      record.dev === stat.dev &&
+      record.ino === stat.ino &&
+      record.size === stat.size &&
+      record.mtimeMs === stat.mtimeMs &&
+      record.ctimeMs === stat.ctimeMs
+    ) {
       this.records.delete(file);
       this.records.set(file, record);
       return record;
@@ -66,9 +79,9 @@ export class TrigramIndex {
   }
 
   /** True only when the file, unchanged since it was indexed, lacks one of `required` (sorted trigrams). */
-  rulesOut(file: string, size: number, mtimeMs: number, ctimeMs: number, required: Uint16Array): boolean {
+  rulesOut(file: string, stat: FileStat, required: Uint16Array): boolean {
     if (required.length === 0) return false;
-    const record = this.fresh(file, size, mtimeMs, ctimeMs);
+    const record = this.fresh(file, stat);
     return record !== undefined && !holdsAll(record.trigrams, required);
   }
 
@@ -108,6 +121,8 @@ export class TrigramIndex {
     for (const [path, record] of entries) {
       at = out.writeUInt32LE(path.length, at);
       at += path.copy(out, at);
+      at = out.writeDoubleLE(record.dev, at);
+      at = out.writeDoubleLE(record.ino, at);
       at = out.writeDoubleLE(record.size, at);
       at = out.writeDoubleLE(record.mtimeMs, at);
       at = out.writeDoubleLE(record.ctimeMs, at);
@@ -156,17 +171,19 @@ function parse(bytes: Buffer): Array<[string, TrigramRecord]> | undefined {
     if (at + RECORD_FIXED_BYTES + pathLength > end) return undefined;
     const file = bytes.toString('utf8', at + 4, at + 4 + pathLength);
     at += 4 + pathLength;
-    const size = bytes.readDoubleLE(at);
-    const mtimeMs = bytes.readDoubleLE(at + 8);
-    const ctimeMs = bytes.readDoubleLE(at + 16);
-    const trigramCount = bytes.readUInt32LE(at + 24);
+    const dev = bytes.readDoubleLE(at);
+    const ino = bytes.readDoubleLE(at + 8);
+    const size = bytes.readDoubleLE(at + 16);
+    const mtimeMs = bytes.readDoubleLE(at + 24);
+    const ctimeMs = bytes.readDoubleLE(at + 32);
+    const trigramCount = bytes.readUInt32LE(at + 40);
     at += RECORD_FIXED_BYTES - 4;
     if (at + trigramCount * 2 > end) return undefined;
     const trigrams = new Uint16Array(trigramCount);
     if (littleEndian) new Uint8Array(trigrams.buffer).set(bytes.subarray(at, at + trigramCount * 2));
     else for (let hash = 0; hash < trigramCount; hash++) trigrams[hash] = bytes.readUInt16LE(at + hash * 2);
     at += trigramCount * 2;
-    records.push([file, { size, mtimeMs, ctimeMs, trigrams }]);
+    records.push([file, { dev, ino, size, mtimeMs, ctimeMs, trigrams }]);
   }
   return at === end ? records : undefined;
 }

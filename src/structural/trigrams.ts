@@ -8,8 +8,8 @@
  * over the text, a table lookup and a multiply per character.
  */
 
-/** Bumped whenever what `fileTrigrams` computes changes: an index of another version is not read. */
-export const TRIGRAM_VERSION = 1;
+/** Bumped whenever what `fileTrigrams` computes or a record holds changes: an index of another version is not read. */
+export const TRIGRAM_VERSION = 2;
 
 /** Each word character's 7-bit code (ASCII ones distinct, others folded), 0 for the rest. */
 const CODE = new Uint8Array(65536);

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { readTextFile } from '../../src/structural/fileMatcher';
 import { SearchResult, StructuralSearch } from '../../src/structural/search';
 import { TrigramFilter } from '../../src/structural/trigramFilter';
-import { TrigramIndex, TrigramRecord } from '../../src/structural/trigramIndex';
+import { FileStat, TrigramIndex, TrigramRecord } from '../../src/structural/trigramIndex';
 import { fileTrigrams, holdsAll, requiredTrigrams } from '../../src/structural/trigrams';
 import { filesUnder } from '../support/filesUnder';
 import { repoRoot } from '../support/repoRoot';
@@ -63,37 +63,49 @@ describe('trigrams: what a file must hold for a text to occur in it', () => {
 });
 
 describe('trigram index: records and the saved file', () => {
-  const record = (trigrams: number[], size = 10, mtimeMs = 1000.5, ctimeMs = 1000.75): TrigramRecord => ({
-    size,
-    mtimeMs,
-    ctimeMs,
+  const STAT: FileStat = { dev: 2049, ino: 1234567, size: 10, mtimeMs: 1000.5, ctimeMs: 1000.75 };
+  const record = (trigrams: number[], stat: Partial<FileStat> = {}): TrigramRecord => ({
+    ...STAT,
+    ...stat,
     trigrams: Uint16Array.from(trigrams).sort(),
   });
 
-  it('a record answers while size, modification and change times are those it was built from; a stale one is dropped', () => {
+  it('a record answers while the path leads to the same file with the same size and times; a stale one is dropped', () => {
+    const required = Uint16Array.of(5, 7);
     const index = new TrigramIndex(1 << 20);
     index.put('/a.py', record([1, 5, 9]));
-    const required = Uint16Array.of(5, 7);
-    assert.equal(index.rulesOut('/a.py', 10, 1000.5, 1000.75, required), true);
-    assert.equal(index.rulesOut('/a.py', 10, 1000.5, 1000.75, Uint16Array.of(1, 9)), false);
-    assert.equal(index.rulesOut('/b.py', 10, 1000.5, 1000.75, required), false, 'no record: read');
-    // Written again within the same modification time (or set back): the change time moved.
-    assert.equal(index.rulesOut('/a.py', 10, 1000.5, 2000, required), false);
-    assert.equal(index.size, 0);
+    assert.equal(index.rulesOut('/a.py', STAT, required), true);
+    assert.equal(index.rulesOut('/a.py', STAT, Uint16Array.of(1, 9)), false);
+    assert.equal(index.rulesOut('/b.py', STAT, required), false, 'no record: read');
+    for (const changed of [
+      { ctimeMs: 2000 }, // written again within the same modification time (or set back): the change time moved
+      { ino: 7654321 }, // another file now (a link retargeted, a folder swapped), however alike its times
+      { dev: 2050 },
+      { size: 11 },
+    ]) {
+      index.put('/a.py', record([1, 5, 9]));
+      assert.equal(index.rulesOut('/a.py', { ...STAT, ...changed }, required), false, JSON.stringify(changed));
+      assert.equal(index.size, 0);
+    }
   });
 
   it('round-trips through its bytes; a torn, altered or foreign file is refused whole', () => {
     const index = new TrigramIndex(1 << 20);
-    index.put('/src/ü.py', record([3, 700, 65535], 12345, 1733400000123.456, 1733400000999.5));
+    const stat: FileStat = {
+      dev: 66306,
+      ino: 2 ** 40 + 3,
+      size: 12345,
+      mtimeMs: 1733400000123.456,
+      ctimeMs: 1733400000999.5,
+    };
+    index.put('/src/ü.py', record([3, 700, 65535], stat));
     index.put('/src/b.py', record([]));
     const bytes = index.serialize();
     const back = new TrigramIndex(1 << 20);
     assert.equal(back.load(bytes), true);
     assert.equal(back.size, 2);
-    assert.deepEqual(
-      back.fresh('/src/ü.py', 12345, 1733400000123.456, 1733400000999.5),
-      index.fresh('/src/ü.py', 12345, 1733400000123.456, 1733400000999.5),
-    );
+    assert.deepEqual(back.fresh('/src/ü.py', stat), index.fresh('/src/ü.py', stat));
+    assert.ok(back.fresh('/src/ü.py', stat));
     for (const broken of [
       bytes.subarray(0, bytes.length - 9),
       Buffer.concat([bytes, Buffer.from([0])]),
@@ -123,12 +135,12 @@ describe('trigram index: records and the saved file', () => {
     const index = new TrigramIndex(budget);
     index.put('/1', record(trigrams));
     index.put('/2', record(trigrams));
-    assert.ok(index.fresh('/1', 10, 1000.5, 1000.75), 'used: now the most recent');
+    assert.ok(index.fresh('/1', STAT), 'used: now the most recent');
     index.put('/3', record(trigrams));
     assert.equal(index.size, 2);
     assert.ok(index.heldBytes <= budget);
-    assert.equal(index.fresh('/2', 10, 1000.5, 1000.75), undefined);
-    assert.ok(index.fresh('/1', 10, 1000.5, 1000.75));
+    assert.equal(index.fresh('/2', STAT), undefined);
+    assert.ok(index.fresh('/1', STAT));
   });
 });
 
@@ -137,7 +149,10 @@ describe('trigram index: a search with it answers as one that reads every file',
   const tempDir = suiteTempDir('trigram-search');
   const PATTERNS = ['new Map($$$A)', 'throw new $E($$$A)', '$A.push($B)', 'await $X', 'console.log($$$A)'];
 
-  /** The repository's own TypeScript, copied: ~300 real files. */
+  /** Searches cap files at this many characters: some of the corpus is over it, one surely (never read). */
+  const CAP = 20_000;
+
+  /** The repository's own TypeScript, copied: ~300 real files; and a binary one, one surely over the cap. */
   function corpus(name: string): string {
     const source = path.join(repoRoot(), 'src');
     const folder = path.join(tempDir(), name);
@@ -146,6 +161,8 @@ describe('trigram index: a search with it answers as one that reads every file',
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.copyFileSync(file, target);
     }
+    fs.writeFileSync(path.join(folder, 'blob.ts'), 'const map = new Map();\u0000\n');
+    fs.writeFileSync(path.join(folder, 'huge.ts'), `// ${'x'.repeat(4 * CAP)}\nconst items = [];\n`);
     return folder;
   }
 
@@ -155,9 +172,17 @@ describe('trigram index: a search with it answers as one that reads every file',
     const files = filesUnder(folder, '.ts');
     const out: string[] = [];
     for (const pattern of PATTERNS) {
-      const result: SearchResult = await search.search({ pattern, language: 'typescript', files, maxResults: 1e9 });
+      const result: SearchResult = await search.search({
+        pattern,
+        language: 'typescript',
+        files,
+        maxResults: 1e9,
+        maxFileLength: CAP,
+      });
+      const shown = (file: string) => path.relative(folder, file);
       out.push(
-        `${pattern}: ${result.matchCount} ${result.files.map((found) => `${path.relative(folder, found.file)}@${found.matches.map((match) => match.start).join(',')}`).join(' ')}`,
+        `${pattern}: ${result.matchCount} ${result.files.map((found) => `${shown(found.file)}@${found.matches.map((match) => match.start).join(',')}`).join(' ')}`,
+        `${pattern} skipped: ${result.skippedFiles.map((skipped) => `${shown(skipped.file)} (${skipped.reason})`).join(' ')}`,
       );
     }
     return out;
@@ -256,6 +281,78 @@ describe('trigram index: a search with it answers as one that reads every file',
       assert.equal(third.filter.ruledOutCount, 0);
     } finally {
       third.filter.dispose();
+    }
+  });
+
+  it('a path that leads to another file now (a link retargeted, a folder swapped) is read again, however alike the two files’ times', async () => {
+    const folder = path.join(tempDir(), 'swapped');
+    const [first, second] = [path.join(folder, 'a', 'x.ts'), path.join(folder, 'b', 'x.ts')];
+    fs.mkdirSync(path.dirname(first), { recursive: true });
+    fs.mkdirSync(path.dirname(second), { recursive: true });
+    // Written in one clock tick: same size, same times (tried until they are).
+    const alike = () => {
+      const [one, two] = [fs.statSync(first), fs.statSync(second)];
+      return one.size === two.size && one.mtimeMs === two.mtimeMs && one.ctimeMs === two.ctimeMs;
+    };
+    for (let attempt = 0; attempt < 200; attempt++) {
+      fs.writeFileSync(first, 'fooCall(1);\n');
+      fs.writeFileSync(second, 'barCall(1);\n');
+      if (alike()) break;
+    }
+    assert.ok(alike(), 'the two files could not be written within one clock tick');
+    const current = path.join(folder, 'current');
+    fs.symlinkSync(path.dirname(first), current);
+    const { search, filter } = indexed(folder);
+    const find = async () =>
+      (
+        await search.search({
+          pattern: 'barCall($A)',
+          language: 'typescript',
+          files: [path.join(current, 'x.ts')],
+          maxResults: 10,
+        })
+      ).matchCount;
+    try {
+      assert.equal(await find(), 0);
+      await filter.built();
+      fs.rmSync(current);
+      fs.symlinkSync(path.dirname(second), current);
+      assert.equal(await find(), 1);
+    } finally {
+      filter.dispose();
+    }
+  });
+
+  it('a question asked just as the idle thread is checked is answered (the thread is kept, or a fresh one asked)', async () => {
+    // Many files (most not there): the thread is still at this question when the idle check's answer arrives.
+    const folder = corpus('idle');
+    const files = [
+      ...filesUnder(folder, '.ts'),
+      ...Array.from({ length: 30_000 }, (_, at) => path.join(folder, 'gone', `${at}.ts`)),
+    ];
+    const filter = new TrigramFilter({ script: SCRIPT, racyMs: 0, idleMs: 50 });
+    const required = requiredTrigrams(['isinstance']);
+    try {
+      await filter.ruledOut(files.slice(0, 10), required, 1e9);
+      filter.searchEnded();
+      await filter.built();
+      // A search starts the moment the idle check asks the thread how it is.
+      let asked: Promise<unknown> | undefined;
+      const status = filter.status.bind(filter);
+      filter.status = () => {
+        const answer = status();
+        asked ??= filter.ruledOut(files, required, 1e9);
+        return answer;
+      };
+      filter.searchEnded();
+      while (!asked) await new Promise((resolve) => setTimeout(resolve, 10));
+      const answered = await Promise.race([
+        asked.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      assert.ok(answered, 'the question was never answered');
+    } finally {
+      filter.dispose();
     }
   });
 

@@ -3,10 +3,10 @@
  * diagnostics the write newly introduced (in the file and its importers), how many it fixed,
  * and honestly "pending" when a server did not answer in time.
  */
-import * as fs from 'node:fs';
 import { diagnosticLabel, DiagnosticItem } from '../lsp/format';
 import { FileVerdict } from './diagnosticRegistry';
 import { plural } from '../platform/wording';
+import { realPathOf } from '../workspace/containment';
 
 /** New diagnostics listed in a write's answer; the rest are counted. */
 export const WRITE_DIAGNOSTICS_CAP = 30;
@@ -106,7 +106,7 @@ const EXECUTED_PLACES: ReadonlyArray<{ readonly segment: RegExp; readonly why: s
     why: 'cargo runs the build script: the project checker (lsp diagnostics "*") and debugging a Rust test build with it',
   },
   {
-    segment: /(^|\/)Cargo\.toml$/,
+    segment: /(^|\/)cargo\.toml$/,
     why: 'cargo reads it: it names the build script (`build = …`) and the build dependencies it runs',
   },
   {
@@ -151,13 +151,16 @@ export function executedPaths(
   });
 }
 
+/** Matched without regard to case: on a file system that ignores it, `BUILD.RS` is the build script. */
 function placeOf(shown: string): { readonly why: string } | undefined {
-  return EXECUTED_PLACES.find((candidate) => candidate.segment.test(shown));
+  const lower = shown.toLowerCase();
+  return EXECUTED_PLACES.find((candidate) => candidate.segment.test(lower));
 }
 
+/** Where the path leads (links followed, a dangling one too: writing through it creates its target), or none (a loop). */
 function realPathOrNone(file: string): string | undefined {
   try {
-    return fs.realpathSync(file);
+    return realPathOf(file);
   } catch {
     return undefined;
   }

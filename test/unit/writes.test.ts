@@ -363,14 +363,26 @@ describe('write confirmations', () => {
     );
   });
 
-  it('name a file written through a symbolic link by where it leads', () =>
-    withTempDir('executed-links', async (dir) => {
+  it('name a file written through a symbolic link by where it leads (a dangling one too), whatever its case', () =>
+    withTempDir('executed-links', async (temp) => {
+      const dir = fs.realpathSync(temp);
       fs.writeFileSync(path.join(dir, 'build.rs'), 'fn main() {}\n');
       fs.symlinkSync(path.join(dir, 'build.rs'), path.join(dir, 'notes.rs'));
+      fs.mkdirSync(path.join(dir, 'sub'));
+      // A link to a build script not written yet: writing through it creates sub/build.rs.
+      fs.symlinkSync(path.join(dir, 'sub', 'build.rs'), path.join(dir, 'later.rs'));
       const shown = (file: string) => path.relative(dir, file);
       const [buildScript] = executedPaths([path.join(dir, 'build.rs')], shown);
-      assert.deepEqual(executedPaths([path.join(dir, 'notes.rs'), path.join(dir, 'main.rs')], shown), [
-        { path: 'notes.rs', why: `a link to \`build.rs\`: ${buildScript.why}` },
-      ]);
+      assert.deepEqual(
+        executedPaths(
+          ['notes.rs', 'main.rs', 'later.rs', 'BUILD.RS'].map((name) => path.join(dir, name)),
+          shown,
+        ),
+        [
+          { path: 'notes.rs', why: `a link to \`build.rs\`: ${buildScript.why}` },
+          { path: 'later.rs', why: `a link to \`sub/build.rs\`: ${buildScript.why}` },
+          { path: 'BUILD.RS', why: buildScript.why },
+        ],
+      );
     }));
 });

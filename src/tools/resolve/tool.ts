@@ -25,12 +25,10 @@ export function createResolveTool(staging: StagingService): LiveTool<ResolveInpu
         };
       }
       const drifted = input.action === 'accept' ? await staging.drift(edit) : [];
+      // What accepting writes: each file, and where a move puts one.
       const executed =
         input.action === 'accept'
-          ? executedPaths(
-              edit.files.map((file) => file.path),
-              display,
-            )
+          ? executedPaths([...edit.files.map((file) => file.path), ...(edit.move ? [edit.move.to] : [])], display)
           : [];
       return {
         title: input.action === 'accept' ? `Accept ${edit.id}?` : `Discard ${edit.id}?`,

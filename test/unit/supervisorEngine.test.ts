@@ -214,6 +214,31 @@ describe('supervisor engine', () => {
     assert.equal(host.clients.length, 1);
   });
 
+  it("rust-analyzer runs the project's code whatever it is told: it starts only where the user's settings allow it", async () => {
+    fs.mkdirSync(ws.file('crate/src'), { recursive: true });
+    fs.writeFileSync(ws.file('crate/Cargo.toml'), '[package]\nname = "crate"\n');
+    fs.writeFileSync(ws.file('crate/src/main.rs'), 'fn main() {}\n');
+    const bin = ws.file('tools');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'rust-analyzer'), '#!/bin/sh\n', { mode: 0o755 });
+    const rust = new FakeHost([ws.folder], [bin]);
+    const rustEngine = new SupervisorEngine(rust, nullLogger, 0.2);
+    try {
+      rust.allowProjectServers = false;
+      await rustEngine.ensureFor(ws.file('crate/src/main.rs'), 'rust');
+      assert.equal(rust.clients.length, 0);
+      assert.match(
+        rustEngine.statusAnswer(),
+        /- Rust at crate \(Cargo\.toml\): no server: not started: it runs cargo, which runs the rustc wrapper and toolchain the project's configuration names .* \(set liveTools\.lsp\.projectServers to true in user settings to allow it, or install rust-lang\.rust-analyzer\)/,
+      );
+      rust.allowProjectServers = true;
+      await rustEngine.ensureFor(ws.file('crate/src/main.rs'), 'rust');
+      assert.equal(rust.clients.length, 1);
+    } finally {
+      await rustEngine.stopAll();
+    }
+  });
+
   it('a file opened under a root starts its server once: starting, then running', async () => {
     const ensured = engine.ensureFor(ws.file('app/main.py'), 'python');
     assert.equal(host.clients.length, 1);

@@ -34,13 +34,17 @@ export interface LanguageEntry {
    * would run the project's code, this keeps the server from it.
    */
   readonly settings?: { readonly section: string; readonly value: Readonly<Record<string, unknown>> };
+  /** Why the server runs the project's own code however it is told: then it starts only where the user's settings allow it. */
+  readonly runsProjectCode?: string;
 }
 
 /**
  * rust-analyzer runs the project's code unless told not to: build scripts (build.rs) and procedural
  * macros while it loads the project, `cargo check` (with both) on every save, and any override command
- * a workspace's settings name. Our server does none of these (its answers miss what macros and build
- * scripts generate); the human's own rust-analyzer extension, when installed, serves Rust instead.
+ * a workspace's settings name. Told not to, it still runs `cargo metadata`, which runs the rustc wrapper
+ * a project's `.cargo/config.toml` names, and rustup runs the toolchain `rust-toolchain.toml` names: so
+ * ours starts only where the user allows servers that run the project's code, and then without these.
+ * The human's own rust-analyzer extension, when installed, serves Rust instead.
  */
 export const RUST_ANALYZER_SETTINGS = {
   cargo: { buildScripts: { enable: false, overrideCommand: null } },
@@ -101,6 +105,8 @@ export const LANGUAGE_TABLE: readonly LanguageEntry[] = [
     rootMarkers: ['Cargo.toml'],
     editorExtensions: [{ id: 'rust-lang.rust-analyzer', restartCommand: 'rust-analyzer.restartServer' }],
     settings: { section: 'rust-analyzer', value: RUST_ANALYZER_SETTINGS },
+    runsProjectCode:
+      "it runs cargo, which runs the rustc wrapper and toolchain the project's configuration names (.cargo/config.toml, rust-toolchain.toml)",
     checker: { command: 'cargo', args: ['check', '--message-format=json', '--quiet'], format: 'cargo-json' },
   },
   {

@@ -154,6 +154,12 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     return this.resolve(entry.server.command, root, folder, this.host.projectServers());
   }
 
+  /** Why this server is not started: it runs the project's code, and the user's settings do not allow that. */
+  private runsProjectCode(entry: EffectiveEntry): string | undefined {
+    if (!entry.runsProjectCode || this.host.projectServers()) return undefined;
+    return `not started: ${entry.runsProjectCode}, and a server starts when a file is opened (set ${Setting.lspProjectServers} to true in user settings to allow it, or install ${entry.editorExtensions[0]?.id ?? "the language's extension"})`;
+  }
+
   /** Why no server was found, naming a project's own copy that was left alone. */
   private notFound(entry: EffectiveEntry, resolution: BinaryResolution, root: string, folder: string): string {
     const looked = describeResolution(resolution, (dir) => this.display(folder, dir));
@@ -173,6 +179,8 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     if (editor) return { kind: 'editor', extensionId: editor.id, active: editor.active };
     if (!plan.entry.enabled)
       return { kind: 'none', why: `turned off by ${Setting.lspServers}.${plan.entry.id}.enabled` };
+    const blocked = this.runsProjectCode(plan.entry);
+    if (blocked) return { kind: 'none', why: blocked };
     const resolution = this.resolveServer(plan.entry, plan.root.dir, plan.folder);
     if (!resolution.found) {
       return {
@@ -255,6 +263,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
   }
 
   private async start(plan: RootPlan): Promise<void> {
+    if (this.runsProjectCode(plan.entry)) return;
     const key = keyOf(plan.entry, plan.root.dir);
     const existing = this.servers.get(key);
     if (existing && (existing.state === 'running' || existing.state === 'starting')) return existing.starting;

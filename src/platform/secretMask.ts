@@ -7,7 +7,7 @@
 
 export interface SecretPattern {
   readonly name: string;
-  /** Global. With two groups, the first is kept (a key name, `Bearer `) and the second masked. */
+  /** Global. With two groups (or groups named `kept` and `secret`), the first is kept (a key name, `Bearer `) and the second masked. */
   readonly regex: RegExp;
   /** When set, what a match becomes (the secrets it holds masked, the rest kept), in place of masking it whole. */
   readonly within?: (match: string) => string;
@@ -54,10 +54,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'JSON Web Token', regex: /\beyJ[A-Za-z0-9_.-]{8,}/g, within: maskJwts },
   { name: 'bearer token', regex: /\b(Bearer\s+)([A-Za-z0-9._~+/-]{8,}=*)/gi },
   {
-    // A quoted value is masked to its closing quote, spaces and commas too (a bytes or raw literal: b'…', r"…").
+    // A quoted value is masked to its closing quote (the same quote; escapes, spaces and commas inside; a
+    // bytes or raw literal: b'…', r"…"). Each step takes one character or one escape: no backtracking.
     name: 'credential assignment, quoted',
     regex:
-      /\b([A-Za-z_]{0,30}(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z_]{0,30}["']?\]?\s{0,3}[:=]\s{0,3}(?:[bBrRuUfF]{1,2})?["'])((?!bearer\s)[^"'\n«]{4,})/gi,
+      /\b(?<kept>[A-Za-z_]{0,30}(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z_]{0,30}["']?\]?\s{0,3}[:=]\s{0,3}(?:[bBrRuUfF]{1,2})?(?<quote>["']))(?<secret>(?!bearer\s)(?:(?!\k<quote>)[^\\\n«]|\\.){4,})/gi,
   },
   {
     name: 'credential assignment',
@@ -90,7 +91,12 @@ export function maskSecrets(text: string, patterns: readonly SecretPattern[] = S
   for (const { regex, within } of patterns) {
     masked = masked.replace(regex, (whole: string, ...groups: unknown[]) => {
       if (within) return within(whole);
-      const [kept, secret] = groups;
+      // Named groups (`kept`, `secret`) where a pattern has them, else the first two.
+      const named = groups.at(-1);
+      const [kept, secret] =
+        typeof named === 'object' && named !== null && 'secret' in named
+          ? [(named as Record<string, string>).kept, (named as Record<string, string>).secret]
+          : groups;
       if (typeof kept === 'string' && typeof secret === 'string') return `${kept}${maskedSecret(secret)}`;
       return whole.startsWith('«secret:') ? whole : maskedSecret(whole);
     });

@@ -48,9 +48,12 @@ describe('secret masking', () => {
       ["'ab,cdefgh'", 9],
       ["b'Sup3rS3cret'", 11],
       ['r"Sup3r S3cret"', 12],
+      // The other quote inside, and an escaped one: the value runs to the same quote that opened it.
+      [`"p@ss'w0rd!S3cret"`, 16],
+      [`"ab\\"cdeS3cret"`, 13],
     ] as const) {
       const masked = maskSecrets(variablesAnswer([{ name: 'password', value, type: 'str', variablesReference: 0 }]));
-      assert.ok(masked.includes(`«secret: ${length} characters»`) && !/S3cret|horse|cdefgh/.test(masked), masked);
+      assert.ok(masked.includes(`«secret: ${length} characters»`) && !/S3cret|horse|cdefgh|w0rd/.test(masked), masked);
     }
     for (const expression of ['db_password', 'config["password"]', "config['password']", 'settings.client_secret']) {
       assert.equal(

@@ -23,9 +23,10 @@ export class PatchTooCostly extends ModelFacingError {
   constructor(
     readonly path: string,
     readonly hunkIndex: number,
+    readonly budget = SEEK_LINE_BUDGET,
   ) {
     super(
-      `placing the hunks of ${path} took more than ${SEEK_LINE_BUDGET.toLocaleString('en-US')} line comparisons (stopped at hunk ${hunkIndex + 1}); nothing was written. Send fewer hunks per patch, with context lines copied exactly from the file (the loose matches scan the file again for each hunk).`,
+      `placing the hunks of ${path} took more than ${budget.toLocaleString('en-US')} line comparisons (stopped at hunk ${hunkIndex + 1}); nothing was written. Send fewer hunks per patch, with context lines copied exactly from the file (the loose matches scan the file again for each hunk).`,
     );
     this.name = 'PatchTooCostly';
   }
@@ -80,12 +81,20 @@ function normalizePunctuation(line: string): string {
     .replace(/[\u00a0\u2002-\u200a\u202f\u205f\u3000]/g, ' ');
 }
 
-/** The file's lines under each normalizer, each normalized once (lazily) for all the hunks of a patch. */
-type NormalizedLines = (kind: MatchKind) => readonly string[];
+/**
+ * The file's lines under each normalizer, each normalized once (lazily) for all the hunks of a patch,
+ * and where each distinct line is (ascending): a hunk whose first line is nowhere after the cursor under
+ * a normalizer is not sought under it at all.
+ */
+interface NormalizedLines {
+  lines(kind: MatchKind): readonly string[];
+  positions(kind: MatchKind): ReadonlyMap<string, readonly number[]>;
+}
 
 function normalizedLinesOf(lines: readonly string[]): NormalizedLines {
   const made = new Map<MatchKind, readonly string[]>();
-  return (kind) => {
+  const placed = new Map<MatchKind, Map<string, number[]>>();
+  const normalizedLines = (kind: MatchKind): readonly string[] => {
     let normalized = made.get(kind);
     if (!normalized) {
       const normalize = normalizers.find(([candidate]) => candidate === kind)?.[1] ?? ((line: string) => line);
@@ -94,6 +103,35 @@ function normalizedLinesOf(lines: readonly string[]): NormalizedLines {
     }
     return normalized;
   };
+  return {
+    lines: normalizedLines,
+    positions: (kind) => {
+      let positions = placed.get(kind);
+      if (!positions) {
+        positions = new Map();
+        normalizedLines(kind).forEach((line, index) => {
+          const at = (positions as Map<string, number[]>).get(line);
+          if (at) at.push(index);
+          else (positions as Map<string, number[]>).set(line, [index]);
+        });
+        placed.set(kind, positions);
+      }
+      return positions;
+    },
+  };
+}
+
+/** The first of the ascending `positions` at or after `from`, or undefined. */
+function firstFrom(positions: readonly number[] | undefined, from: number): number | undefined {
+  if (!positions) return undefined;
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle] < from) low = middle + 1;
+    else high = middle;
+  }
+  return positions[low];
 }
 
 /**
@@ -109,13 +147,16 @@ function seek(
   budget: SeekBudget,
 ): { index: number; kind: MatchKind } | undefined {
   for (const [kind, normalize] of normalizers) {
-    const hay = lines(kind);
+    const hay = lines.lines(kind);
     const wanted = pattern.map(normalize);
     if (atEnd) {
       const start = count - pattern.length;
       if (start >= from && wanted.every((line, offset) => hay[start + offset] === line)) return { index: start, kind };
     }
-    const index = firstRun(hay, wanted, from, budget);
+    // The search starts where the hunk's first line first is: none after the cursor, no search.
+    const first = wanted.length === 0 ? from : firstFrom(lines.positions(kind).get(wanted[0]), from);
+    if (first === undefined) continue;
+    const index = firstRun(hay, wanted, first, budget);
     if (index !== -1) return { index, kind };
   }
   return undefined;
@@ -126,6 +167,7 @@ interface SeekBudget {
   lines: number;
   readonly path: string;
   hunkIndex: number;
+  readonly total: number;
 }
 
 /** The first index at or after `from` where `wanted` runs in `hay` (Knuth–Morris–Pratt), or -1. */
@@ -140,7 +182,7 @@ function firstRun(hay: readonly string[], wanted: readonly string[], from: numbe
   }
   // Each line is compared at most twice on average (the fallbacks never outnumber the advances).
   for (let index = from, matched = 0; index < hay.length; index++) {
-    if (--budget.lines < 0) throw new PatchTooCostly(budget.path, budget.hunkIndex);
+    if (--budget.lines < 0) throw new PatchTooCostly(budget.path, budget.hunkIndex, budget.total);
     while (matched > 0 && hay[index] !== wanted[matched]) matched = fallback[matched - 1];
     if (hay[index] === wanted[matched]) matched++;
     if (matched === wanted.length) return index - wanted.length + 1;
@@ -180,13 +222,19 @@ function nearLine(lines: readonly string[], wanted: string, from: number): HunkN
   return { ...(index === undefined ? {} : { line: index + 1, text: lines[index] }), stoppedAt };
 }
 
-export function applyHunks(path: string, original: string, hunks: readonly Hunk[]): PatchedText {
+/** `lineBudget`: the line comparisons placing the hunks may take (tests lower it). */
+export function applyHunks(
+  path: string,
+  original: string,
+  hunks: readonly Hunk[],
+  lineBudget = SEEK_LINE_BUDGET,
+): PatchedText {
   const { lines, breaks, dominant } = splitLines(original);
   const normalized = normalizedLinesOf(lines);
   const replacements: { start: number; removed: number; added: NewLine[] }[] = [];
   const matches: MatchKind[] = [];
   let cursor = 0;
-  const budget: SeekBudget = { lines: SEEK_LINE_BUDGET, path, hunkIndex: 0 };
+  const budget: SeekBudget = { lines: lineBudget, path, hunkIndex: 0, total: lineBudget };
   hunks.forEach((hunk, hunkIndex) => {
     budget.hunkIndex = hunkIndex;
     if (hunk.header !== undefined) {

@@ -7,6 +7,7 @@
  */
 import { ModelFacingError } from '../platform/modelFacingError';
 import { breakAt, lineOfOffset, lineStarts } from './lineStarts';
+import { lowerBound } from './sortedSearch';
 import { bomOf, TextCodec } from './textCodecs';
 import { checkedEdits, TextEdit, trimmed } from './textEdits';
 
@@ -126,18 +127,6 @@ export function editedText(text: string, edits: readonly TextEdit[]): string {
   }
   parts.push(text.slice(cursor));
   return parts.join('');
-}
-
-/** The index of the first element of `sorted` at or after `value` (binary search). */
-function lowerBound(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle] < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**

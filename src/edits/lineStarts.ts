@@ -3,6 +3,7 @@
  * starts, and which line an offset is on, by binary search. Every "line N" an answer gives comes from
  * here, in one pass over the text however many offsets are asked.
  */
+import { lowerBound } from './sortedSearch';
 
 /** The length of the line break starting at `index` (2 for CRLF), or 0. */
 export function breakAt(text: string, index: number): number {
@@ -25,16 +26,17 @@ export function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** The 1-based line `offset` is on, given the text's `lineStarts`. */
-export function lineOfOffset(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (starts[middle] <= offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+/** Offsets where each LF-ended line starts (the first is 0): lines as a split at `\n` makes them. */
+export function newlineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+/** The 1-based line `offset` is on, given the text's `lineStarts` (or `newlineStarts`). */
+export function lineOfOffset(starts: ArrayLike<number>, offset: number): number {
+  // The number of lines starting at or before the offset.
+  return lowerBound(starts, offset + 1);
 }
 
 /** The 1-based lines of `offsets` in `text`. */

@@ -5,6 +5,7 @@
  * the captured text with the kept hunks' edits applied, nothing else.
  */
 import { applyEdits, TextEdit } from '../edits/textEdits';
+import { lineOfOffset, newlineStarts } from '../edits/lineStarts';
 
 export interface Hunk {
   /** 0-based, in the file's order. */
@@ -17,27 +18,14 @@ export interface Hunk {
 }
 
 /** Offsets where each line of `text` starts. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
-}
-
 /** 0-based line holding `offset`. */
 function lineAt(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (starts[middle] <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low;
+  return lineOfOffset(starts, offset) - 1;
 }
 
 /** The hunks of sorted, non-overlapping `edits` of `original`. */
 export function hunksOf(original: string, edits: readonly TextEdit[]): Hunk[] {
-  const starts = lineStarts(original);
+  const starts = newlineStarts(original);
   const hunks: Hunk[] = [];
   let lastLine = -2;
   edits.forEach((edit, index) => {

@@ -12,6 +12,7 @@
  */
 import { Language, Tree } from 'web-tree-sitter';
 import { SyntaxNode, SyntaxPoint, SyntaxTree } from './syntaxTree';
+import { lineOfOffset, newlineStarts } from '../edits/lineStarts';
 
 const NAMED = 1;
 const EXTRA = 2;
@@ -220,15 +221,9 @@ export class FlatTree implements SyntaxTree {
   }
 
   pointAt(offset: number): SyntaxPoint {
-    const lines = (this.lineStarts ??= lineStartsOf(this.text));
-    let low = 0;
-    let high = lines.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (lines[middle] <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { row: low, column: offset - lines[low] };
+    const lines = (this.lineStarts ??= Uint32Array.from(newlineStarts(this.text)));
+    const row = lineOfOffset(lines, offset) - 1;
+    return { row, column: offset - lines[row] };
   }
 }
 
@@ -297,10 +292,4 @@ class FlatNode implements SyntaxNode {
 function grown<T extends Uint8Array | Uint16Array | Uint32Array>(from: T, to: T): T {
   to.set(from);
   return to;
-}
-
-function lineStartsOf(text: string): Uint32Array {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return Uint32Array.from(starts);
 }

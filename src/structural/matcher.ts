@@ -17,6 +17,7 @@ import { Tree } from 'web-tree-sitter';
 import { PatternNode, PatternRoot, requiredTextsOf } from './patternTree';
 import { StoppedInFile } from './stoppedInFile';
 import { SyntaxNode, SyntaxTree, wasmTree } from './syntaxTree';
+import { lowerBound } from '../edits/sortedSearch';
 
 export interface Capture {
   readonly text: string;
@@ -154,14 +155,7 @@ function anchorOf(source: string, root: PatternNode): Anchor | 'absent' | undefi
 }
 
 function containsAnchor(node: SyntaxNode, anchor: Anchor): boolean {
-  const start = node.startIndex;
-  let low = 0;
-  let high = anchor.offsets.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (anchor.offsets[middle] < start) low = middle + 1;
-    else high = middle;
-  }
+  const low = lowerBound(anchor.offsets, node.startIndex);
   return low < anchor.offsets.length && anchor.offsets[low] + anchor.length <= node.endIndex;
 }
 

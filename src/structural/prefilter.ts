@@ -14,6 +14,7 @@
 import { Language } from 'web-tree-sitter';
 import { childrenOf, PatternNode } from './patternTree';
 import { containsText, TextSearch } from '../edits/textSearch';
+import { lowerBound } from '../edits/sortedSearch';
 
 /** What the runs of a language need to know of its grammar. */
 interface RunGrammar {
@@ -264,14 +265,7 @@ class TextPlaces {
 
 /** The first of the ascending `positions` at or after `at`. */
 function firstAtOrAfter(positions: readonly number[], at: number): number | undefined {
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (positions[middle] < at) low = middle + 1;
-    else high = middle;
-  }
-  return positions[low];
+  return positions[lowerBound(positions, at)];
 }
 
 function isWordCharacter(code: number): boolean {

@@ -7,6 +7,7 @@
  * around it. Nothing here depends on a grammar: the index stays valid when one changes. One pass
  * over the text, a table lookup and a multiply per character.
  */
+import { lowerBound } from '../edits/sortedSearch';
 
 /** Bumped whenever what `fileTrigrams` computes or a record holds changes: an index of another version is not read. */
 export const TRIGRAM_VERSION = 2;
@@ -56,12 +57,7 @@ export function requiredTrigrams(texts: readonly string[]): Uint16Array {
 export function holdsAll(sorted: Uint16Array, required: Uint16Array): boolean {
   let low = 0;
   for (const hash of required) {
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (sorted[middle] < hash) low = middle + 1;
-      else high = middle;
-    }
+    low = lowerBound(sorted, hash, low);
     if (low === sorted.length || sorted[low] !== hash) return false;
   }
   return true;

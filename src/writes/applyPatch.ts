@@ -8,6 +8,7 @@ import { ModelFacingError } from '../platform/modelFacingError';
 import { Hunk } from './patchParser';
 import { clipLineText } from '../platform/wording';
 import { closestLine } from './closestLine';
+import { lowerBound } from '../edits/sortedSearch';
 
 export type MatchKind = 'exact' | 'trailing whitespace ignored' | 'whitespace ignored';
 
@@ -123,15 +124,7 @@ function normalizedLinesOf(lines: readonly string[]): NormalizedLines {
 
 /** The first of the ascending `positions` at or after `from`, or undefined. */
 function firstFrom(positions: readonly number[] | undefined, from: number): number | undefined {
-  if (!positions) return undefined;
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (positions[middle] < from) low = middle + 1;
-    else high = middle;
-  }
-  return positions[low];
+  return positions?.[lowerBound(positions, from)];
 }
 
 /**

@@ -7,7 +7,7 @@ import { TextEdit } from '../edits/textEdits';
 import { ErrorContext, ModelFacingError } from '../platform/modelFacingError';
 import { closestLines } from './closestLine';
 import { clipLineText } from '../platform/wording';
-import { lineOfOffset, linesOfOffsets } from '../edits/lineStarts';
+import { lineOfOffset, linesOfOffsets, newlineStarts } from '../edits/lineStarts';
 import { indexOfText, TextSearch } from '../edits/textSearch';
 
 /** ` in <file>` when the tool runner knows the file argument. */
@@ -95,13 +95,6 @@ function occurrences(text: string, needle: string): Array<{ start: number; end: 
   for (let index = wanted.indexIn(flat); index !== -1; index = wanted.indexIn(flat, index + plain.length))
     found.push({ start: back(index), end: back(index + plain.length) });
   return found;
-}
-
-/** Offsets where each LF-ended line starts (the first is 0). */
-function newlineStarts(text: string): number[] {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
 }
 
 /** The 0-based index of the line (by its start offsets) holding `offset`. */

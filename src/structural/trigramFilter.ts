@@ -74,6 +74,9 @@ export interface FileFilter {
   searchEnded(): void;
 }
 
+/** What a thread that is not running holds and has waiting. */
+const NOT_RUNNING = { records: 0, bytes: 0, waiting: 0 } as const;
+
 /** The default racy window: a change in the last two seconds is not indexed yet. */
 export const RACY_MS = 2000;
 
@@ -118,9 +121,9 @@ export class TrigramFilter implements FileFilter {
 
   /** What the thread holds, and what waits to be built (none when it is not running). */
   async status(): Promise<{ records: number; bytes: number; waiting: number }> {
-    if (!this.worker) return { records: 0, bytes: 0, waiting: 0 };
+    if (!this.worker) return NOT_RUNNING;
     const reply = await this.ask((id) => ({ kind: 'status', id }));
-    return reply.kind === 'status' ? reply : { records: 0, bytes: 0, waiting: 0 };
+    return reply.kind === 'status' ? reply : NOT_RUNNING;
   }
 
   /** Resolves once the thread has built (and saved) what it lacked; at once when it is not running. */
@@ -199,7 +202,7 @@ export class TrigramFilter implements FileFilter {
 
   /** Questions of a thread that is gone rule nothing out; waiters for its build stop waiting. */
   private settleAll(): void {
-    for (const [id, settle] of this.waiting) settle({ kind: 'status', id, records: 0, bytes: 0, waiting: 0 });
+    for (const [id, settle] of this.waiting) settle({ kind: 'status', id, ...NOT_RUNNING });
     this.waiting.clear();
     for (const resolve of this.buildDone.splice(0)) resolve();
   }

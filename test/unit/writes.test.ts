@@ -330,23 +330,7 @@ describe('write confirmations', () => {
   it('name the files later tool calls execute or read as instructions, and only those', () => {
     const shown = (file: string) => file.replace(/^\/ws\//, '');
     const under = (files: string[]) => files.map((file) => `/ws/${file}`);
-    const warning = executableWarning(
-      executedPaths(
-        under([
-          'src/a.ts',
-          '.vscode/launch.json',
-          'web/node_modules/.bin/tsc',
-          '.venv/bin/python',
-          'venv/bin/pip',
-          '.git/hooks/pre-commit',
-          'crates/x/Cargo.toml',
-          'rust-toolchain.toml',
-        ]),
-        shown,
-      ),
-    );
-    assert.match(warning, /^\n\n\*\*Warning:\*\* this writes files that later tool calls can execute:/);
-    for (const file of [
+    const executed = [
       '.vscode/launch.json',
       'web/node_modules/.bin/tsc',
       '.venv/bin/python',
@@ -354,8 +338,10 @@ describe('write confirmations', () => {
       '.git/hooks/pre-commit',
       'crates/x/Cargo.toml',
       'rust-toolchain.toml',
-    ])
-      assert.ok(warning.includes(`\`${file}\``), file);
+    ];
+    const warning = executableWarning(executedPaths(under(['src/a.ts', ...executed]), shown));
+    assert.match(warning, /^\n\n\*\*Warning:\*\* this writes files that later tool calls can execute:/);
+    for (const file of executed) assert.ok(warning.includes(`\`${file}\``), file);
     assert.ok(!warning.includes('src/a.ts'));
     assert.equal(
       executableWarning(executedPaths(under(['src/a.ts', 'docs/vscode/notes.md', 'bin/run.sh']), shown)),

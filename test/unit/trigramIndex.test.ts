@@ -293,20 +293,22 @@ describe('trigram index: a search with it answers as one that reads every file',
 
   it('a path that leads to another file now (a link retargeted, a folder swapped) is read again, however alike the two files’ times', async () => {
     const folder = path.join(tempDir(), 'swapped');
-    const [first, second] = [path.join(folder, 'a', 'x.ts'), path.join(folder, 'b', 'x.ts')];
-    fs.mkdirSync(path.dirname(first), { recursive: true });
-    fs.mkdirSync(path.dirname(second), { recursive: true });
-    // Written in one clock tick: same size, same times (tried until they are).
-    const alike = () => {
-      const [one, two] = [fs.statSync(first), fs.statSync(second)];
-      return one.size === two.size && one.mtimeMs === two.mtimeMs && one.ctimeMs === two.ctimeMs;
+    // Two files written in one clock tick: same size, same times. Each attempt writes new files: one that was
+    // looked at since its last change may get a finer time on the next (the kernel's multigrain timestamps).
+    const alike = (one: string, two: string) => {
+      const [left, right] = [fs.statSync(one), fs.statSync(two)];
+      return left.size === right.size && left.mtimeMs === right.mtimeMs && left.ctimeMs === right.ctimeMs;
     };
-    for (let attempt = 0; attempt < 200; attempt++) {
+    let first = '';
+    let second = '';
+    for (let attempt = 0; attempt < 200 && !(first && alike(first, second)); attempt++) {
+      [first, second] = [path.join(folder, `a${attempt}`, 'x.ts'), path.join(folder, `b${attempt}`, 'x.ts')];
+      fs.mkdirSync(path.dirname(first), { recursive: true });
+      fs.mkdirSync(path.dirname(second), { recursive: true });
       fs.writeFileSync(first, 'fooCall(1);\n');
       fs.writeFileSync(second, 'barCall(1);\n');
-      if (alike()) break;
     }
-    assert.ok(alike(), 'the two files could not be written within one clock tick');
+    assert.ok(alike(first, second), 'the two files could not be written within one clock tick');
     const current = path.join(folder, 'current');
     fs.symlinkSync(path.dirname(first), current);
     const { search, filter } = indexed(folder);

@@ -27,6 +27,17 @@ export interface GrammarEntry {
    * (`{ $$$A }`): `;` where statements end with one, `();` in C#, where a bare name is no statement.
    */
   readonly metavariableStatement?: string;
+  /**
+   * A reading of the fragment in another rung that also matches, by the type of the node it was
+   * read as: Dart's class method (`method_declaration`, its signature wrapped in a
+   * `method_signature`) for a function pattern, which reads as a top-level or local function.
+   */
+  readonly alsoReadIn?: Readonly<Record<string, string>>;
+  /**
+   * Types of the nodes that may be written before that other reading's node and that the grammar
+   * keeps as its siblings (Dart's annotations, above a method): a match has them right before it.
+   */
+  readonly leadingTypes?: readonly string[];
 }
 
 export interface ScaffoldContext {

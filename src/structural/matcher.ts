@@ -105,32 +105,78 @@ export function findMatches(
 ): Match[] {
   const tree = 'rootNode' in parsed ? wasmTree(parsed) : parsed;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  const matches: Match[] = [];
-  const anchor = anchorOf(source, root);
-  if (anchor === 'absent') return matches;
   const run = new MatchRun(options.stepBudget ?? matchStepBudget(source.length));
   try {
-    for (const candidate of candidatesOf(tree, root, anchor)) {
-      run.step();
-      if (anchor && !containsAnchor(candidate, anchor)) continue;
-      const env: Environment = [];
-      if (run.matchNode(root, candidate, env)) {
-        const covered =
-          root.kind === 'node' ? { ...run.covered } : { start: candidate.startIndex, end: candidate.endIndex };
-        // The terminators the pattern wrote after its node follow what it covered only where it covered the node's end.
-        if (root.terminators && covered.end === candidate.endIndex) {
-          run.step();
-          covered.end = pastTerminators(tree, source, covered.end, root.terminators);
-        }
-        matches.push(toMatch(candidate, env, source, covered));
-        if (matches.length >= limit) break;
-      }
-    }
+    const matches = matchesOf(tree, source, root, run, limit);
+    return root.alternative ? inOrder(matches, matchesOf(tree, source, root.alternative, run, limit), limit) : matches;
   } finally {
     if (options.stats) options.stats.steps = run.steps;
   }
+}
+
+/** One reading's matches, in document order, up to `limit`. */
+function matchesOf(tree: SyntaxTree, source: string, root: PatternRoot, run: MatchRun, limit: number): Match[] {
+  const matches: Match[] = [];
+  const anchor = anchorOf(source, root);
+  if (anchor === 'absent') return matches;
+  for (const candidate of candidatesOf(tree, root, anchor)) {
+    run.step();
+    if (anchor && !containsAnchor(candidate, anchor)) continue;
+    const start = root.leading ? leadingStart(source, candidate.startIndex, root.leading) : candidate.startIndex;
+    if (start === undefined) continue;
+    const env: Environment = [];
+    if (run.matchNode(root, candidate, env)) {
+      const covered =
+        root.kind === 'node' ? { ...run.covered } : { start: candidate.startIndex, end: candidate.endIndex };
+      if (root.leading) covered.start = start;
+      // The terminators the pattern wrote after its node follow what it covered only where it covered the node's end.
+      if (root.terminators && covered.end === candidate.endIndex) {
+        run.step();
+        covered.end = pastTerminators(tree, source, covered.end, root.terminators);
+      }
+      matches.push(toMatch(candidate, env, source, covered));
+      if (matches.length >= limit) break;
+    }
+  }
   return matches;
 }
+
+/** Two readings' matches as one list in document order, a node both matched once, up to `limit`. */
+function inOrder(first: Match[], second: Match[], limit: number): Match[] {
+  if (second.length === 0) return first;
+  const merged: Match[] = [];
+  let a = 0;
+  let b = 0;
+  while (merged.length < limit && (a < first.length || b < second.length)) {
+    const x = first[a];
+    const y = second[b];
+    if (y === undefined || (x !== undefined && (x.start < y.start || (x.start === y.start && x.end >= y.end)))) {
+      merged.push(x);
+      a++;
+      if (y !== undefined && y.start === x.start && y.end === x.end) b++;
+    } else {
+      merged.push(y);
+      b++;
+    }
+  }
+  return merged;
+}
+
+/**
+ * Where the leading tokens (the annotations written before the pattern's node) start, when the
+ * text right before `at` ends with them, whitespace between; undefined when it does not.
+ */
+function leadingStart(source: string, at: number, tokens: readonly string[]): number | undefined {
+  let end = at;
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    while (end > 0 && /\s/.test(source[end - 1])) end--;
+    const token = tokens[i];
+    if (!source.startsWith(token, end - token.length)) return undefined;
+    end -= token.length;
+  }
+  return end;
+}
+
 /** Where the pattern's rarest required text occurs in the file: a match must contain one of them. */
 interface Anchor {
   readonly length: number;
@@ -203,13 +249,20 @@ function toMatch(node: SyntaxNode, env: Environment, source: string, covered: Sp
   const pastNode = source.slice(node.endIndex, end);
   let endRow = node.endPosition.row;
   for (let at = pastNode.indexOf('\n'); at !== -1; at = pastNode.indexOf('\n', at + 1)) endRow++;
+  // A match starts before its node where the pattern wrote leading siblings (annotations) that it covered.
+  const start = Math.min(node.startIndex, covered.start);
+  let startRow = node.startPosition.row;
+  const beforeNode = source.slice(start, node.startIndex);
+  for (let at = beforeNode.indexOf('\n'); at !== -1; at = beforeNode.indexOf('\n', at + 1)) startRow--;
+  const startColumn =
+    start === node.startIndex ? node.startPosition.column : start - (source.lastIndexOf('\n', start - 1) + 1);
   return {
-    start: node.startIndex,
+    start,
     end,
-    startRow: node.startPosition.row,
-    startColumn: node.startPosition.column,
+    startRow,
+    startColumn,
     endRow,
-    text: source.slice(node.startIndex, end),
+    text: source.slice(start, end),
     captures,
     coveredStart: covered.start,
     coveredEnd: covered.end,

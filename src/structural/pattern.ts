@@ -120,7 +120,13 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
       } finally {
         found.tree.delete();
       }
-      if (!found.intoScaffold) return compiled;
+      if (!found.intoScaffold) {
+        for (const writing of writings) {
+          const other = otherReading(loaded, compiled, text, placeholders, writing);
+          if (other) return { ...compiled, root: { ...compiled.root, alternative: other } };
+        }
+        return compiled;
+      }
       overScaffold ??= compiled;
     }
   }
@@ -138,6 +144,94 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
         ? '; a metavariable parses as a name, so it stands only where a name can (where a name alone is no statement, use a `$$$` run).'
         : '.'),
   );
+}
+
+/**
+ * The grammar's other reading of the pattern's node (`alsoReadIn`: a Dart function pattern read as
+ * a class's method too) with the statements made as `writing` says, when that rung reads it as a
+ * different node, or as one after leading siblings (`leadingTypes`: annotations) that hold no
+ * metavariable. Taken only where both readings require the same texts, so the prefilter and the
+ * index rule out no file either would match.
+ */
+function otherReading(
+  loaded: LoadedLanguage,
+  compiled: CompiledPattern,
+  text: string,
+  placeholders: ReadonlyMap<string, Placeholder>,
+  writing: readonly Insertion[],
+): PatternRoot | undefined {
+  const { root } = compiled;
+  if (root.kind !== 'node') return undefined;
+  const context = loaded.entry.alsoReadIn?.[root.type];
+  const scaffold = context === undefined ? undefined : loaded.entry.ladder.find((rung) => rung.context === context);
+  if (!scaffold) return undefined;
+  const placement = place(scaffold.template, text, writing);
+  const tree = loaded.parser.parse(placement.source);
+  if (!tree) return undefined;
+  try {
+    const { rootNode } = tree;
+    if (rootNode.hasError && !onlyMetavariableErrors(rootNode, placeholders)) return undefined;
+    if (!everyCharacterParsed(rootNode, placement.source)) return undefined;
+    const found = nodeAfterLeading(rootNode, placement, new Set(loaded.entry.leadingTypes ?? []));
+    if (!found || placeholders.has(fragmentText(found.node, placement))) return undefined;
+    if (found.leading.some((sibling) => placeholderIn(sibling, placeholders))) return undefined;
+    const node = innermostSingleChild(found.node);
+    const other: PatternRoot = {
+      ...withTerminators(compileNode(node, placeholders, placement), node, placement),
+      ...(found.leading.length > 0 ? { leading: found.leading.flatMap(leafTexts) } : {}),
+    };
+    if (other.kind !== 'node' || (other.type === root.type && !other.leading)) return undefined;
+    const leadingNodes = found.leading.map((sibling) => compileNode(sibling, placeholders, placement));
+    const written: PatternNode = { kind: 'node', type: '', children: [...leadingNodes, other] };
+    const sameRuns = JSON.stringify(requiredRunsOf(loaded.entry.id, written)) === JSON.stringify(compiled.requiredRuns);
+    return sameRuns && sameTexts(requiredTextsOf(written), compiled.requiredTexts) ? other : undefined;
+  } finally {
+    tree.delete();
+  }
+}
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  const sorted = (texts: readonly string[]): string => [...new Set(texts)].sort().join('\u0000');
+  return sorted(a) === sorted(b);
+}
+
+/**
+ * In a scaffold's tree, the fragment as siblings of one parent: nodes of the leading types, then
+ * one node that ends the fragment (followed by whitespace only). Undefined when it is not so.
+ */
+function nodeAfterLeading(
+  root: Node,
+  placement: Placement,
+  leadingTypes: ReadonlySet<string>,
+): { node: Node; leading: Node[] } | undefined {
+  const { start, end, source } = placement;
+  let parent: Node = root;
+  for (;;) {
+    const inside: Node | undefined = parent.children.find(
+      (child): child is Node => child !== null && child.startIndex <= start && child.endIndex >= end,
+    );
+    if (!inside || (inside.startIndex === start && /^\s*$/.test(source.slice(end, inside.endIndex)))) break;
+    parent = inside;
+  }
+  const siblings = parent.children.filter(
+    (child): child is Node => child !== null && !child.isExtra && child.startIndex >= start && child.startIndex < end,
+  );
+  const node = siblings.pop();
+  if (!node || (siblings[0] ?? node).startIndex !== start || node.endIndex < end) return undefined;
+  if (!/^\s*$/.test(source.slice(end, node.endIndex))) return undefined;
+  if (siblings.some((sibling) => !leadingTypes.has(sibling.type))) return undefined;
+  return { node, leading: siblings };
+}
+
+function placeholderIn(node: Node, placeholders: ReadonlyMap<string, Placeholder>): boolean {
+  if (placeholders.has(node.text)) return true;
+  return node.children.some((child) => child !== null && placeholderIn(child, placeholders));
+}
+
+/** The texts of a node's leaves, in order (comments left out). */
+function leafTexts(node: Node): string[] {
+  if (node.childCount === 0) return node.isExtra || node.startIndex === node.endIndex ? [] : [node.text];
+  return node.children.flatMap((child) => (child ? leafTexts(child) : []));
 }
 
 /** Text written into the fragment at an offset (of the text with metavariables substituted). */

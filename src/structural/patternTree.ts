@@ -14,7 +14,17 @@ export type PatternNode =
  * keeps beside it (the `;` of `@Input() $P: $T;` is a sibling of the field): a match covers the
  * file's own where they come next, and is the node alone where they do not (the `;` is optional).
  */
-export type PatternRoot = PatternNode & { readonly terminators?: readonly string[] };
+export type PatternRoot = PatternNode & {
+  readonly terminators?: readonly string[];
+  /**
+   * The tokens of what the fragment wrote before its node that the grammar keeps as siblings
+   * (Dart's `@override` above a method): a match has them, in order, right before the node (only
+   * whitespace between), and starts at the first.
+   */
+  readonly leading?: readonly string[];
+  /** Another reading of the same fragment whose matches are matches too (a Dart method for a function pattern). */
+  readonly alternative?: PatternRoot;
+};
 
 /**
  * Texts every match contains verbatim: the leaves of the pattern, except one-character

@@ -110,7 +110,7 @@ describe('ast_grep in the editor', function () {
     const lines = text.split('\n');
     assert.match(
       lines[0],
-      /^More than 2 matches of `\$X\.dispose\(\)` \(stopped at 2; narrow `path` or raise `max_results` for the rest\)/,
+      /^More than 2 matches of `\$X\.dispose\(\)`, the first 2 in path order \(the search stopped there: narrow `path` or the pattern, or raise `max_results`\)/,
     );
     assert.equal(lines.length, 3, text);
   });

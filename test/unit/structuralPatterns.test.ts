@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { findMatches } from '../../src/structural/matcher';
 import { compilePattern, PatternError } from '../../src/structural/pattern';
-import { indexOf, matchesIn, MatchSpec, matchTexts, registry } from './support/structuralEngine';
+import { indexOf, matchesIn, MatchSpec, matchTexts, registry, rewritten } from './support/structuralEngine';
 
 /** A statement written without its `;`: the node takes in the `;` the "statement;" scaffold adds. */
 const STATEMENTS_WITHOUT_TERMINATOR: readonly MatchSpec[] = [
@@ -530,6 +530,93 @@ const READINGS_KEPT: readonly MatchSpec[] = [
   },
 ];
 
+/** From `flutter create`'s counter app and url_launcher's example (flutter/packages). */
+const FLUTTER_STATE = `class _MyHomePageState extends State<MyHomePage> {
+  int _counter = 0;
+
+  void _incrementCounter() {
+    setState(() {
+      _counter++;
+    });
+  }
+
+  Future<void> _launchUrl() async {
+    if (!await launchUrl(_url)) {
+      throw Exception('Could not launch $_url');
+    }
+  }
+
+  @override
+  @mustCallSuper
+  void dispose() {
+    super.dispose();
+  }
+
+  @override
+  Widget build(BuildContext context) {
+    return Scaffold(
+      appBar: AppBar(title: Text(widget.title)),
+    );
+  }
+}
+
+Widget build(BuildContext context) => const Placeholder();
+
+Future<void> main() async {
+  runApp(const MyApp());
+}
+`;
+
+/**
+ * Dart methods, as developers write them: a function pattern matches a class's method (its
+ * signature wrapped in a \`method_signature\`, the class-member reading) as it matches a top-level
+ * function; annotations written above it must be right above the method.
+ */
+const DART_METHODS: readonly MatchSpec[] = [
+  {
+    language: 'dart',
+    pattern: 'Widget build(BuildContext context) { $$$B }',
+    source: FLUTTER_STATE,
+    matches: [
+      'Widget build(BuildContext context) {\n    return Scaffold(\n      appBar: AppBar(title: Text(widget.title)),\n    );\n  }',
+    ],
+  },
+  {
+    language: 'dart',
+    pattern: '@override\nWidget build(BuildContext context) { $$$B }',
+    source: FLUTTER_STATE,
+    matches: [
+      '@override\n  Widget build(BuildContext context) {\n    return Scaffold(\n      appBar: AppBar(title: Text(widget.title)),\n    );\n  }',
+    ],
+  },
+  {
+    language: 'dart',
+    pattern: 'Future<$T> $F($$$P) async { $$$B }',
+    source: FLUTTER_STATE,
+    matches: [
+      "Future<void> _launchUrl() async {\n    if (!await launchUrl(_url)) {\n      throw Exception('Could not launch $_url');\n    }\n  }",
+      'Future<void> main() async {\n  runApp(const MyApp());\n}',
+    ],
+  },
+  {
+    language: 'dart',
+    pattern: 'void $F() { $$$B }',
+    source: FLUTTER_STATE,
+    matches: [
+      'void _incrementCounter() {\n    setState(() {\n      _counter++;\n    });\n  }',
+      'void dispose() {\n    super.dispose();\n  }',
+    ],
+  },
+  // The annotation right above the method is @mustCallSuper; @override above it may come before.
+  {
+    language: 'dart',
+    pattern: '@mustCallSuper\nvoid dispose() { $$$B }',
+    source: FLUTTER_STATE,
+    matches: ['@mustCallSuper\n  void dispose() {\n    super.dispose();\n  }'],
+  },
+  { language: 'dart', pattern: '@override\nvoid dispose() { $$$B }', source: FLUTTER_STATE, matches: [] },
+];
+
 /**
  * Known limits, kept so a change is noticed. The statement rung comes first, so a member-looking
  * declaration compiles as a local and matches no field; Swift keeps `x;` as a list of statements.
@@ -550,6 +637,13 @@ const KNOWN_LIMITS: readonly MatchSpec[] = [
   },
   { language: 'cpp', pattern: 'int $N;', source: 'class A {\n  int a;\n};\n', matches: [] },
   { language: 'c', pattern: 'int $N;', source: 'struct s {\n  int a;\n};\n', matches: [] },
+  // A macro before the type is the type to the grammar (`void` an error beside it): see grammars/README.md.
+  {
+    language: 'c',
+    pattern: '$T $F($$$P) { $$$B }',
+    source: 'static NORETURN void die(int c) {\n  exit(c);\n}\n',
+    matches: [],
+  },
   { language: 'swift', pattern: 'var $N: $T;', source: 'class A {\n    var a: Int\n}\n', matches: [] },
 ];
 
@@ -560,6 +654,7 @@ const TABLES: ReadonlyArray<[string, readonly MatchSpec[]]> = [
   ['a member written with its terminator', MEMBERS_WITH_TERMINATORS],
   ['an annotation alone', ANNOTATIONS],
   ['readings kept', READINGS_KEPT],
+  ['Dart methods, as Flutter writes them', DART_METHODS],
   ['known limits', KNOWN_LIMITS],
 ];
 
@@ -573,6 +668,48 @@ for (const [title, specs] of TABLES) {
     }
   });
 }
+
+describe('structural patterns: a C macro before the type', function () {
+  it('is bound as the type by a pattern with the storage class; the real type is an error the match skips', async () => {
+    const [match] = await matchesIn(
+      'c',
+      'static $T $F($$$P) { $$$B }',
+      'static NORETURN void die(int c) {\n  exit(c);\n}\n',
+    );
+    assert.deepEqual([match.captures.get('T')?.text, match.captures.get('F')?.text], ['NORETURN', 'die']);
+  });
+});
+
+describe('structural patterns: a Dart method matched by a function pattern', function () {
+  this.timeout(20_000);
+
+  it('starts at its annotation, on the row and column of it, and the structural index answers the same', async () => {
+    const loaded = await registry.load('dart');
+    const { root } = compilePattern(loaded, '@override\nWidget build(BuildContext context) { $$$B }');
+    const tree = loaded.parser.parse(FLUTTER_STATE);
+    assert.ok(tree);
+    try {
+      const fromTree = findMatches(tree, FLUTTER_STATE, root);
+      assert.deepEqual(
+        fromTree.map((match) => [match.startRow, match.startColumn, match.coveredStart === match.start]),
+        [[21, 2, true]],
+      );
+      assert.deepEqual(findMatches(await indexOf('dart', FLUTTER_STATE), FLUTTER_STATE, root), fromTree);
+    } finally {
+      tree.delete();
+    }
+  });
+
+  it('a rewrite of a method keeps the class around it', async () => {
+    assert.equal(
+      await rewritten('dart', 'void _incrementCounter() { $$$B }', 'void _increment() { $$$B }', FLUTTER_STATE),
+      FLUTTER_STATE.replace(
+        'void _incrementCounter() {\n    setState(() {\n      _counter++;\n    });\n  }',
+        'void _increment() { setState(() {\n    _counter++;\n  }); }',
+      ),
+    );
+  });
+});
 
 describe("structural patterns: a terminator written after a member covers the file's", function () {
   this.timeout(20_000);

@@ -49,6 +49,7 @@ export async function scalingCurve(
       'reload / ast-grep cold',
       'index file / text',
       'warm MiB peak / after',
+      'engine MiB (budget)',
     ],
   ];
   try {
@@ -86,6 +87,7 @@ export async function scalingCurve(
         ratio(warm.reloadMs, theirs.ms),
         (warm.indexFileBytes / warm.textBytes).toFixed(3),
         `${mebibytes(warm.peakMiB)} / ${mebibytes(warm.afterMiB)}`,
+        `${mebibytes(warm.engineMiB)} (${warm.budgetMiB})`,
       ]);
       fs.rmSync(folder, { recursive: true, force: true });
       log(`  ${size} files: done`);

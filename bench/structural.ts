@@ -20,7 +20,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_SEARCHED_FILE_LENGTH } from '../src/structural/search';
-import { INDEX_BUDGET_BYTES } from '../src/structural/parsePool';
+import { DEFAULT_MEMORY_BUDGET_MB, parsingThreadsFor } from '../src/structural/engineMemory';
 import { Contenders, contenders } from './contenders';
 import { Corpus, structuralCorpora } from './structuralCorpora';
 import { scalingCurve } from './scalingCurve';
@@ -166,7 +166,7 @@ export async function structuralBenchmark(
     `\nTargets: cold ≤ ${TARGET.selective.toFixed(1)}× ast-grep's wall for selective patterns, ≤ ${TARGET.broad}× for broad ones; warm new ≤ ${TARGET.warmNew}× ast-grep's cold wall; peak ≤ ${TARGET.peakMiB} MiB: ${targetsMet ? 'all met' : 'not all met'}.`,
   );
   log(
-    `\nWarm: the engine as the extension holds it (${Math.min(os.availableParallelism(), 4)} parsing threads; structural indexes within ${INDEX_BUDGET_BYTES / 1024 / 1024} MiB of arrays, a 64 M character source cache, the match cache), one process per corpus: the corpus searched once, its background indexing awaited, then each pattern new (the match cache emptied) and repeated, ${options.rounds} rounds. Memory of that whole process (Node alone: the RSS before the engine was made):`,
+    `\nWarm: the engine as the extension holds it (${parsingThreadsFor(DEFAULT_MEMORY_BUDGET_MB * 1024 * 1024, os.availableParallelism())} parsing threads keeping structural indexes, the source cache, the match cache, all within the default memory budget of ${DEFAULT_MEMORY_BUDGET_MB} MiB), one process per corpus: the corpus searched once, its background indexing awaited, then each pattern new (the match cache emptied) and repeated, ${options.rounds} rounds. Memory of that whole process (Node alone: the RSS before the engine was made):`,
   );
   log(warmTable(warm));
   for (const row of rows) {
@@ -262,6 +262,7 @@ function warmTable(warm: ReadonlyMap<Corpus, WarmResult>): string {
       'read all through the source cache',
       'peak MiB (Node alone)',
       'RSS MiB after',
+      'engine MiB (budget)',
       'CPU',
       'first after a reload (not read)',
       'trigram index file / text',
@@ -276,6 +277,7 @@ function warmTable(warm: ReadonlyMap<Corpus, WarmResult>): string {
       seconds(result.cachedReadMs),
       `${mebibytes(result.peakMiB)} (${mebibytes(result.baselineMiB)})`,
       mebibytes(result.afterMiB),
+      `${mebibytes(result.engineMiB)} (${result.budgetMiB})`,
       result.cpuMs === undefined ? 'n/a' : seconds(result.cpuMs),
       `${seconds(result.reloadMs)} (${result.reloadRuledOut})`,
       (result.indexFileBytes / result.textBytes).toFixed(3),

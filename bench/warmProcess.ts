@@ -15,15 +15,17 @@ import { StructuralSearch } from '../src/structural/search';
 import { ParsePool } from '../src/structural/parsePool';
 import { SourceCache } from '../src/structural/sourceCache';
 import { TrigramFilter } from '../src/structural/trigramFilter';
+import { DEFAULT_MEMORY_BUDGET_MB, EngineMemory, parsingThreadsFor } from '../src/structural/engineMemory';
 import { residentMiB } from './timedRun';
 import type { WarmPattern, WarmResult, WarmSpec } from './warmRun';
 
 /** The engine as structuralService.ts makes it, its trigram index kept in `storageFile`. */
 function engineOf(spec: WarmSpec, registry: LanguageRegistry, storageFile: string) {
+  const budget = DEFAULT_MEMORY_BUDGET_MB * 1024 * 1024;
   const cache = new SourceCache();
   const pool = new ParsePool({
     script: path.join(spec.root, 'dist', 'parseWorker.js'),
-    size: Math.min(os.availableParallelism(), 4),
+    size: parsingThreadsFor(budget, os.availableParallelism()),
     index: true,
   });
   const filter = new TrigramFilter({ script: path.join(spec.root, 'dist', 'indexWorker.js'), storageFile });
@@ -32,11 +34,21 @@ function engineOf(spec: WarmSpec, registry: LanguageRegistry, storageFile: strin
     cacheMatches: true,
     index: filter,
   });
+  const memory = new EngineMemory(budget, {
+    threads: () => pool.threadMemory(),
+    indexThread: () => filter.threadMemory(),
+    retireIdleThreads: () => pool.retireIdleThreads(),
+    structuralIndexes: pool.structuralIndexes,
+    sourceCache: cache,
+    matchCache: engine.matchCache,
+  });
+  memory.settle();
   return {
     cache,
     pool,
     filter,
     engine,
+    memory,
     dispose: () => {
       pool.dispose();
       filter.dispose();
@@ -54,6 +66,7 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
   const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'live-tools-trigrams-'));
   const storageFile = path.join(storage, 'structural-trigrams.bin');
   let current = engineOf(spec, registry, storageFile);
+  let engineBytes = 0;
   try {
     const search = async (pattern: string) => {
       const { pool, filter, engine } = current;
@@ -68,8 +81,14 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
         files: [...spec.files],
         maxResults: Number.POSITIVE_INFINITY,
       });
+      const ms = performance.now() - started;
+      // As structuralService.ts does after each search; measured once the background work it left is done.
+      current.cache.searchEnded();
+      await pool.indexingDone();
+      current.memory.settle();
+      engineBytes = Math.max(engineBytes, current.memory.totalBytes());
       return {
-        ms: performance.now() - started,
+        ms,
         matches: result.matchCount,
         fromIndex: pool.served.fromIndex - before.fromIndex,
         parsed: pool.served.parsed - before.parsed,
@@ -121,6 +140,8 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
       indexedFiles,
       baselineMiB,
       afterMiB,
+      engineMiB: engineBytes / 1024 / 1024,
+      budgetMiB: DEFAULT_MEMORY_BUDGET_MB,
       patterns,
       reloadMs: reload.ms,
       reloadRuledOut: reload.ruledOut,

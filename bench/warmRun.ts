@@ -41,6 +41,9 @@ export interface WarmResult {
   /** This process's resident memory before the engine was made, and after the last search. */
   readonly baselineMiB: number;
   readonly afterMiB: number;
+  /** The engine's memory as its budget counts it (threads' own measures and the caches), highest after any search, and the budget. */
+  readonly engineMiB: number;
+  readonly budgetMiB: number;
   readonly patterns: readonly WarmPattern[];
   /** The first search of the first pattern in a fresh engine (as after a window reload) that reads the trigram index saved before; files it ruled out. */
   readonly reloadMs: number;

@@ -12,6 +12,7 @@ export const Setting = {
   debugPython: 'liveTools.debug.python',
   debugSessionMinutes: 'liveTools.debug.sessionMinutes',
   structuralMaxFileCharacters: 'liveTools.structural.maxFileCharacters',
+  structuralMemoryBudget: 'liveTools.structural.memoryBudgetMB',
   evalPython: 'liveTools.eval.python',
   evalIdleSeconds: 'liveTools.eval.idleSeconds',
   askUserTimeoutMinutes: 'liveTools.askUser.timeoutMinutes',

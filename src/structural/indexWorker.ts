@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { fileTrigrams } from './trigrams';
 import { TrigramIndex } from './trigramIndex';
-import type { IndexReply, IndexRequest, IndexWorkerData } from './trigramFilter';
+import type { IndexMessage, IndexReply, IndexRequest, IndexWorkerData } from './trigramFilter';
+import { measureThread } from './engineMemory';
 
 /** Files larger than this are not indexed (always read): most searches cap files far below it. */
 export const INDEXED_MAX_BYTES = 4 * 1024 * 1024;
@@ -30,7 +31,9 @@ if (parentPort) {
   let building = false;
   let built = 0;
 
-  const reply = (message: IndexReply): void => port.postMessage(message);
+  // Each reply with what the thread measures of itself (the engine's budget adds it up: engineMemory.ts).
+  const reply = (message: IndexReply): void =>
+    port.postMessage({ ...message, memory: measureThread(undefined, index.heldBytes) } satisfies IndexMessage);
   const schedule = (delayMs: number): void => {
     building = true;
     setTimeout(build, delayMs);

@@ -71,6 +71,8 @@ export interface LanguageRegistryOptions {
   readonly locateWasm: (entry: GrammarEntry) => string;
   /** Absolute path of `web-tree-sitter.wasm`, when it is not beside the runtime module. */
   readonly runtimeWasm?: string;
+  /** The runtime's wasm memory, made by the caller to measure it (engineMemory.ts `parserMemory`). */
+  readonly wasmMemory?: unknown;
 }
 
 export class LanguageRegistry {
@@ -118,8 +120,11 @@ export class LanguageRegistry {
   }
 
   private init(): Promise<void> {
-    const runtimeWasm = this.options.runtimeWasm;
-    this.initialised ??= Parser.init(runtimeWasm ? { locateFile: () => runtimeWasm } : undefined);
+    const { runtimeWasm, wasmMemory } = this.options;
+    this.initialised ??= Parser.init({
+      ...(runtimeWasm ? { locateFile: () => runtimeWasm } : {}),
+      ...(wasmMemory ? { wasmMemory } : {}),
+    } as Parameters<typeof Parser.init>[0]);
     return this.initialised;
   }
 }

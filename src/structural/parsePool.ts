@@ -14,7 +14,15 @@
 import { Worker } from 'node:worker_threads';
 import { DiskJob, FileOutcome, FileMatcher, MatchJob, PatternSummary } from './fileMatcher';
 import { Match } from './matcher';
-import { errorFromWire, fileOutcomeFromWire, fromWire, WorkerReply, WorkerRequest } from './workerProtocol';
+import {
+  errorFromWire,
+  fileOutcomeFromWire,
+  fromWire,
+  WorkerMessage,
+  WorkerReply,
+  WorkerRequest,
+} from './workerProtocol';
+import type { BudgetedCache, ThreadMemory } from './engineMemory';
 import { ModelFacingError } from '../platform/modelFacingError';
 import { StoppedInFile } from './stoppedInFile';
 
@@ -78,6 +86,8 @@ interface PooledWorker {
   readonly takesLarge: boolean;
   /** Ends the thread when its oldest job runs past the deadline. */
   deadline?: NodeJS.Timeout;
+  /** What it measured of itself after its last job. */
+  memory?: ThreadMemory;
 }
 
 /**
@@ -168,13 +178,16 @@ export class ParsePool implements FileMatcher {
   /** The jobs each caller's signal may take back. */
   private readonly bySignal = new Map<AbortSignal, { readonly jobs: Set<Pending>; readonly onAbort: () => void }>();
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Files whose structural index a thread holds, with the text it was built from; least recently used first. */
+  /** Files whose structural index a thread holds, with the text it was built from; least recently used first (a match from one moves it last). */
   private readonly indexed = new Map<
     string,
     { readonly worker: PooledWorker; readonly text: string; readonly bytes: number }
   >();
   private indexedCharacters = 0;
   private indexedBytes = 0;
+  /** The structural indexes' share of the engine's budget (engineMemory.ts); the options' budget until it is given. */
+  private indexLimit = Number.POSITIVE_INFINITY;
+  private indexesDropped = 0;
   /** Characters of the texts waiting in index jobs (the queue holds them until a thread takes them). */
   private queuedCharacters = 0;
   /** Files waiting to be indexed or being indexed. */
@@ -191,6 +204,48 @@ export class ParsePool implements FileMatcher {
   /** Files a thread holds the structural index of. */
   get indexedFiles(): number {
     return this.indexed.size;
+  }
+
+  /** The structural indexes the threads keep, as a cache the engine's budget shares out to. */
+  readonly structuralIndexes: BudgetedCache = ((pool: ParsePool): BudgetedCache => ({
+    get heldBytes(): number {
+      return pool.indexedBytes;
+    },
+    get heldEntries(): number {
+      return pool.indexed.size;
+    },
+    get droppedEntries(): number {
+      return pool.indexesDropped;
+    },
+    limitTo: (bytes) => pool.limitIndexes(bytes),
+  }))(this);
+
+  /** The threads running now, each as it last measured itself (one that has not answered yet is left out). */
+  threadMemory(): ThreadMemory[] {
+    return this.workers.flatMap((pooled) => (pooled.memory ? [pooled.memory] : []));
+  }
+
+  /** Ends the threads with no job (their heaps go back, and the indexes they keep); how many. */
+  retireIdleThreads(): number {
+    const idle = this.workers.filter((pooled) => pooled.inFlight.length === 0);
+    for (const pooled of idle) this.retire(pooled);
+    return idle.length;
+  }
+
+  /** Keeps at most `bytes` of structural indexes from now on: the least recently used go, their threads told. */
+  private limitIndexes(bytes: number): void {
+    this.indexLimit = bytes;
+    const forgotten = new Map<PooledWorker, string[]>();
+    for (const [file, held] of this.indexed) {
+      if (this.indexedBytes <= bytes) break;
+      this.unindex(file);
+      this.indexesDropped++;
+      const files = forgotten.get(held.worker) ?? [];
+      files.push(file);
+      forgotten.set(held.worker, files);
+    }
+    for (const [worker, files] of forgotten)
+      if (this.workers.includes(worker)) void this.send({ kind: 'forget', files }, 0, worker).catch(() => undefined);
   }
 
   /** Resolves once no index is waiting to be built (the benchmark and tests wait for the background work). */
@@ -216,6 +271,10 @@ export class ParsePool implements FileMatcher {
         const reply = await this.send({ kind: 'indexed', job: { ...job, file } }, 0, held.worker, signal);
         if ('matches' in reply) {
           this.served.fromIndex++;
+          if (this.indexed.get(file) === held) {
+            this.indexed.delete(file);
+            this.indexed.set(file, held);
+          }
           return reply.matches.map((wire) => fromWire(wire, job.text));
         }
       }
@@ -473,7 +532,7 @@ export class ParsePool implements FileMatcher {
   private start(): PooledWorker {
     const takesLarge = !this.workers.some((other) => other.takesLarge);
     const worker = new Worker(this.options.script, {
-      workerData: { indexBudget: this.indexBudget() / this.options.size },
+      workerData: { indexBudget: this.threadIndexBudget() / this.options.size },
       resourceLimits: {
         maxYoungGenerationSizeMb: 2,
         maxOldGenerationSizeMb: takesLarge ? LARGE_TEXT_OLD_GENERATION_MB : OLD_GENERATION_MB,
@@ -482,7 +541,8 @@ export class ParsePool implements FileMatcher {
     // The pool never keeps a process alive by itself (the command line exits when its search is done).
     worker.unref();
     const pooled: PooledWorker = { worker, inFlight: [], takesLarge };
-    worker.on('message', (reply: WorkerReply) => {
+    worker.on('message', (reply: WorkerMessage) => {
+      if (reply.memory) pooled.memory = reply.memory;
       const pending = pooled.inFlight.shift();
       if (!pending) return;
       this.armDeadline(pooled);
@@ -527,6 +587,11 @@ export class ParsePool implements FileMatcher {
   }
 
   private indexBudget(): number {
+    return Math.min(this.threadIndexBudget(), this.indexLimit);
+  }
+
+  /** What the options allow the indexes of all threads (each thread is given its part of it). */
+  private threadIndexBudget(): number {
     const index = this.options.index;
     if (!index) return 0;
     return index === true ? INDEX_BUDGET_BYTES : index.budgetBytes;

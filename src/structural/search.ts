@@ -21,6 +21,7 @@ import {
 } from './fileMatcher';
 import { LanguageRegistry } from './languages';
 import { Match } from './matcher';
+import { MatchCache, PatternMatches } from './matchCache';
 import { PatternError } from './pattern';
 import { mayMatch } from './prefilter';
 import { FileFilter } from './trigramFilter';
@@ -143,12 +144,6 @@ export interface StructuralSearchOptions {
   readonly cacheMatches?: boolean;
 }
 
-/** A file with matches, or without (kept to answer a repeated query). */
-interface CachedMatches {
-  readonly source: string;
-  readonly matches: readonly Match[];
-}
-
 /** Files handed to the threads ahead of the one whose matches are awaited, per thread, and their text in all. */
 const FILES_AHEAD_PER_THREAD = 16;
 /**
@@ -159,12 +154,10 @@ const FILES_AHEAD_PER_THREAD = 16;
 const READS_AHEAD = 16;
 const MAX_QUEUED_LENGTH = 4 * 1024 * 1024;
 
-/** Patterns whose matches are kept, most recent last. */
-const CACHED_PATTERNS = 4;
-
 export class StructuralSearch {
   private readonly inline: InlineMatcher;
-  private readonly matchCache = new Map<string, Map<string, CachedMatches>>();
+  /** The matches of the last few patterns (with `cacheMatches`), within their share of the engine's budget. */
+  readonly matchCache = new MatchCache();
 
   constructor(
     private readonly registry: LanguageRegistry,
@@ -339,33 +332,27 @@ export class StructuralSearch {
   /** One text's matches: from the match cache while the text is unchanged, else parsed (and then cached when complete). */
   private matchText(
     matcher: FileMatcher,
-    cache: Map<string, CachedMatches> | undefined,
+    cache: PatternMatches | undefined,
     job: MatchJob,
     file: string,
     signal: AbortSignal,
   ): Promise<FileOutcome> {
     const source = job.text;
-    const cached = cache?.get(file);
-    if (cached && cached.source === source) return Promise.resolve({ parsed: false, matches: cached.matches, source });
+    const cached = cache?.get(file, source);
+    if (cached) return Promise.resolve({ parsed: false, matches: cached, source });
     const matches = matcher.match(job, signal);
     // Complete answers only: a file cut at the limit may have more matches.
     if (cache)
       void matches.then(
-        (found) => found.length < job.limit && cache.set(file, { source, matches: found }),
+        (found) => found.length < job.limit && cache.set(file, source, found),
         () => undefined,
       );
     return matches.then((found) => ({ parsed: true, matches: found, source }));
   }
 
   /** The cached matches of this pattern, the least recently used pattern giving way. */
-  private cacheFor(language: string, pattern: string): Map<string, CachedMatches> | undefined {
-    if (!this.options.cacheMatches) return undefined;
-    const key = `${language}\u0000${pattern}`;
-    const cache = this.matchCache.get(key) ?? new Map<string, CachedMatches>();
-    this.matchCache.delete(key);
-    this.matchCache.set(key, cache);
-    if (this.matchCache.size > CACHED_PATTERNS) this.matchCache.delete(this.matchCache.keys().next().value as string);
-    return cache;
+  private cacheFor(language: string, pattern: string): PatternMatches | undefined {
+    return this.options.cacheMatches ? this.matchCache.forPattern(language, pattern) : undefined;
   }
 }
 

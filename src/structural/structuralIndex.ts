@@ -8,7 +8,7 @@ import { FlatTree } from './flatTree';
 
 export class IndexStore {
   private readonly trees = new Map<string, FlatTree>();
-  private bytes = 0;
+  private held = 0;
 
   constructor(private readonly budget: number) {}
 
@@ -28,16 +28,25 @@ export class IndexStore {
    */
   put(file: string, tree: FlatTree): boolean {
     this.drop(file);
-    if (this.bytes + tree.bytes > this.budget) return false;
+    if (this.held + tree.bytes > this.budget) return false;
     this.trees.set(file, tree);
-    this.bytes += tree.bytes;
+    this.held += tree.bytes;
     return true;
+  }
+
+  /** Bytes of the indexes held. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  forget(file: string): void {
+    this.drop(file);
   }
 
   private drop(file: string): void {
     const tree = this.trees.get(file);
     if (!tree) return;
     this.trees.delete(file);
-    this.bytes -= tree.bytes;
+    this.held -= tree.bytes;
   }
 }

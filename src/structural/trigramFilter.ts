@@ -6,6 +6,7 @@
  * once it has. It never rules a file in or out by itself being away: a thread that failed or a
  * question cancelled rules nothing out. No `vscode` here.
  */
+import type { ThreadMemory } from './engineMemory';
 import { Worker } from 'node:worker_threads';
 
 export interface IndexWorkerData {
@@ -28,6 +29,9 @@ export type IndexRequest =
     }
   | { readonly kind: 'searchEnded' }
   | { readonly kind: 'status'; readonly id: number };
+
+/** A reply as the thread sends it: with its own memory, measured then. */
+export type IndexMessage = IndexReply & { readonly memory?: ThreadMemory };
 
 export type IndexReply =
   | {
@@ -90,6 +94,8 @@ export class TrigramFilter implements FileFilter {
   ruledOutCount = 0;
   /** Whether the thread read an index saved before it started (known after the first question). */
   loadedFromDisk = false;
+  /** What the thread measured of itself at its last reply. */
+  private memory: ThreadMemory | undefined;
 
   constructor(private readonly options: TrigramFilterOptions) {}
 
@@ -170,7 +176,8 @@ export class TrigramFilter implements FileFilter {
     };
     const worker = new Worker(this.options.script, { workerData: data });
     worker.unref();
-    worker.on('message', (reply: IndexReply) => {
+    worker.on('message', (reply: IndexMessage) => {
+      if (reply.memory) this.memory = reply.memory;
       if (reply.kind === 'built') {
         this.options.report?.(
           `indexed ${reply.files} files; the index holds ${reply.records} (${(reply.bytes / 1024 / 1024).toFixed(1)} MiB)`,
@@ -198,6 +205,11 @@ export class TrigramFilter implements FileFilter {
     worker.on('exit', gone);
     this.worker = worker;
     return worker;
+  }
+
+  /** The thread's memory as it last measured it; undefined while no thread runs. */
+  threadMemory(): ThreadMemory | undefined {
+    return this.worker ? this.memory : undefined;
   }
 
   /** Questions of a thread that is gone rule nothing out; waiters for its build stop waiting. */

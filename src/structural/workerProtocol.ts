@@ -8,6 +8,7 @@
 import { DiskJob, FileOutcome, MatchJob, PatternSummary } from './fileMatcher';
 import { Match, PatternTooExpensive } from './matcher';
 import { PatternError } from './pattern';
+import type { ThreadMemory } from './engineMemory';
 
 /** One request at a time per worker: a reply answers the request the worker was last given. */
 export type WorkerRequest =
@@ -17,7 +18,9 @@ export type WorkerRequest =
   /** Build and keep the text's structural index. */
   | { readonly kind: 'index'; readonly file: string; readonly language: string; readonly text: string }
   /** Match the text from the index this thread keeps of it. */
-  | { readonly kind: 'indexed'; readonly job: MatchJob & { readonly file: string } };
+  | { readonly kind: 'indexed'; readonly job: MatchJob & { readonly file: string } }
+  /** Drop the indexes of these files (the pool's share of the budget shrank). */
+  | { readonly kind: 'forget'; readonly files: readonly string[] };
 
 export type WorkerReply =
   | { readonly matches: readonly WireMatch[] }
@@ -28,6 +31,9 @@ export type WorkerReply =
   /** The thread no longer holds the file's index (evicted past its budget). */
   | { readonly missing: true }
   | { readonly error: WireError };
+
+/** A reply as the thread sends it: with its own memory, measured after the job. */
+export type WorkerMessage = WorkerReply & { readonly memory?: ThreadMemory };
 
 /** An error as it crosses threads: its name and message, and a budget and file for PatternTooExpensive. */
 export interface WireError {

@@ -11,6 +11,7 @@ import {
   resolvedByUser,
   setSetting,
   waitUntil,
+  waitUntilAsync,
   workspaceRoot,
 } from './support/tools';
 
@@ -62,6 +63,22 @@ describe('ast_grep in the editor', function () {
       text,
     );
     assert.doesNotMatch(text, /_pulse\.dispose/);
+  });
+
+  it('Dart: a function pattern finds the build method of a State class, with and without the annotation above it', async () => {
+    const file = 'flutter_app/lib/counter_page.dart';
+    const line = lineOf(file, 'Widget build(BuildContext context) {');
+    const plain = await invokeText('ast_grep', {
+      pattern: 'Widget build(BuildContext context) { $$$B }',
+      language: 'dart',
+    });
+    assert.match(plain, /^1 match of `Widget build\(BuildContext context\) \{ \$\$\$B \}` in 1 file \(dart, /, plain);
+    assert.ok(plain.includes(`${file}:${line}: Widget build(BuildContext context) {`), plain);
+    const annotated = await invokeText('ast_grep', {
+      pattern: '@override\nWidget build(BuildContext context) { $$$B }',
+      path: file,
+    });
+    assert.ok(annotated.includes(`${file}:${line - 1}: @override`), annotated);
   });
 
   it('a folder without a language searches every language the pattern parses in, and says which', async () => {
@@ -445,6 +462,38 @@ describe('ast_grep and the trigram index', function () {
       assert.match(after, new RegExp(`${folder}/part4.ts:1: markerCall\\(4\\)`));
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+});
+
+describe('ast_grep within its memory budget', function () {
+  this.timeout(60_000);
+
+  it('Show Structural Search Memory reports what the threads measured and the caches hold, within the user’s budget', async () => {
+    await activateExtension();
+    await invokeText('ast_grep', { pattern: 'if ($X != null) $X.dispose()', language: 'dart' });
+    const report = (await vscode.commands.executeCommand<string>('liveTools.showStructuralMemory')) ?? '';
+    const total =
+      /^Structural search memory: ([\d.]+) MiB of 256\.0 MiB \(setting liveTools\.structural\.memoryBudgetMB\)\./.exec(
+        report,
+      );
+    assert.ok(total && Number(total[1]) <= 256, report);
+    // A parsing thread measures its wasm memory: the runtime starts it at 32 MiB.
+    const wasm = [...report.matchAll(/wasm ([\d.]+) MiB/g)].map((found) => Number(found[1]));
+    assert.ok(wasm.length > 0 && wasm.every((mib) => mib >= 32), report);
+    assert.match(report, /^- source cache: [\d.]+ MiB, \d+ files/m);
+    await setSetting('liveTools.structural.memoryBudgetMB', 96);
+    try {
+      await waitUntilAsync(
+        'the budget to follow the setting',
+        async () =>
+          /MiB of 96\.0 MiB/.test(
+            (await vscode.commands.executeCommand<string>('liveTools.showStructuralMemory')) ?? '',
+          ) || undefined,
+        10_000,
+      );
+    } finally {
+      await setSetting('liveTools.structural.memoryBudgetMB', undefined);
     }
   });
 });

@@ -20,11 +20,24 @@ function structuralResourceState(extensionPath: string): ResourceState {
   return { ready: true };
 }
 
+export const SHOW_STRUCTURAL_MEMORY_COMMAND = 'liveTools.showStructuralMemory';
+
 export function registerStructural(context: vscode.ExtensionContext, runtime: Runtime): StructuralService {
   const update = (): void => runtime.board.set('structural', structuralResourceState(context.extensionPath));
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(update));
   update();
   const service = new StructuralService(context.extensionPath, runtime.log, context.storageUri?.fsPath);
   context.subscriptions.push(service);
+  // The engine's memory on request: its first line shown to the human with the rest a click away, the whole returned.
+  context.subscriptions.push(
+    vscode.commands.registerCommand(SHOW_STRUCTURAL_MEMORY_COMMAND, () => {
+      const report = service.memory.report();
+      const [first, ...rest] = report.split('\n');
+      void vscode.window.showInformationMessage(first, 'Details').then((choice) => {
+        if (choice) void vscode.window.showInformationMessage(first, { modal: true, detail: rest.join('\n') });
+      });
+      return report;
+    }),
+  );
   return service;
 }

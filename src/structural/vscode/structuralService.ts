@@ -25,6 +25,7 @@ import {
 import { SourceCache } from '../sourceCache';
 import { ParsePool } from '../parsePool';
 import { TrigramFilter } from '../trigramFilter';
+import { DEFAULT_MEMORY_BUDGET_MB, EngineMemory, MIN_MEMORY_BUDGET_MB, parsingThreadsFor } from '../engineMemory';
 
 /** The trigram index's file in the workspace storage. */
 export const TRIGRAM_INDEX_FILE = 'structural-trigrams.bin';
@@ -45,6 +46,8 @@ export class StructuralService implements vscode.Disposable {
   private readonly cache = new SourceCache();
   private readonly pool: ParsePool;
   private readonly index: TrigramFilter;
+  /** The engine's one memory budget: the threads' measures and the caches' shares (engineMemory.ts). */
+  readonly memory: EngineMemory;
 
   /** `storageDir`: the extension's workspace storage, where the trigram index is kept between windows. */
   constructor(
@@ -61,9 +64,10 @@ export class StructuralService implements vscode.Disposable {
     // (one per core, at most four; they stop after a minute idle, ten minutes while they hold structural
     // indexes, and a cancelled search terminates them). Files searched are indexed in the background, so
     // the next pattern matches them without parsing.
+    const budget = memoryBudgetBytes();
     this.pool = new ParsePool({
       script: path.join(extensionPath, 'dist', 'parseWorker.js'),
-      size: Math.min(os.availableParallelism(), 4),
+      size: parsingThreadsFor(budget, os.availableParallelism()),
       index: true,
     });
     // Files that surely lack a pattern's trigrams are not read: the index is built on its own thread
@@ -88,9 +92,32 @@ export class StructuralService implements vscode.Disposable {
         searchEnded: () => index.searchEnded(),
       },
     });
+    const pool = this.pool;
+    this.memory = new EngineMemory(budget, {
+      threads: () => pool.threadMemory(),
+      indexThread: () => index.threadMemory(),
+      retireIdleThreads: () => pool.retireIdleThreads(),
+      structuralIndexes: pool.structuralIndexes,
+      sourceCache: this.cache,
+      matchCache: this.search.matchCache,
+    });
+    this.memory.settle();
+    this.configuration = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(Setting.structuralMemoryBudget)) this.memory.setBudget(memoryBudgetBytes());
+    });
+  }
+
+  private readonly configuration: vscode.Disposable;
+
+  /** After each search: what it read is kept over what comes next, and the caches are held to their shares. */
+  private searchEnded(): void {
+    this.cache.searchEnded();
+    this.memory.settle();
+    this.log.info('structural.memory', this.memory.report().replace(/\n/g, ' '));
   }
 
   dispose(): void {
+    this.configuration.dispose();
     this.pool.dispose();
     this.index.dispose();
   }
@@ -145,7 +172,12 @@ export class StructuralService implements vscode.Disposable {
   async run(request: SearchRequest): Promise<SearchResult> {
     const started = performance.now();
     const ruledOutBefore = this.index.ruledOutCount;
-    const result = await this.search.search({ maxFileLength: this.maxFileLength(), ...request });
+    let result: SearchResult;
+    try {
+      result = await this.search.search({ maxFileLength: this.maxFileLength(), ...request });
+    } finally {
+      this.searchEnded();
+    }
     this.log.info(
       'structural.search',
       `${JSON.stringify(request.pattern)} files=${request.files.length} ruledOut=${this.index.ruledOutCount - ruledOutBefore} parsed=${result.filesParsed} matches=${result.matchCount}` +
@@ -156,7 +188,12 @@ export class StructuralService implements vscode.Disposable {
 
   async rewrite(request: RewriteRequest): Promise<RewriteResult> {
     const started = performance.now();
-    const result = await this.search.rewrite({ maxFileLength: this.maxFileLength(), ...request });
+    let result: RewriteResult;
+    try {
+      result = await this.search.rewrite({ maxFileLength: this.maxFileLength(), ...request });
+    } finally {
+      this.searchEnded();
+    }
     this.log.info(
       'structural.rewrite',
       `${JSON.stringify(request.pattern)} → ${JSON.stringify(request.rewrite)} files=${request.files.length} replacements=${result.replacementCount}` +
@@ -172,6 +209,16 @@ export class StructuralService implements vscode.Disposable {
     if (open?.isDirty) return Promise.resolve(open.getText());
     return this.cache.read(file, maxLength);
   }
+}
+
+/** The user's budget for the engine's memory (a workspace cannot raise it), in bytes. */
+function memoryBudgetBytes(): number {
+  const setting = userSettingValue<number>(Setting.structuralMemoryBudget);
+  const mb =
+    typeof setting === 'number' && Number.isFinite(setting)
+      ? Math.max(MIN_MEMORY_BUDGET_MB, setting)
+      : DEFAULT_MEMORY_BUDGET_MB;
+  return mb * 1024 * 1024;
 }
 
 function exists(absolutePath: string): boolean {

@@ -48,7 +48,7 @@ export async function scalingCurve(
       'first after a reload',
       'reload / ast-grep cold',
       'index file / text',
-      'warm MiB peak / after',
+      'warm MiB peak / after / after a GC (heap)',
       'engine MiB (budget)',
     ],
   ];
@@ -86,7 +86,7 @@ export async function scalingCurve(
         `${seconds(warm.reloadMs)} (${warm.reloadRuledOut} not read)`,
         ratio(warm.reloadMs, theirs.ms),
         (warm.indexFileBytes / warm.textBytes).toFixed(3),
-        `${mebibytes(warm.peakMiB)} / ${mebibytes(warm.afterMiB)}`,
+        `${mebibytes(warm.peakMiB)} / ${mebibytes(warm.afterMiB)} / ${mebibytes(warm.afterGcMiB)} (${mebibytes(warm.heapAfterGcMiB)})`,
         `${mebibytes(warm.engineMiB)} (${warm.budgetMiB})`,
       ]);
       fs.rmSync(folder, { recursive: true, force: true });

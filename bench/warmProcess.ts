@@ -129,6 +129,9 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
     await current.filter.built();
     const indexedFiles = current.pool.indexedFiles;
     const afterMiB = residentMiB();
+    (globalThis as { gc?: () => void }).gc?.();
+    const heapAfterGcMiB = process.memoryUsage().heapUsed / 1024 / 1024;
+    const afterGcMiB = residentMiB();
     // A reloaded window: nothing held but the trigram index's file.
     current.dispose();
     current = engineOf(spec, registry, storageFile);
@@ -140,6 +143,8 @@ async function warmRun(spec: WarmSpec): Promise<WarmResult> {
       indexedFiles,
       baselineMiB,
       afterMiB,
+      heapAfterGcMiB,
+      afterGcMiB,
       engineMiB: engineBytes / 1024 / 1024,
       budgetMiB: DEFAULT_MEMORY_BUDGET_MB,
       patterns,

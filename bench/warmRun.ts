@@ -41,6 +41,9 @@ export interface WarmResult {
   /** This process's resident memory before the engine was made, and after the last search. */
   readonly baselineMiB: number;
   readonly afterMiB: number;
+  /** The same after a full collection: its heap in use and its RSS. */
+  readonly heapAfterGcMiB: number;
+  readonly afterGcMiB: number;
   /** The engine's memory as its budget counts it (threads' own measures and the caches), highest after any search, and the budget. */
   readonly engineMiB: number;
   readonly budgetMiB: number;
@@ -62,7 +65,8 @@ export async function warmInChild(spec: WarmSpec): Promise<WarmResult> {
   try {
     fs.writeFileSync(specFile, JSON.stringify(spec));
     const script = path.join(spec.root, 'out', 'bench', 'warmProcess.js');
-    const run = await timedRun(process.execPath, [script, specFile], spec.root, { keepStdout: true });
+    // --expose-gc: the process also measures itself once its garbage is collected (what it holds, not what V8 has yet to free).
+    const run = await timedRun(process.execPath, ['--expose-gc', script, specFile], spec.root, { keepStdout: true });
     const result = JSON.parse(run.stdout as string) as WarmResult;
     return { ...result, peakMiB: run.peakMiB, cpuMs: run.cpuMs };
   } finally {

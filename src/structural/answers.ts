@@ -38,7 +38,7 @@ export function searchAnswer(pattern: string, result: SearchResult, context: Ans
     ].join('\n');
   }
   const heading = result.truncated
-    ? `More than ${cap} matches of \`${pattern}\`, the first ${cap} in path order (the search stopped there: narrow \`path\` or the pattern, or raise \`max_results\`), ${languages}:`
+    ? `More than ${cap} matches of \`${pattern}\`, the first ${cap} found (files in path order, one language after another; the search stopped there: narrow \`path\` or the pattern, or raise \`max_results\`), ${languages}:`
     : `${plural(result.matchCount, 'match', 'matches')} of \`${pattern}\` in ${plural(fileCount, 'file')} (${languages}):`;
   const lines = [heading];
   for (const file of result.files) {

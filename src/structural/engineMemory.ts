@@ -12,7 +12,8 @@ import * as v8 from 'node:v8';
 
 /** The budget when the setting is absent. */
 export const DEFAULT_MEMORY_BUDGET_MB = 256;
-export const MIN_MEMORY_BUDGET_MB = 64;
+/** One parsing thread (~45 MiB measured), the trigram index's thread (~40) and a search's texts in flight (16), with room left. */
+export const MIN_MEMORY_BUDGET_MB = 128;
 
 /**
  * Parsing threads for a budget: one per 128 MiB of it (a thread measures 40–50 MiB once its

@@ -196,6 +196,19 @@ export class FlatTree implements SyntaxTree {
     return new FlatNode(this, at);
   }
 
+  /** Descends from the root to the node (each step a walk over one node's children). */
+  parentOf(node: SyntaxNode): SyntaxNode | undefined {
+    const target = node.id;
+    if (target <= 0 || target >= this.count) return undefined;
+    let parent = 0;
+    for (;;) {
+      let child = parent + 1;
+      while (this.subtreeEnds[child] <= target) child = this.subtreeEnds[child];
+      if (child === target) return this.node(parent);
+      parent = child;
+    }
+  }
+
   typeOf(at: number): string {
     return this.types.nameOf(this.typeIds[at]);
   }

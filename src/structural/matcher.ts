@@ -122,13 +122,15 @@ function matchesOf(tree: SyntaxTree, source: string, root: PatternRoot, run: Mat
   for (const candidate of candidatesOf(tree, root, anchor)) {
     run.step();
     if (anchor && !containsAnchor(candidate, anchor)) continue;
-    const start = root.leading ? leadingStart(source, candidate.startIndex, root.leading) : candidate.startIndex;
-    if (start === undefined) continue;
     const env: Environment = [];
     if (run.matchNode(root, candidate, env)) {
       const covered =
         root.kind === 'node' ? { ...run.covered } : { start: candidate.startIndex, end: candidate.endIndex };
-      if (root.leading) covered.start = start;
+      if (root.leading) {
+        const start = run.matchLeading(tree, candidate, root.leading, env);
+        if (start === undefined) continue;
+        covered.start = start;
+      }
       // The terminators the pattern wrote after its node follow what it covered only where it covered the node's end.
       if (root.terminators && covered.end === candidate.endIndex) {
         run.step();
@@ -160,21 +162,6 @@ function inOrder(first: Match[], second: Match[], limit: number): Match[] {
     }
   }
   return merged;
-}
-
-/**
- * Where the leading tokens (the annotations written before the pattern's node) start, when the
- * text right before `at` ends with them, whitespace between; undefined when it does not.
- */
-function leadingStart(source: string, at: number, tokens: readonly string[]): number | undefined {
-  let end = at;
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    while (end > 0 && /\s/.test(source[end - 1])) end--;
-    const token = tokens[i];
-    if (!source.startsWith(token, end - token.length)) return undefined;
-    end -= token.length;
-  }
-  return end;
 }
 
 /** Where the pattern's rarest required text occurs in the file: a match must contain one of them. */
@@ -365,6 +352,35 @@ class MatchRun {
         return this.matchSequence(sequence, 0, 0, env);
       }
     }
+  }
+
+  /**
+   * Where a match starts whose pattern wrote `leading` siblings before its node (Dart's annotations
+   * above a method): they must match the nearest named siblings before it, in order, comments
+   * between skipped. Undefined when they do not (`env` then as it was).
+   */
+  matchLeading(
+    tree: SyntaxTree,
+    node: SyntaxNode,
+    leading: readonly PatternNode[],
+    env: Environment,
+  ): number | undefined {
+    const parent = tree.parentOf(node);
+    if (!parent) return undefined;
+    const siblings = parent.children;
+    this.step(siblings.length);
+    let at = siblings.findIndex((sibling) => sibling?.id === node.id) - 1;
+    const mark = env.length;
+    for (let p = leading.length - 1; p >= 0; p--) {
+      while (at >= 0 && (siblings[at]?.isExtra || !siblings[at]?.isNamed)) at--;
+      const sibling = at >= 0 ? siblings[at] : null;
+      if (!sibling || !this.matchNode(leading[p], sibling, env)) {
+        env.length = mark;
+        return undefined;
+      }
+      if (p > 0) at--;
+    }
+    return (siblings[at] as SyntaxNode).startIndex;
   }
 
   /** Whether the patterns from `p` on match the nodes from `n` on, extending `env`; a failure leaves `env` as it was. */

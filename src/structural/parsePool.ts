@@ -181,8 +181,10 @@ export class ParsePool implements FileMatcher {
   /** Files whose structural index a thread holds, with the text it was built from; least recently used first (a match from one moves it last). */
   private readonly indexed = new Map<
     string,
-    { readonly worker: PooledWorker; readonly text: string; readonly bytes: number }
+    { readonly worker: PooledWorker; readonly text: string; readonly bytes: number; readonly build: number }
   >();
+  /** Numbers each index built, so a thread told to forget one drops that build, not a newer one of the same file. */
+  private builds = 0;
   private indexedCharacters = 0;
   private indexedBytes = 0;
   /** The structural indexes' share of the engine's budget (engineMemory.ts); the options' budget until it is given. */
@@ -225,8 +227,13 @@ export class ParsePool implements FileMatcher {
     return this.workers.flatMap((pooled) => (pooled.memory ? [pooled.memory] : []));
   }
 
-  /** Ends the threads with no job (their heaps go back, and the indexes they keep); how many. */
+  /**
+   * Ends the threads with no job (their heaps go back, and the indexes they keep); how many. Index
+   * builds still waiting are dropped: the budget that ends the threads has no room for them.
+   */
   retireIdleThreads(): number {
+    for (let at = this.waiting.length - 1; at >= 0; at--)
+      if (this.waiting[at].background) this.waiting.splice(at, 1)[0].reject(new JobCancelled());
     const idle = this.workers.filter((pooled) => pooled.inFlight.length === 0);
     for (const pooled of idle) this.retire(pooled);
     return idle.length;
@@ -235,17 +242,26 @@ export class ParsePool implements FileMatcher {
   /** Keeps at most `bytes` of structural indexes from now on: the least recently used go, their threads told. */
   private limitIndexes(bytes: number): void {
     this.indexLimit = bytes;
-    const forgotten = new Map<PooledWorker, string[]>();
-    for (const [file, held] of this.indexed) {
+    for (const [file] of this.indexed) {
       if (this.indexedBytes <= bytes) break;
-      this.unindex(file);
+      this.dropIndex(file);
       this.indexesDropped++;
-      const files = forgotten.get(held.worker) ?? [];
-      files.push(file);
-      forgotten.set(held.worker, files);
     }
-    for (const [worker, files] of forgotten)
-      if (this.workers.includes(worker)) void this.send({ kind: 'forget', files }, 0, worker).catch(() => undefined);
+  }
+
+  /** Forgets the file's index here and has the thread that holds that build drop it. */
+  private dropIndex(file: string): void {
+    const held = this.indexed.get(file);
+    if (!held) return;
+    this.unindex(file);
+    if (this.workers.includes(held.worker))
+      void this.send({ kind: 'forget', file, build: held.build }, 0, held.worker).catch(() => undefined);
+  }
+
+  /** What the indexes of texts waiting to be indexed will take, at the bytes per character of those built so far. */
+  private queuedIndexBytes(): number {
+    const perCharacter = this.indexedCharacters > 0 ? this.indexedBytes / this.indexedCharacters : 5;
+    return this.queuedCharacters * perCharacter;
   }
 
   /** Resolves once no index is waiting to be built (the benchmark and tests wait for the background work). */
@@ -268,7 +284,12 @@ export class ParsePool implements FileMatcher {
     const held = file === undefined ? undefined : this.indexed.get(file);
     if (file !== undefined && held) {
       if (held.text === job.text && this.workers.includes(held.worker)) {
-        const reply = await this.send({ kind: 'indexed', job: { ...job, file } }, 0, held.worker, signal);
+        const reply = await this.send(
+          { kind: 'indexed', job: { ...job, file, build: held.build } },
+          0,
+          held.worker,
+          signal,
+        );
         if ('matches' in reply) {
           this.served.fromIndex++;
           if (this.indexed.get(file) === held) {
@@ -278,7 +299,8 @@ export class ParsePool implements FileMatcher {
           return reply.matches.map((wire) => fromWire(wire, job.text));
         }
       }
-      this.unindex(file);
+      // Its text changed (or its thread ended): the thread that holds the old build drops it.
+      this.dropIndex(file);
     }
     const reply = await this.send({ kind: 'text', job }, job.text.length, undefined, signal);
     if (!('matches' in reply)) throw new ParsingThreadFailed('it answered a text with something else');
@@ -299,7 +321,7 @@ export class ParsePool implements FileMatcher {
     // stays (evicting the oldest would make a scan in file order evict exactly the index it needs
     // next, and keep none). A changed file takes its old index's place.
     const heldLength = held?.text.length ?? 0;
-    if (!held && this.indexedBytes >= this.indexBudget()) return;
+    if (!held && this.indexedBytes + this.queuedIndexBytes() >= this.indexBudget()) return;
     if (this.indexedCharacters + this.queuedCharacters - heldLength + text.length > INDEXED_TEXT_CHARACTERS) return;
     this.indexing.add(file);
     this.queuedCharacters += text.length;
@@ -307,16 +329,22 @@ export class ParsePool implements FileMatcher {
       this.queuedCharacters -= text.length;
       this.indexDone(file);
     };
+    const build = ++this.builds;
     const pending: Pending = {
-      request: { kind: 'index', file, language, text },
+      request: { kind: 'index', file, language, text, build },
       length: text.length,
       background: true,
       resolve: (reply) => {
         settled();
         const worker = pending.takenBy;
-        this.unindex(file);
+        this.dropIndex(file);
         if (!('indexed' in reply) || reply.indexed === 0 || !worker || !this.workers.includes(worker)) return;
-        this.indexed.set(file, { worker, text, bytes: reply.indexed });
+        // Built past the share (the share shrank meanwhile, or the estimate was short): not kept.
+        if (this.indexedBytes + reply.indexed > this.indexBudget()) {
+          void this.send({ kind: 'forget', file, build }, 0, worker).catch(() => undefined);
+          return;
+        }
+        this.indexed.set(file, { worker, text, bytes: reply.indexed, build });
         this.indexedCharacters += text.length;
         this.indexedBytes += reply.indexed;
       },

@@ -40,13 +40,13 @@ if (parentPort) {
         };
       case 'index': {
         const index = await matcher.index(request.language, request.text);
-        return { indexed: index && indexes.put(request.file, index) ? index.bytes : 0 };
+        return { indexed: index && indexes.put(request.file, index, request.build) ? index.bytes : 0 };
       }
       case 'forget':
-        for (const file of request.files) indexes.forget(file);
+        indexes.forget(request.file, request.build);
         return { indexed: 0 };
       case 'indexed': {
-        const index = indexes.get(request.job.file, request.job.text.length);
+        const index = indexes.get(request.job.file, request.job.text.length, request.job.build);
         if (!index) return { missing: true };
         return { matches: (await matcher.matchIndexed(request.job, index)).map(toWire) };
       }

@@ -149,8 +149,7 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
 /**
  * The grammar's other reading of the pattern's node (`alsoReadIn`: a Dart function pattern read as
  * a class's method too) with the statements made as `writing` says, when that rung reads it as a
- * different node, or as one after leading siblings (`leadingTypes`: annotations) that hold no
- * metavariable. Taken only where both readings require the same texts, so the prefilter and the
+ * different node, or as one after leading siblings (`leadingTypes`: annotations). Taken only where both readings require the same texts, so the prefilter and the
  * index rule out no file either would match.
  */
 function otherReading(
@@ -174,14 +173,13 @@ function otherReading(
     if (!everyCharacterParsed(rootNode, placement.source)) return undefined;
     const found = nodeAfterLeading(rootNode, placement, new Set(loaded.entry.leadingTypes ?? []));
     if (!found || placeholders.has(fragmentText(found.node, placement))) return undefined;
-    if (found.leading.some((sibling) => placeholderIn(sibling, placeholders))) return undefined;
     const node = innermostSingleChild(found.node);
+    const leadingNodes = found.leading.map((sibling) => compileNode(sibling, placeholders, placement));
     const other: PatternRoot = {
       ...withTerminators(compileNode(node, placeholders, placement), node, placement),
-      ...(found.leading.length > 0 ? { leading: found.leading.flatMap(leafTexts) } : {}),
+      ...(leadingNodes.length > 0 ? { leading: leadingNodes } : {}),
     };
     if (other.kind !== 'node' || (other.type === root.type && !other.leading)) return undefined;
-    const leadingNodes = found.leading.map((sibling) => compileNode(sibling, placeholders, placement));
     const written: PatternNode = { kind: 'node', type: '', children: [...leadingNodes, other] };
     const sameRuns = JSON.stringify(requiredRunsOf(loaded.entry.id, written)) === JSON.stringify(compiled.requiredRuns);
     return sameRuns && sameTexts(requiredTextsOf(written), compiled.requiredTexts) ? other : undefined;
@@ -221,17 +219,6 @@ function nodeAfterLeading(
   if (!/^\s*$/.test(source.slice(end, node.endIndex))) return undefined;
   if (siblings.some((sibling) => !leadingTypes.has(sibling.type))) return undefined;
   return { node, leading: siblings };
-}
-
-function placeholderIn(node: Node, placeholders: ReadonlyMap<string, Placeholder>): boolean {
-  if (placeholders.has(node.text)) return true;
-  return node.children.some((child) => child !== null && placeholderIn(child, placeholders));
-}
-
-/** The texts of a node's leaves, in order (comments left out). */
-function leafTexts(node: Node): string[] {
-  if (node.childCount === 0) return node.isExtra || node.startIndex === node.endIndex ? [] : [node.text];
-  return node.children.flatMap((child) => (child ? leafTexts(child) : []));
 }
 
 /** Text written into the fragment at an offset (of the text with metavariables substituted). */

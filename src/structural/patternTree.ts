@@ -17,11 +17,11 @@ export type PatternNode =
 export type PatternRoot = PatternNode & {
   readonly terminators?: readonly string[];
   /**
-   * The tokens of what the fragment wrote before its node that the grammar keeps as siblings
-   * (Dart's `@override` above a method): a match has them, in order, right before the node (only
-   * whitespace between), and starts at the first.
+   * What the fragment wrote before its node that the grammar keeps as its siblings (Dart's
+   * `@override` above a method): a match has them as the nearest named siblings before the node,
+   * in order (comments between skipped), and starts at the first.
    */
-  readonly leading?: readonly string[];
+  readonly leading?: readonly PatternNode[];
   /** Another reading of the same fragment whose matches are matches too (a Dart method for a function pattern). */
   readonly alternative?: PatternRoot;
 };

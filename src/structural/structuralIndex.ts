@@ -7,16 +7,16 @@
 import { FlatTree } from './flatTree';
 
 export class IndexStore {
-  private readonly trees = new Map<string, FlatTree>();
+  private readonly trees = new Map<string, { readonly tree: FlatTree; readonly build: number }>();
   private held = 0;
 
   constructor(private readonly budget: number) {}
 
-  /** The file's index, when it is held and was built from a text of this length. */
-  get(file: string, length: number): FlatTree | undefined {
-    const tree = this.trees.get(file);
-    if (!tree) return undefined;
-    if (tree.length === length) return tree;
+  /** The file's index, when this build of it is held and was built from a text of this length. */
+  get(file: string, length: number, build: number): FlatTree | undefined {
+    const held = this.trees.get(file);
+    if (!held || held.build !== build) return undefined;
+    if (held.tree.length === length) return held.tree;
     this.drop(file);
     return undefined;
   }
@@ -26,10 +26,10 @@ export class IndexStore {
    * held stays: evicting the least recently used would have a search in file order evict exactly
    * the index it needs next.
    */
-  put(file: string, tree: FlatTree): boolean {
+  put(file: string, tree: FlatTree, build: number): boolean {
     this.drop(file);
     if (this.held + tree.bytes > this.budget) return false;
-    this.trees.set(file, tree);
+    this.trees.set(file, { tree, build });
     this.held += tree.bytes;
     return true;
   }
@@ -39,14 +39,15 @@ export class IndexStore {
     return this.held;
   }
 
-  forget(file: string): void {
-    this.drop(file);
+  /** Drops the file's index if it is that build (a newer one stays). */
+  forget(file: string, build: number): void {
+    if (this.trees.get(file)?.build === build) this.drop(file);
   }
 
   private drop(file: string): void {
-    const tree = this.trees.get(file);
-    if (!tree) return;
+    const held = this.trees.get(file);
+    if (!held) return;
     this.trees.delete(file);
-    this.held -= tree.bytes;
+    this.held -= held.tree.bytes;
   }
 }

@@ -44,6 +44,8 @@ export interface SyntaxTree {
   named(): Iterable<SyntaxNode>;
   /** The outermost extra (a comment) that starts at an offset, met descending from the root as `around` does. */
   extraAt(offset: number): SyntaxNode | undefined;
+  /** A node's parent (none for the root); `node` is one this tree gave. */
+  parentOf(node: SyntaxNode): SyntaxNode | undefined;
 }
 
 /** A tree from the parser, read through its cursor and its own listing by type. */
@@ -54,6 +56,7 @@ export function wasmTree(tree: Tree): SyntaxTree {
     around: (type, offsets) => nodesAround(tree, type, offsets),
     named: () => namedNodes(tree),
     extraAt: (offset) => extraAt(tree, offset),
+    parentOf: (node) => (node as Node).parent ?? undefined,
   };
 }
 

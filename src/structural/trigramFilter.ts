@@ -175,6 +175,7 @@ export class TrigramFilter implements FileFilter {
       racyMs: this.options.racyMs ?? RACY_MS,
     };
     const worker = new Worker(this.options.script, { workerData: data });
+    this.memory = undefined;
     worker.unref();
     worker.on('message', (reply: IndexMessage) => {
       if (reply.memory) this.memory = reply.memory;

@@ -16,11 +16,17 @@ export type WorkerRequest =
   | { readonly kind: 'file'; readonly job: DiskJob }
   | { readonly kind: 'describe'; readonly language: string; readonly pattern: string }
   /** Build and keep the text's structural index. */
-  | { readonly kind: 'index'; readonly file: string; readonly language: string; readonly text: string }
+  | {
+      readonly kind: 'index';
+      readonly file: string;
+      readonly language: string;
+      readonly text: string;
+      readonly build: number;
+    }
   /** Match the text from the index this thread keeps of it. */
-  | { readonly kind: 'indexed'; readonly job: MatchJob & { readonly file: string } }
-  /** Drop the indexes of these files (the pool's share of the budget shrank). */
-  | { readonly kind: 'forget'; readonly files: readonly string[] };
+  | { readonly kind: 'indexed'; readonly job: MatchJob & { readonly file: string; readonly build: number } }
+  /** Drop the file's index if it is this build (the pool's share of the budget shrank, or the text changed). */
+  | { readonly kind: 'forget'; readonly file: string; readonly build: number };
 
 export type WorkerReply =
   | { readonly matches: readonly WireMatch[] }

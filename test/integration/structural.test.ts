@@ -127,7 +127,7 @@ describe('ast_grep in the editor', function () {
     const lines = text.split('\n');
     assert.match(
       lines[0],
-      /^More than 2 matches of `\$X\.dispose\(\)`, the first 2 in path order \(the search stopped there: narrow `path` or the pattern, or raise `max_results`\)/,
+      /^More than 2 matches of `\$X\.dispose\(\)`, the first 2 found \(files in path order, one language after another; the search stopped there: narrow `path` or the pattern, or raise `max_results`\)/,
     );
     assert.equal(lines.length, 3, text);
   });

@@ -167,6 +167,48 @@ describe('the structural engine within one memory budget', function () {
     assert.ok(cache.heldBytes <= 250);
   });
 
+  it('the structural indexes keep to their share when many are built at once, and the threads hold what the pool counts', async () => {
+    const pool = new ParsePool({ script: SCRIPT, size: 1, index: true });
+    const text = (at: number, round = 0): string =>
+      Array.from({ length: 2500 }, (_, line) => `function f${at}_${line}() { return ${line + round}; }`).join('\n');
+    /** Every thread answers once more, so each has measured itself after the forgets sent before. */
+    const measured = async (): Promise<number> => {
+      await pool.describe('typescript', 'f($A)');
+      return pool.threadMemory().reduce((sum, thread) => sum + thread.heldBytes, 0);
+    };
+    try {
+      pool.structuralIndexes.limitTo(MiB);
+      await Promise.all(
+        Array.from({ length: 40 }, (_, at) =>
+          pool.match({ file: `/f${at}.ts`, language: 'typescript', pattern: 'f($A)', text: text(at), limit: 10 }),
+        ),
+      );
+      await pool.indexingDone();
+      assert.ok(pool.structuralIndexes.heldEntries > 0, 'some are kept');
+      assert.ok(pool.structuralIndexes.heldBytes <= MiB, `${pool.structuralIndexes.heldBytes}`);
+      assert.equal(await measured(), pool.structuralIndexes.heldBytes);
+      // The texts change: the thread drops each old build (no index left behind uncounted).
+      pool.structuralIndexes.limitTo(64 * MiB);
+      for (let round = 1; round <= 3; round++) {
+        for (let at = 0; at < 10; at++)
+          await pool.match({
+            file: `/f${at}.ts`,
+            language: 'typescript',
+            pattern: 'f($A)',
+            text: text(at, round),
+            limit: 10,
+          });
+        await pool.indexingDone();
+        assert.equal(await measured(), pool.structuralIndexes.heldBytes, `round ${round}`);
+      }
+      pool.structuralIndexes.limitTo(0);
+      assert.equal(pool.structuralIndexes.heldBytes, 0);
+      assert.equal(await measured(), 0);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('runs one parsing thread per 128 MiB of budget, at most one per core and four, at least one', () => {
     assert.deepEqual(
       [

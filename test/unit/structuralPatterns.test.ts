@@ -615,6 +615,21 @@ const DART_METHODS: readonly MatchSpec[] = [
     matches: ['@mustCallSuper\n  void dispose() {\n    super.dispose();\n  }'],
   },
   { language: 'dart', pattern: '@override\nvoid dispose() { $$$B }', source: FLUTTER_STATE, matches: [] },
+  // An annotation in a comment is none; a comment between the annotation and the method is skipped.
+  {
+    language: 'dart',
+    pattern: '@override\nWidget build(BuildContext context) { $$$B }',
+    source:
+      'class A {\n  // @override\n  Widget build(BuildContext context) { return a; }\n}\n' +
+      'class B {\n  @override\n  // why\n  Widget build(BuildContext context) { return b; }\n}\n',
+    matches: ['@override\n  // why\n  Widget build(BuildContext context) { return b; }'],
+  },
+  {
+    language: 'dart',
+    pattern: '@Deprecated($M)\nvoid $F() { $$$B }',
+    source: "class A {\n  @Deprecated('use g')\n  void f() { g(); }\n  void g() {}\n}\n",
+    matches: ["@Deprecated('use g')\n  void f() { g(); }"],
+  },
 ];
 
 /**

@@ -52,12 +52,21 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
     label: string,
     action: 'Keep' | 'Revert' | 'Restore to Before a Tool Call…',
   ): Promise<void> {
-    await browser({ op: 'click', selector: `${row(label)} .label-name` });
-    // That row's own action, once it is selected: another row may still show as selected for a moment.
-    await browser({
-      op: 'click',
-      selector: `${row(label)}.selected .actions a.action-label[aria-label^="${action}"]`,
-    });
+    // That row's own action, once it is selected: another row may still show as selected for a moment,
+    // and a click that lands while the view re-renders after the last change is lost: select again then.
+    for (let attempt = 1; ; attempt++) {
+      await browser({ op: 'click', selector: `${row(label)} .label-name` });
+      try {
+        await browser({
+          op: 'click',
+          selector: `${row(label)}.selected .actions a.action-label[aria-label^="${action}"]`,
+          timeoutMs: 5_000,
+        });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   /** Expands a row if a click collapsed it (a click on a row both runs its command and toggles it). */

@@ -5,8 +5,9 @@
  * one figure, the user setting `liveTools.structural.memoryBudgetMB`. The threads report after
  * every job; after each search the caches are given what the threads leave, and each drops what
  * it holds past its share, the coldest first. Threads whose heaps alone pass the budget are ended
- * once idle (a wasm heap never shrinks while its thread lives). The shares are a plan, not a guess:
- * every figure in `report()` is a size counted from what is held or a thread's own measure.
+ * once idle (a wasm heap never shrinks while its thread lives). Every figure in `report()` is a
+ * thread's own measure or counted from what is held (a text by its length and representation, a
+ * cached match by its texts and a fixed part for its object).
  */
 import * as v8 from 'node:v8';
 
@@ -102,10 +103,6 @@ export class EngineMemory {
     private budgetBytes: number,
     private readonly parts: EngineParts,
   ) {}
-
-  get budget(): number {
-    return this.budgetBytes;
-  }
 
   setBudget(bytes: number): void {
     this.budgetBytes = bytes;

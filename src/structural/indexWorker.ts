@@ -92,6 +92,11 @@ if (parentPort) {
         pausedUntil = 0;
         startBuilding();
         return;
+      case 'changed':
+        for (const file of request.files) if (index.has(file)) queue.add(file);
+        // Once past the window in which a second write may keep the same times (a file changed within it is not indexed yet).
+        setTimeout(startBuilding, options.racyMs + 50);
+        return;
       case 'status':
         reply({
           kind: 'status',

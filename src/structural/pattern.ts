@@ -149,8 +149,9 @@ export function compilePattern(loaded: LoadedLanguage, pattern: string): Compile
 /**
  * The grammar's other reading of the pattern's node (`alsoReadIn`: a Dart function pattern read as
  * a class's method too) with the statements made as `writing` says, when that rung reads it as a
- * different node, or as one after leading siblings (`leadingTypes`: annotations). Taken only where both readings require the same texts, so the prefilter and the
- * index rule out no file either would match.
+ * different node, or as one after leading siblings (`leadingTypes`: annotations). Taken only where
+ * both readings require the same texts, so the prefilter and the index rule out no file either
+ * would match.
  */
 function otherReading(
   loaded: LoadedLanguage,

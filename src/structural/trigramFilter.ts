@@ -28,6 +28,8 @@ export type IndexRequest =
       readonly maxBytes: number;
     }
   | { readonly kind: 'searchEnded' }
+  /** Files the editor saw change, be created or deleted: those with a record are built again once no search runs. */
+  | { readonly kind: 'changed'; readonly files: readonly string[] }
   | { readonly kind: 'status'; readonly id: number };
 
 /** A reply as the thread sends it: with its own memory, measured then. */
@@ -123,6 +125,15 @@ export class TrigramFilter implements FileFilter {
   searchEnded(): void {
     this.worker?.postMessage({ kind: 'searchEnded' } satisfies IndexRequest);
     this.armIdle();
+  }
+
+  /**
+   * Files changed, created or deleted on disk (the editor's file events): the running thread builds
+   * again the records it holds of them, so the next search need not read them to tell. A thread not
+   * running is not started: the next search finds those records stale by their stat, as it would.
+   */
+  changed(files: readonly string[]): void {
+    if (files.length > 0) this.worker?.postMessage({ kind: 'changed', files } satisfies IndexRequest);
   }
 
   /** What the thread holds, and what waits to be built (none when it is not running). */

@@ -46,6 +46,11 @@ export class TrigramIndex {
     return this.records.size;
   }
 
+  /** Whether the file has a record, fresh or not. */
+  has(file: string): boolean {
+    return this.records.has(file);
+  }
+
   /** What the records take, as counted against the budget. */
   get heldBytes(): number {
     return this.bytes;

@@ -467,6 +467,32 @@ describe('ast_grep and the trigram index', function () {
   });
 });
 
+describe('ast_grep and file events', function () {
+  this.timeout(60_000);
+
+  it('a file changed on disk is indexed again from the editor’s file events: the next search does not read it to tell', async () => {
+    const { logUri } = await activateExtension();
+    const folder = 'trigramEvents';
+    for (let at = 0; at < 8; at++) writeWorkspaceFile(`${folder}/e${at}.ts`, `eventMarker(${at});\n`);
+    const search = () => invokeText('ast_grep', { pattern: 'eventMarker($A)', path: folder });
+    const searched = () => logLines(logUri, '[structural.search] "eventMarker($A)"');
+    const built = () => logLines(logUri, '[structural.index] indexed').length;
+    // Files written within the last two seconds are indexed only once older.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const before = built();
+    assert.match(await search(), /^8 matches of `eventMarker\(\$A\)` in 8 files/);
+    await waitUntil('the index to hold the files', () => (built() > before ? true : undefined), 20_000);
+    // Another program takes the call out of three files; the editor's file events reach the index thread.
+    const afterSearch = built();
+    for (let at = 0; at < 3; at++) writeWorkspaceFile(`${folder}/e${at}.ts`, `otherCall(${at});\n`);
+    await waitUntil('the changed files to be indexed again', () => (built() > afterSearch ? true : undefined), 20_000);
+    const lines = searched().length;
+    assert.match(await search(), /^5 matches of `eventMarker\(\$A\)` in 5 files/);
+    const line = searched()[lines];
+    assert.match(line, /files=8 ruledOut=3 parsed=/, line);
+  });
+});
+
 describe('ast_grep within its memory budget', function () {
   this.timeout(60_000);
 

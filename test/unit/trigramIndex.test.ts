@@ -31,6 +31,15 @@ function random(seed: number): () => number {
   };
 }
 
+/** Polls until `done` holds (10 s at most). */
+async function waitFor(done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 describe('trigrams: what a file must hold for a text to occur in it', () => {
   it('every slice of a text has its trigrams in the text’s set (ASCII, other scripts, surrogate pairs, escapes)', () => {
     const next = random(7);
@@ -360,6 +369,30 @@ describe('trigram index: a search with it answers as one that reads every file',
         new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
       ]);
       assert.ok(answered, 'the question was never answered');
+    } finally {
+      filter.dispose();
+    }
+  });
+
+  it('files the editor saw change are indexed again between searches, so the next search need not read them to tell', async () => {
+    const folder = path.join(tempDir(), 'events');
+    fs.mkdirSync(folder, { recursive: true });
+    const files = Array.from({ length: 6 }, (_, at) => path.join(folder, `f${at}.ts`));
+    for (const file of files) fs.writeFileSync(file, 'export const alpha = 1;\n');
+    const filter = new TrigramFilter({ script: SCRIPT, racyMs: 0 });
+    const alpha = requiredTrigrams(['alpha']);
+    try {
+      assert.equal((await filter.ruledOut(files, alpha, 1e9)).size, 0);
+      filter.searchEnded();
+      await filter.built();
+      // Three files lose the word; the editor reports two of them (and one it never searched, and a deleted one).
+      for (const file of files.slice(0, 3)) fs.writeFileSync(file, 'export const betas = 22;\n');
+      fs.rmSync(files[5]);
+      filter.changed([files[0], files[1], files[5], path.join(folder, 'elsewhere.ts')]);
+      await waitFor(async () => (await filter.status()).records === 5 && (await filter.status()).waiting === 0);
+      // The two reported have fresh records without the word: ruled out; the third is stale by its stat, so read.
+      const out = await filter.ruledOut(files.slice(0, 5), alpha, 1e9);
+      assert.deepEqual([...out].sort(), [files[0], files[1]]);
     } finally {
       filter.dispose();
     }

@@ -102,12 +102,14 @@ export class StructuralService implements vscode.Disposable {
       matchCache: this.search.matchCache,
     });
     this.memory.settle();
+    this.watcher = watchFiles(this.registry, (files) => index.changed(files));
     this.configuration = vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(Setting.structuralMemoryBudget)) this.memory.setBudget(memoryBudgetBytes());
     });
   }
 
   private readonly configuration: vscode.Disposable;
+  private readonly watcher: vscode.Disposable;
 
   /** After each search: what it read is kept over what comes next, and the caches are held to their shares. */
   private searchEnded(): void {
@@ -117,6 +119,7 @@ export class StructuralService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.watcher.dispose();
     this.configuration.dispose();
     this.pool.dispose();
     this.index.dispose();
@@ -209,6 +212,32 @@ export class StructuralService implements vscode.Disposable {
     if (open?.isDirty) return Promise.resolve(open.getText());
     return this.cache.read(file, maxLength);
   }
+}
+
+/** Files the editor saw change on disk, be created or deleted, in a language with a grammar: handed over in batches. */
+const CHANGED_FILES_EVERY_MS = 500;
+/** More in one batch than this (a checkout, a build writing sources) are left to the next search's stat. */
+const CHANGED_FILES_MAX = 10_000;
+
+function watchFiles(registry: LanguageRegistry, changed: (files: string[]) => void): vscode.Disposable {
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+  const batch = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const note = (uri: vscode.Uri): void => {
+    if (uri.scheme !== 'file' || !registry.entryForFile(uri.fsPath) || batch.size >= CHANGED_FILES_MAX) return;
+    batch.add(uri.fsPath);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      const files = [...batch];
+      batch.clear();
+      changed(files);
+    }, CHANGED_FILES_EVERY_MS);
+  };
+  const subscriptions = [watcher, watcher.onDidChange(note), watcher.onDidCreate(note), watcher.onDidDelete(note)];
+  return new vscode.Disposable(() => {
+    clearTimeout(timer);
+    for (const subscription of subscriptions) subscription.dispose();
+  });
 }
 
 /** The user's budget for the engine's memory (a workspace cannot raise it), in bytes. */

@@ -93,9 +93,12 @@ if (parentPort) {
         startBuilding();
         return;
       case 'changed':
-        for (const file of request.files) if (index.has(file)) queue.add(file);
-        // Once past the window in which a second write may keep the same times (a file changed within it is not indexed yet).
-        setTimeout(startBuilding, options.racyMs + 50);
+        // Queued once past the window in which a second write may keep the same times (a build running now
+        // would take them at once, find them changed within it and drop them).
+        setTimeout(() => {
+          for (const file of request.files) if (index.has(file)) queue.add(file);
+          startBuilding();
+        }, options.racyMs + 50);
         return;
       case 'status':
         reply({

@@ -367,13 +367,13 @@ class MatchRun {
   ): number | undefined {
     const parent = tree.parentOf(node);
     if (!parent) return undefined;
-    const siblings = parent.children;
-    this.step(siblings.length);
-    let at = siblings.findIndex((sibling) => sibling?.id === node.id) - 1;
+    const { siblings, at: nodeAt } = this.siblingsOf(parent, node);
+    let at = nodeAt - 1;
     const mark = env.length;
     for (let p = leading.length - 1; p >= 0; p--) {
       while (at >= 0 && (siblings[at]?.isExtra || !siblings[at]?.isNamed)) at--;
       const sibling = at >= 0 ? siblings[at] : null;
+      this.step();
       if (!sibling || !this.matchNode(leading[p], sibling, env)) {
         env.length = mark;
         return undefined;
@@ -381,6 +381,25 @@ class MatchRun {
       if (p > 0) at--;
     }
     return (siblings[at] as SyntaxNode).startIndex;
+  }
+
+  /** Each parent's children, listed once per file (a class of a thousand annotated methods asks a thousand times). */
+  private readonly siblingLists = new Map<
+    number,
+    { readonly siblings: ReadonlyArray<SyntaxNode | null>; readonly at: ReadonlyMap<number, number> }
+  >();
+
+  private siblingsOf(parent: SyntaxNode, node: SyntaxNode): { siblings: ReadonlyArray<SyntaxNode | null>; at: number } {
+    let list = this.siblingLists.get(parent.id);
+    if (!list) {
+      const siblings = parent.children;
+      this.step(siblings.length);
+      const at = new Map<number, number>();
+      siblings.forEach((sibling, index) => sibling && at.set(sibling.id, index));
+      list = { siblings, at };
+      this.siblingLists.set(parent.id, list);
+    }
+    return { siblings: list.siblings, at: list.at.get(node.id) ?? -1 };
   }
 
   /** Whether the patterns from `p` on match the nodes from `n` on, extending `env`; a failure leaves `env` as it was. */

@@ -715,6 +715,20 @@ describe('structural patterns: a Dart method matched by a function pattern', fun
     }
   });
 
+  it('a class of a thousand annotated methods is matched within the step budget, on the tree and on the index', async () => {
+    const loaded = await registry.load('dart');
+    const source = `class Mock {\n${Array.from({ length: 1000 }, (_, at) => `  @override\n  void f${at}() {}\n`).join('')}}\n`;
+    const { root } = compilePattern(loaded, '@override\nvoid $F() { $$$B }');
+    const tree = loaded.parser.parse(source);
+    assert.ok(tree);
+    try {
+      assert.equal(findMatches(tree, source, root).length, 1000);
+      assert.equal(findMatches(await indexOf('dart', source), source, root).length, 1000);
+    } finally {
+      tree.delete();
+    }
+  });
+
   it('a rewrite of a method keeps the class around it', async () => {
     assert.equal(
       await rewritten('dart', 'void _incrementCounter() { $$$B }', 'void _increment() { $$$B }', FLUTTER_STATE),

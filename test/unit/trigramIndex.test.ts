@@ -398,6 +398,36 @@ describe('trigram index: a search with it answers as one that reads every file',
     }
   });
 
+  it('a file the editor saw change while a build runs is indexed too, once past the racy window', async () => {
+    const folder = path.join(tempDir(), 'eventsDuringBuild');
+    fs.mkdirSync(folder, { recursive: true });
+    const changed = path.join(folder, 'changed.ts');
+    fs.writeFileSync(changed, 'export const alpha = 1;\n');
+    const others = Array.from({ length: 1500 }, (_, at) => path.join(folder, `o${at}.ts`));
+    for (const file of others) fs.writeFileSync(file, `export const beta = 2;\n`.repeat(200));
+    const racyMs = 1000;
+    // Setting the times changes the change time: past the racy window only a moment later.
+    await new Promise((resolve) => setTimeout(resolve, racyMs + 100));
+    const filter = new TrigramFilter({ script: SCRIPT, racyMs });
+    const alpha = requiredTrigrams(['alpha']);
+    try {
+      await filter.ruledOut([changed], alpha, 1e9);
+      filter.searchEnded();
+      await filter.built();
+      // A search that leaves many files to index; the file changes; the build of those starts, and the event comes.
+      await filter.ruledOut(others, alpha, 1e9);
+      fs.writeFileSync(changed, 'export const omega = 2;\n');
+      filter.searchEnded();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      filter.changed([changed]);
+      await new Promise((resolve) => setTimeout(resolve, racyMs + 300));
+      await filter.built();
+      assert.deepEqual([...(await filter.ruledOut([changed], alpha, 1e9))], [changed]);
+    } finally {
+      filter.dispose();
+    }
+  });
+
   it('a file changed within the racy window is not indexed (a second change within one clock tick keeps its times)', async () => {
     const folder = corpus('racy');
     const { search, filter } = indexed(folder, 60_000);

@@ -19,6 +19,11 @@ export const INDEXED_MAX_BYTES = 4 * 1024 * 1024;
 const BATCH = 16;
 /** A search that never says it ended (its host went away) holds the build back no longer than this. */
 const PAUSE_LIMIT_MS = 30_000;
+/**
+ * A build started by file events alone saves the index (written whole: MBs at 10 k files) at most
+ * this often: with auto-save, every few keystrokes' save is an event.
+ */
+const EVENTS_SAVE_EVERY_MS = 60_000;
 
 if (parentPort) {
   const port = parentPort;
@@ -30,6 +35,22 @@ if (parentPort) {
   let pausedUntil = 0;
   let building = false;
   let built = 0;
+  /** The build under way was started by file events, not by a search's end. */
+  let fromEvents = false;
+  let lastSave = 0;
+  let saveTimer: NodeJS.Timeout | undefined;
+
+  const save = (): void => {
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
+    if (!index.dirty || !options.storageFile) return;
+    try {
+      saveIndex(index, options.storageFile);
+    } catch (error) {
+      reply({ kind: 'saveFailed', reason: error instanceof Error ? error.message : String(error) });
+    }
+    lastSave = Date.now();
+  };
 
   // Each reply with what the thread measures of itself (the engine's budget adds it up: engineMemory.ts).
   const reply = (message: IndexReply): void =>
@@ -50,13 +71,10 @@ if (parentPort) {
     }
     if (queue.size > 0) return schedule(0);
     building = false;
-    if (index.dirty && options.storageFile) {
-      try {
-        saveIndex(index, options.storageFile);
-      } catch (error) {
-        reply({ kind: 'saveFailed', reason: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    const wait = fromEvents ? lastSave + EVENTS_SAVE_EVERY_MS - Date.now() : 0;
+    fromEvents = false;
+    if (wait <= 0) save();
+    else saveTimer ??= setTimeout(save, wait);
     reply({ kind: 'built', files: built, records: index.size, bytes: index.heldBytes });
     built = 0;
   };
@@ -90,6 +108,7 @@ if (parentPort) {
       }
       case 'searchEnded':
         pausedUntil = 0;
+        fromEvents = false;
         startBuilding();
         return;
       case 'changed':
@@ -97,6 +116,7 @@ if (parentPort) {
         // would take them at once, find them changed within it and drop them).
         setTimeout(() => {
           for (const file of request.files) if (index.has(file)) queue.add(file);
+          if (!building && queue.size > 0) fromEvents = true;
           startBuilding();
         }, options.racyMs + 50);
         return;

@@ -398,6 +398,32 @@ describe('trigram index: a search with it answers as one that reads every file',
     }
   });
 
+  it('a build from file events alone does not write the saved index again within a minute of the last save', async () => {
+    const folder = path.join(tempDir(), 'eventsSave');
+    fs.mkdirSync(folder, { recursive: true });
+    const files = Array.from({ length: 4 }, (_, at) => path.join(folder, `s${at}.ts`));
+    for (const file of files) fs.writeFileSync(file, 'export const alpha = 1;\n');
+    const storageFile = path.join(tempDir(), 'eventsSave.index');
+    const filter = new TrigramFilter({ script: SCRIPT, racyMs: 0, storageFile });
+    const alpha = requiredTrigrams(['alpha']);
+    try {
+      await filter.ruledOut(files, alpha, 1e9);
+      filter.searchEnded();
+      await filter.built();
+      const saved = fs.readFileSync(storageFile);
+      fs.writeFileSync(files[0], 'export const omega = 22;\n');
+      filter.changed([files[0]]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await filter.built();
+      // Rebuilt in memory (the next search rules the file out without reading it), not written to disk yet.
+      assert.equal((await filter.ruledOut([files[0]], alpha, 1e9)).size, 1);
+      filter.searchEnded();
+      assert.deepEqual(fs.readFileSync(storageFile), saved);
+    } finally {
+      filter.dispose();
+    }
+  });
+
   it('a file the editor saw change while a build runs is indexed too, once past the racy window', async () => {
     const folder = path.join(tempDir(), 'eventsDuringBuild');
     fs.mkdirSync(folder, { recursive: true });

@@ -6,9 +6,8 @@
  * code the pattern must not match. The survey behind the tables is in docs/architecture.md.
  */
 import * as assert from 'node:assert/strict';
-import { findMatches } from '../../src/structural/matcher';
-import { compilePattern, PatternError } from '../../src/structural/pattern';
-import { indexOf, matchesIn, MatchSpec, matchTexts, registry, rewritten } from './support/structuralEngine';
+import { PatternError } from '../../src/structural/pattern';
+import { matchesIn, matchesOnTreeAndIndex, MatchSpec, matchTexts, rewritten } from './support/structuralEngine';
 
 /** A statement written without its `;`: the node takes in the `;` the "statement;" scaffold adds. */
 const STATEMENTS_WITHOUT_TERMINATOR: readonly MatchSpec[] = [
@@ -699,34 +698,20 @@ describe('structural patterns: a Dart method matched by a function pattern', fun
   this.timeout(20_000);
 
   it('starts at its annotation, on the row and column of it, and the structural index answers the same', async () => {
-    const loaded = await registry.load('dart');
-    const { root } = compilePattern(loaded, '@override\nWidget build(BuildContext context) { $$$B }');
-    const tree = loaded.parser.parse(FLUTTER_STATE);
-    assert.ok(tree);
-    try {
-      const fromTree = findMatches(tree, FLUTTER_STATE, root);
-      assert.deepEqual(
-        fromTree.map((match) => [match.startRow, match.startColumn, match.coveredStart === match.start]),
-        [[21, 2, true]],
-      );
-      assert.deepEqual(findMatches(await indexOf('dart', FLUTTER_STATE), FLUTTER_STATE, root), fromTree);
-    } finally {
-      tree.delete();
-    }
+    const matches = await matchesOnTreeAndIndex(
+      'dart',
+      '@override\nWidget build(BuildContext context) { $$$B }',
+      FLUTTER_STATE,
+    );
+    assert.deepEqual(
+      matches.map((match) => [match.startRow, match.startColumn, match.coveredStart === match.start]),
+      [[21, 2, true]],
+    );
   });
 
   it('a class of a thousand annotated methods is matched within the step budget, on the tree and on the index', async () => {
-    const loaded = await registry.load('dart');
     const source = `class Mock {\n${Array.from({ length: 1000 }, (_, at) => `  @override\n  void f${at}() {}\n`).join('')}}\n`;
-    const { root } = compilePattern(loaded, '@override\nvoid $F() { $$$B }');
-    const tree = loaded.parser.parse(source);
-    assert.ok(tree);
-    try {
-      assert.equal(findMatches(tree, source, root).length, 1000);
-      assert.equal(findMatches(await indexOf('dart', source), source, root).length, 1000);
-    } finally {
-      tree.delete();
-    }
+    assert.equal((await matchesOnTreeAndIndex('dart', '@override\nvoid $F() { $$$B }', source)).length, 1000);
   });
 
   it('a rewrite of a method keeps the class around it', async () => {
@@ -761,21 +746,11 @@ describe("structural patterns: a terminator written after a member covers the fi
   });
 
   it('not past what the pattern stopped before, and the same on the structural index', async () => {
-    const loaded = await registry.load('typescript');
     const source = 'class A {\n  @Input() a = 1;\n  @Input() b /* c */ ;\n}\n';
-    const { root } = compilePattern(loaded, '@Input() $P;');
-    const tree = loaded.parser.parse(source);
-    assert.ok(tree);
-    try {
-      const fromTree = findMatches(tree, source, root);
-      assert.deepEqual(
-        fromTree.map((match) => match.text),
-        ['@Input() a = 1', '@Input() b /* c */ ;'],
-      );
-      assert.deepEqual(findMatches(await indexOf('typescript', source), source, root), fromTree);
-    } finally {
-      tree.delete();
-    }
+    assert.deepEqual(
+      (await matchesOnTreeAndIndex('typescript', '@Input() $P;', source)).map((match) => match.text),
+      ['@Input() a = 1', '@Input() b /* c */ ;'],
+    );
   });
 });
 

@@ -374,17 +374,30 @@ describe('trigram index: a search with it answers as one that reads every file',
     }
   });
 
-  it('files the editor saw change are indexed again between searches, so the next search need not read them to tell', async () => {
-    const folder = path.join(tempDir(), 'events');
+  /** `count` files saying `alpha`, in a folder of their own. */
+  function alphaFiles(name: string, count: number): string[] {
+    const folder = path.join(tempDir(), name);
     fs.mkdirSync(folder, { recursive: true });
-    const files = Array.from({ length: 6 }, (_, at) => path.join(folder, `f${at}.ts`));
+    const files = Array.from({ length: count }, (_, at) => path.join(folder, `f${at}.ts`));
     for (const file of files) fs.writeFileSync(file, 'export const alpha = 1;\n');
+    return files;
+  }
+
+  /** A search's question about the files (what it ruled out), then the records the thread builds once the search ended. */
+  async function searchedOnce(filter: TrigramFilter, files: readonly string[]): Promise<Set<string>> {
+    const out = await filter.ruledOut(files, requiredTrigrams(['alpha']), 1e9);
+    filter.searchEnded();
+    await filter.built();
+    return out;
+  }
+
+  it('files the editor saw change are indexed again between searches, so the next search need not read them to tell', async () => {
+    const files = alphaFiles('events', 6);
+    const folder = path.dirname(files[0]);
     const filter = new TrigramFilter({ script: SCRIPT, racyMs: 0 });
     const alpha = requiredTrigrams(['alpha']);
     try {
-      assert.equal((await filter.ruledOut(files, alpha, 1e9)).size, 0);
-      filter.searchEnded();
-      await filter.built();
+      assert.equal((await searchedOnce(filter, files)).size, 0);
       // Three files lose the word; the editor reports two of them (and one it never searched, and a deleted one).
       for (const file of files.slice(0, 3)) fs.writeFileSync(file, 'export const betas = 22;\n');
       fs.rmSync(files[5]);
@@ -399,17 +412,12 @@ describe('trigram index: a search with it answers as one that reads every file',
   });
 
   it('a build from file events alone does not write the saved index again within a minute of the last save', async () => {
-    const folder = path.join(tempDir(), 'eventsSave');
-    fs.mkdirSync(folder, { recursive: true });
-    const files = Array.from({ length: 4 }, (_, at) => path.join(folder, `s${at}.ts`));
-    for (const file of files) fs.writeFileSync(file, 'export const alpha = 1;\n');
+    const files = alphaFiles('eventsSave', 4);
     const storageFile = path.join(tempDir(), 'eventsSave.index');
     const filter = new TrigramFilter({ script: SCRIPT, racyMs: 0, storageFile });
     const alpha = requiredTrigrams(['alpha']);
     try {
-      await filter.ruledOut(files, alpha, 1e9);
-      filter.searchEnded();
-      await filter.built();
+      await searchedOnce(filter, files);
       const saved = fs.readFileSync(storageFile);
       fs.writeFileSync(files[0], 'export const omega = 22;\n');
       filter.changed([files[0]]);
@@ -425,21 +433,16 @@ describe('trigram index: a search with it answers as one that reads every file',
   });
 
   it('a file the editor saw change while a build runs is indexed too, once past the racy window', async () => {
-    const folder = path.join(tempDir(), 'eventsDuringBuild');
-    fs.mkdirSync(folder, { recursive: true });
-    const changed = path.join(folder, 'changed.ts');
-    fs.writeFileSync(changed, 'export const alpha = 1;\n');
-    const others = Array.from({ length: 1500 }, (_, at) => path.join(folder, `o${at}.ts`));
+    const [changed] = alphaFiles('eventsDuringBuild', 1);
+    const others = Array.from({ length: 1500 }, (_, at) => path.join(path.dirname(changed), `o${at}.ts`));
     for (const file of others) fs.writeFileSync(file, `export const beta = 2;\n`.repeat(200));
     const racyMs = 1000;
-    // Setting the times changes the change time: past the racy window only a moment later.
+    // Files just written are indexed only once past the racy window.
     await new Promise((resolve) => setTimeout(resolve, racyMs + 100));
     const filter = new TrigramFilter({ script: SCRIPT, racyMs });
     const alpha = requiredTrigrams(['alpha']);
     try {
-      await filter.ruledOut([changed], alpha, 1e9);
-      filter.searchEnded();
-      await filter.built();
+      await searchedOnce(filter, [changed]);
       // A search that leaves many files to index; the file changes; the build of those starts, and the event comes.
       await filter.ruledOut(others, alpha, 1e9);
       fs.writeFileSync(changed, 'export const omega = 2;\n');

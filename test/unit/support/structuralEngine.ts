@@ -1,4 +1,5 @@
 /** The structural engine on plain Node, with the grammars the build copied into dist/. */
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GRAMMARS } from '../../../src/structural/grammarManifest';
@@ -49,6 +50,14 @@ export async function matchesIn(language: string, pattern: string, source: strin
   } finally {
     tree.delete();
   }
+}
+
+/** The matches on the parsed tree, once the text's structural index has given the very same. */
+export async function matchesOnTreeAndIndex(language: string, pattern: string, source: string): Promise<Match[]> {
+  const fromTree = await matchesIn(language, pattern, source);
+  const { root } = compilePattern(await registry.load(language), pattern);
+  assert.deepEqual(findMatches(await indexOf(language, source), source, root), fromTree);
+  return fromTree;
 }
 
 export async function matchTexts(language: string, pattern: string, source: string): Promise<string[]> {

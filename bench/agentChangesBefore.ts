@@ -4,7 +4,7 @@
  * every step's text (two line diffs per step), and the bound, when one conversation alone passed
  * it, dropped that conversation's whole record. Not used by the extension.
  */
-import { mergeRegions, mergeWith } from '../src/changes/lineMerge';
+import { mergeRegions, mergeWith } from '../src/edits/lineMerge';
 import { splitLines } from '../src/edits/textDiff';
 import { ObservedWrite } from '../src/platform/changeJournal';
 

@@ -54,7 +54,19 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const questions = phase('questions', () => registerQuestions(context, runtime));
     const approver = createApprovalCard(questions);
     runner.setApprover(approver);
-    const vibe = phase('vibe', () => registerVibe(context, runtime, runner, approver));
+    const vibe = phase('vibe', () =>
+      registerVibe(context, runtime, runner, approver, {
+        stage: async (request) => (await staging.stage(request)).id,
+        withdraw: (id) => void staging.discard(id, 'agent'),
+        onResolved: (listener) =>
+          staging.store.onDidChange((edit) => {
+            if (edit.resolution) listener(edit.id);
+          }),
+        endConversation: async (conversation) => {
+          await Promise.all([kernels.endConversation(conversation), debug.endConversation(conversation)]);
+        },
+      }),
+    );
     stopLanguageServers = async () => {
       await Promise.all([lsp.supervisor.stopAll(), debug.disposeAll(), kernels.disposeAll()]);
     };

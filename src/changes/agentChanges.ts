@@ -18,7 +18,7 @@
  */
 import { diffLines, splitLines } from '../edits/textDiff';
 import { ChangeCall, ObservedWrite } from '../platform/changeJournal';
-import { mergeRegions, mergeWith } from './lineMerge';
+import { mergeRegions, mergeWith } from '../edits/lineMerge';
 
 export interface FileStep {
   readonly call: string;

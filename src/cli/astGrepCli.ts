@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { FileText, InlineMatcher, readTextFile } from '../structural/fileMatcher';
-import { listFiles } from '../structural/fileWalker';
+import { listFiles } from '../workspace/fileWalker';
 import { GRAMMARS } from '../structural/grammarManifest';
 import { LanguageRegistry } from '../structural/languages';
 import { checkRewrite, editsFor } from '../structural/rewrite';

@@ -29,6 +29,16 @@ export interface Caller {
   readonly label: string;
   /** True when the human already allowed this call (the chat's or VS Code's confirmation, the playground's dialog, our card). */
   readonly humanAsked: boolean;
+  /**
+   * The folders this caller works in instead of the window's: a worker's private copy. Every tool it
+   * calls is rooted there (paths, the boundary, working directories), and its writes reach nobody's files.
+   */
+  readonly copy?: readonly { readonly name: string; readonly path: string }[];
+}
+
+/** A write of this caller lands in its own copy only: nobody needs to be asked about it. */
+export function writesOnlyItsCopy(caller: Pick<Caller, 'copy'>, tier: Tier): boolean {
+  return caller.copy !== undefined && tier === 'write';
 }
 
 /** The conversation of a worker: its own kernels, debug session and staged edits, under its owner's. */

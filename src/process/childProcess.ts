@@ -17,6 +17,8 @@ export interface CompletedProcess {
   readonly exitCode: number | null;
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
+  /** With `binaryStdout`: stdout's bytes as they came (`stdout` is then empty). */
+  readonly stdoutBytes?: Buffer;
   readonly stderr: string;
   /** Set when we stopped it: the time bound passed, or the caller cancelled. */
   readonly stoppedBecause?: 'timeout' | 'cancelled';
@@ -140,6 +142,8 @@ export function runToCompletion(
     readonly onCancel?: (cancel: () => void) => void;
     readonly onOutput?: (chunk: string) => void;
     readonly maxOutputChars?: number;
+    /** Keep stdout as bytes (at most `maxOutputChars` of them), not decoded. */
+    readonly binaryStdout?: boolean;
   },
 ): Promise<CompletedProcess> {
   const started = Date.now();
@@ -154,12 +158,20 @@ export function runToCompletion(
     }
     child.stdin?.end();
     let stdout = '';
+    const stdoutChunks: Buffer[] = [];
+    let stdoutBytes = 0;
     let stderr = '';
     let stoppedBecause: CompletedProcess['stoppedBecause'];
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < max) stdout += chunk;
-      options.onOutput?.(chunk);
-    });
+    if (options.binaryStdout)
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (stdoutBytes < max) stdoutChunks.push(chunk.subarray(0, max - stdoutBytes));
+        stdoutBytes += chunk.length;
+      });
+    else
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        if (stdout.length < max) stdout += chunk;
+        options.onOutput?.(chunk);
+      });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < max) stderr += chunk;
       options.onOutput?.(chunk);
@@ -177,7 +189,15 @@ export function runToCompletion(
     });
     child.once('close', (exitCode, signal) => {
       clearTimeout(timer);
-      resolve({ exitCode, signal, stdout, stderr, stoppedBecause, seconds: (Date.now() - started) / 1000 });
+      resolve({
+        exitCode,
+        signal,
+        stdout,
+        ...(options.binaryStdout ? { stdoutBytes: Buffer.concat(stdoutChunks) } : {}),
+        stderr,
+        stoppedBecause,
+        seconds: (Date.now() - started) / 1000,
+      });
     });
   });
 }

@@ -52,14 +52,18 @@ export function droppedSentence(edit: Pick<StagedEdit, 'files' | 'dropped'>, dis
 
 /** `src/a.ts: 2 replacements` per file, sorted by path, capped. */
 export function fileLines(
-  edit: { readonly files: readonly Pick<StagedFile, 'path' | 'edits'>[] },
+  edit: { readonly files: readonly Pick<StagedFile, 'path' | 'edits' | 'lifecycle'>[] },
   display: DisplayPath,
-  format = (path: string, count: number) => `${path}: ${plural(count, 'replacement')}`,
+  format = (path: string, count: number, lifecycle?: string) => `${path}: ${lifecycle ?? plural(count, 'replacement')}`,
 ): string[] {
   const files = edit.files
-    .map((file) => ({ path: display(file.path), count: file.edits.length }))
+    .map((file) => ({
+      path: display(file.path),
+      count: file.edits.length,
+      lifecycle: file.lifecycle === 'create' ? 'created' : file.lifecycle === 'delete' ? 'deleted' : undefined,
+    }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const lines = files.slice(0, STAGED_FILES_CAP).map((file) => format(file.path, file.count));
+  const lines = files.slice(0, STAGED_FILES_CAP).map((file) => format(file.path, file.count, file.lifecycle));
   if (files.length > STAGED_FILES_CAP)
     lines.push(`… ${files.length - STAGED_FILES_CAP} more files not shown (cap ${STAGED_FILES_CAP}).`);
   return lines;
@@ -97,7 +101,10 @@ export function discardedAnswer(edit: StagedEdit): string {
 
 export function driftList(drifted: readonly DriftedFile[], display: DisplayPath): string {
   return drifted
-    .map((file) => `${display(file.path)} (${file.kind === 'missing' ? 'no longer exists' : 'changed'})`)
+    .map(
+      (file) =>
+        `${display(file.path)} (${file.kind === 'missing' ? 'no longer exists' : file.kind === 'created' ? 'now exists with other text' : 'changed'})`,
+    )
     .join(', ');
 }
 
@@ -110,7 +117,11 @@ export function resolveConfirmation(
 ): string {
   const what = `${edit.id} — ${edit.summary}, staged by ${edit.origin}`;
   if (action === 'discard') return `Discard ${what} (${sizeOf(edit)})? Nothing is written.`;
-  const list = fileLines({ files: keptFiles(edit) }, display, (path, count) => `- \`${path}\` (${count})`).join('\n');
+  const list = fileLines(
+    { files: keptFiles(edit) },
+    display,
+    (path, count, lifecycle) => `- \`${path}\` (${lifecycle ?? count})`,
+  ).join('\n');
   const dropped = droppedSentence(edit, display);
   const shaped = dropped ? `\n\n${dropped}` : '';
   if (drifted.length > 0) {

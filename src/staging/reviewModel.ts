@@ -11,6 +11,7 @@ import { Hunk, keptEdits } from './hunks';
 import { droppedHunks, hunkPreview, StagedEdit, StagedFile } from './stagedEdit';
 import {
   AlreadyResolved,
+  MergeRefused,
   NothingKept,
   ResolutionInProgress,
   StaleStagedEdit,
@@ -198,6 +199,15 @@ export function uiErrorText(
   if (error instanceof StaleStagedEdit) {
     return {
       text: `${error.id} was not accepted because files changed since it was staged: ${driftList(error.drifted, display)}. Nothing was written; discard it and ask the agent to redo the change.`,
+      warning: true,
+    };
+  }
+  if (error instanceof MergeRefused) {
+    const where = error.conflicts
+      .map((conflict) => `${display(conflict.path)} line ${conflict.lines.map((range) => range.line).join(', ')}`)
+      .join('; ');
+    return {
+      text: `${error.id} was not accepted: changes you kept meet edits made since it was staged, at ${where} (in the file now). Nothing was written; uncheck those changes in the Staged Edits view and accept again.`,
       warning: true,
     };
   }

@@ -31,10 +31,19 @@ export interface StagedFile {
   readonly proposed: string;
   /** The edits grouped as the diff shows them; the human may drop any. */
   readonly hunks: readonly Hunk[];
+  /** `create`: the file did not exist (`original` is empty); `delete`: Accept removes it (`proposed` is empty). */
+  readonly lifecycle?: FileLifecycle;
 }
 
-/** A file as Accept writes it: the captured text and the kept edits. */
-export type WrittenFile = Pick<StagedFile, 'path' | 'original' | 'edits' | 'proposed'>;
+export type FileLifecycle = 'create' | 'delete';
+
+/**
+ * A file as Accept writes it: the captured text and the kept edits. `current`: the file's text now,
+ * when Accept merged the kept edits into what changed there since (`proposed` is then that merge).
+ */
+export type WrittenFile = Pick<StagedFile, 'path' | 'original' | 'edits' | 'proposed' | 'lifecycle'> & {
+  readonly current?: string;
+};
 
 export type StagedState = 'pending' | 'accepted' | 'discarded';
 
@@ -50,6 +59,13 @@ export interface StagedEdit {
   readonly files: readonly StagedFile[];
   /** A file the change moves (absolute paths), after its edits: the move is written with the kept hunks, never dropped alone. */
   readonly move?: FileMove;
+  /**
+   * `three-way`: files changed since staging are merged with the kept hunks where they do not meet
+   * (a worker's change, made in its copy while others went on); absent: any change refuses the whole.
+   */
+  readonly merge?: 'three-way';
+  /** Who made it, as Agent Changes names the accepted change (`Worker "tidy" (w1)`); absent: the conversation's name. */
+  readonly author?: string;
   /** Hunks the human dropped in the review, by file path (sorted indexes); absent files keep all. */
   readonly dropped: Readonly<Record<string, readonly number[]>>;
   readonly stagedAt: number;
@@ -63,8 +79,15 @@ export interface StageRequest {
   readonly conversation: string;
   readonly origin: string;
   readonly summary: string;
-  readonly files: readonly { readonly path: string; readonly original: string; readonly edits: readonly TextEdit[] }[];
+  readonly files: readonly {
+    readonly path: string;
+    readonly original: string;
+    readonly edits: readonly TextEdit[];
+    readonly lifecycle?: FileLifecycle;
+  }[];
   readonly move?: FileMove;
+  readonly merge?: 'three-way';
+  readonly author?: string;
 }
 
 export interface FileMove {

@@ -73,7 +73,8 @@ export class ResolutionInProgress extends ModelFacingError {
   }
 }
 
-export type DriftKind = 'changed' | 'missing';
+/** `created`: a file the change creates exists now, with other text. */
+export type DriftKind = 'changed' | 'missing' | 'created';
 
 export interface DriftedFile {
   /** Absolute path. */
@@ -98,6 +99,43 @@ export class StaleStagedEdit extends ModelFacingError {
       `Error: ${this.id} was not accepted: ${this.drifted.length === 1 ? 'a file' : `${this.drifted.length} files`} changed since it was staged — ` +
       `${driftList(this.drifted, displayPathOf(context))}. Nothing was written; ${this.id} stays pending. ` +
       `Re-run ${this.origin} on the current text to stage a fresh edit, then discard ${this.id}.`
+    );
+  }
+}
+
+/** A file where kept hunks meet changes made since staging: its lines (1-based, in the file now) where they meet. */
+export interface MergeConflict {
+  readonly path: string;
+  readonly lines: readonly { readonly line: number; readonly count: number }[];
+}
+
+/** A three-way change whose kept hunks meet what changed since (or that drifted otherwise): nothing was written. */
+export class MergeRefused extends ModelFacingError {
+  constructor(
+    readonly id: string,
+    readonly conflicts: readonly MergeConflict[],
+    readonly drifted: readonly DriftedFile[],
+  ) {
+    super(`${id} was not accepted: kept changes meet edits made since in ${conflicts.length} file(s).`);
+    this.name = 'MergeRefused';
+  }
+
+  override modelText(context: ErrorContext = {}): string {
+    const display = displayPathOf(context);
+    const where = this.conflicts
+      .map(
+        (conflict) =>
+          `${display(conflict.path)} ${conflict.lines
+            .map((range) =>
+              range.count > 1 ? `lines ${range.line}–${range.line + range.count - 1}` : `line ${range.line}`,
+            )
+            .join(', ')}`,
+      )
+      .join('; ');
+    const drifted = this.drifted.length ? ` Also changed since: ${driftList(this.drifted, display)}.` : '';
+    return (
+      `Error: ${this.id} was not accepted: its kept changes meet edits made since it was staged, at ${where} (in the file now).${drifted} ` +
+      `Nothing was written; ${this.id} stays pending. Drop those hunks in the review (or edit the file) and accept again.`
     );
   }
 }

@@ -19,13 +19,18 @@ import {
   AlreadyResolved,
   DriftedFile,
   InvalidStagedChange,
+  MergeConflict,
+  MergeRefused,
   NothingKept,
   ResolutionInProgress,
   StagedInOtherConversation,
   StaleStagedEdit,
   UnknownStagedEdit,
 } from './stagingErrors';
+import { belongsTo } from '../platform/caller';
 import { sameLines } from '../edits/byteSplice';
+import { mergeRegions, mergeWith } from '../edits/lineMerge';
+import { splitLines } from '../edits/textDiff';
 import { applyEdits, checkedEdits, withLineBreaksOf } from '../edits/textEdits';
 import { hunksOf, toggledDrops } from './hunks';
 
@@ -48,6 +53,58 @@ export function driftOf(
     else if (!sameLines(current, file.original)) drifted.push({ path: file.path, kind: 'changed' });
   }
   return drifted;
+}
+
+/**
+ * The files of a three-way change as Accept writes them, each on its text now: unchanged since staging,
+ * as staged; else the kept hunks merged into what changed there, where they do not meet. A kept hunk
+ * that meets a change made since (touching counts), a created file that exists now with other text, or
+ * a deleted or edited file that is gone or (deleted) changed, refuses the whole change: nothing is written.
+ * Files already as the change would leave them are left out.
+ */
+export function mergedFiles(
+  edit: Pick<StagedEdit, 'id' | 'origin'>,
+  files: readonly WrittenFile[],
+  currentText: CurrentText,
+): WrittenFile[] {
+  const written: WrittenFile[] = [];
+  const drifted: DriftedFile[] = [];
+  const conflicts: MergeConflict[] = [];
+  for (const file of files) {
+    const current = currentText(file.path);
+    if (file.lifecycle === 'create') {
+      if (current === undefined) written.push(file);
+      else if (!sameLines(current, file.proposed)) drifted.push({ path: file.path, kind: 'created' });
+      continue;
+    }
+    if (current === undefined) {
+      if (file.lifecycle !== 'delete') drifted.push({ path: file.path, kind: 'missing' });
+      continue;
+    }
+    if (sameLines(current, file.original)) {
+      written.push(file);
+      continue;
+    }
+    if (file.lifecycle === 'delete') {
+      drifted.push({ path: file.path, kind: 'changed' });
+      continue;
+    }
+    const ancestor = splitLines(file.original);
+    const regions = mergeRegions(ancestor, splitLines(current), splitLines(file.proposed));
+    const met = regions.filter((region) => region.changedBy === 'both');
+    if (met.length > 0) {
+      conflicts.push({
+        path: file.path,
+        lines: met.map((region) => ({ line: region.oursStart + 1, count: region.ours.length })),
+      });
+      continue;
+    }
+    const proposed = mergeWith(ancestor, regions, (region) => (region.changedBy === 'ours' ? 'ours' : 'theirs'));
+    if (proposed !== current) written.push({ ...file, current, proposed });
+  }
+  if (conflicts.length > 0) throw new MergeRefused(edit.id, conflicts, drifted);
+  if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
+  return written;
 }
 
 /** How accepting reads and writes, injected: the editor glue applies one WorkspaceEdit; tests write files. */
@@ -78,12 +135,18 @@ export class StagingStore {
       seen.add(file.path);
       if (file.edits.length === 0) continue;
       const edits = checkedEdits(file.original, withLineBreaksOf(file.original, file.edits));
+      const proposed = applyEdits(file.original, edits);
+      if (file.lifecycle === 'create' && file.original !== '')
+        throw new InvalidStagedChange(`${file.path} is created by the change, so its captured text must be empty.`);
+      if (file.lifecycle === 'delete' && proposed !== '')
+        throw new InvalidStagedChange(`${file.path} is deleted by the change, so its edits must remove all of it.`);
       files.push({
         path: file.path,
         original: file.original,
         edits,
-        proposed: applyEdits(file.original, edits),
+        proposed,
         hunks: hunksOf(file.original, edits),
+        ...(file.lifecycle ? { lifecycle: file.lifecycle } : {}),
       });
     }
     if (files.length === 0 && !request.move)
@@ -95,6 +158,8 @@ export class StagingStore {
       summary: request.summary,
       files,
       ...(request.move ? { move: request.move } : {}),
+      ...(request.merge ? { merge: request.merge } : {}),
+      ...(request.author ? { author: request.author } : {}),
       dropped: {},
       stagedAt: this.now(),
       state: 'pending',
@@ -108,10 +173,10 @@ export class StagingStore {
     return this.edits.get(id.trim());
   }
 
-  /** Pending changes, oldest first; only those of `conversation` when given. */
+  /** Pending changes, oldest first; only those of `conversation` (and its workers) when given. */
   pending(conversation?: string): StagedEdit[] {
     return [...this.edits.values()].filter(
-      (edit) => edit.state === 'pending' && (conversation === undefined || edit.conversation === conversation),
+      (edit) => edit.state === 'pending' && (conversation === undefined || belongsTo(edit.conversation, conversation)),
     );
   }
 
@@ -126,7 +191,8 @@ export class StagingStore {
         id,
         this.pending(conversation).map(({ id: pendingId, summary }) => ({ id: pendingId, summary })),
       );
-    if (conversation !== undefined && edit.conversation !== conversation)
+    // A conversation resolves its own changes and its workers'.
+    if (conversation !== undefined && !belongsTo(edit.conversation, conversation))
       throw new StagedInOtherConversation(edit.id, edit.conversation);
     if (edit.resolution) throw new AlreadyResolved(edit.id, edit.resolution, edit);
     return edit;
@@ -168,6 +234,11 @@ export class StagingStore {
       if (files.length === 0 && !edit.move) throw new NothingKept(edit.id);
       const texts = new Map<string, string | undefined>();
       for (const file of files) texts.set(file.path, await io.currentText(file.path));
+      if (edit.merge === 'three-way') {
+        const merged = mergedFiles(edit, files, (path) => texts.get(path));
+        const written = await io.write(merged, edit.move);
+        return { edit: this.resolve(edit, 'accept', by), written };
+      }
       const drifted = driftOf(files, (path) => texts.get(path));
       // A moved file without edits of its own must still be there to move.
       const moved = edit.move?.from;

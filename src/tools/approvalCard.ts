@@ -65,5 +65,20 @@ export function createApprovalCard(questions: QuestionService): Approver {
       if (choice === ALLOW_WORKER_WRITES) writesAllowed.add(caller.conversation);
       return choice === 'Allow' || choice === ALLOW_ONCE || choice === ALLOW_WORKER_WRITES;
     },
+    async choose({ caller, question, context, options }, token) {
+      const { outcome } = await questions.ask(
+        {
+          kind: 'approval',
+          asker: singleLine(caller.label, 100),
+          question: `${singleLine(caller.label, 100)}: ${singleLine(question, 200)}`,
+          context: context.length > CONFIRMATION_SHOWN ? `${context.slice(0, CONFIRMATION_SHOWN)}…` : context,
+          options: [...options],
+          allowFreeText: false,
+          multiSelect: false,
+        },
+        token,
+      );
+      return outcome.kind === 'answered' ? outcome.labels[0] : undefined;
+    },
   };
 }

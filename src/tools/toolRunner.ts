@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { offeredTools } from '../platform/availability';
-import { Caller } from '../platform/caller';
+import { Caller, writesOnlyItsCopy } from '../platform/caller';
 import { ToolDeclaration } from '../platform/toolDeclaration';
 import { TOOL_CATALOG } from './declarations';
 import { conversationIdOf } from '../platform/conversation';
@@ -24,6 +24,7 @@ import { AnyLiveTool, LiveTool, ToolAnswer } from './liveTool';
 import { Approver, CallerTools, Confirmation, RelayedAnswer } from '../platform/vscode/approver';
 import { displayPath, FileNotFound } from '../workspace/paths';
 import { workspaceFolderPaths } from '../workspace/vscode/workspaceFolders';
+import { inFolders } from '../workspace/folderView';
 import { singleLine } from '../platform/wording';
 
 /** A caller inside this extension that may hold the chat's token (a cell of a chat's kernel). */
@@ -174,7 +175,8 @@ export class ToolRunner implements CallerTools {
       tierNeedsConfirmation(tier) &&
       tierWithinCap(tier, caller.cap) &&
       !forbiddenFor(caller, name) &&
-      !caller.humanAsked
+      !caller.humanAsked &&
+      !writesOnlyItsCopy(caller, tier)
     );
   }
 
@@ -183,7 +185,21 @@ export class ToolRunner implements CallerTools {
    * A tool that plans has its plan kept for the call (`invoke` applies what was shown); undefined
    * when its plan writes nothing, so there is nothing to ask.
    */
-  async confirmation(name: string, input: unknown, token: vscode.CancellationToken): Promise<Confirmation | undefined> {
+  async confirmation(
+    name: string,
+    input: unknown,
+    token: vscode.CancellationToken,
+    caller?: Pick<Caller, 'copy'>,
+  ): Promise<Confirmation | undefined> {
+    // A caller in its copy is shown what the call does there (its paths resolve in the copy).
+    return inFolders(caller?.copy, () => this.confirmationHere(name, input, token));
+  }
+
+  private async confirmationHere(
+    name: string,
+    input: unknown,
+    token: vscode.CancellationToken,
+  ): Promise<Confirmation | undefined> {
     const tool = this.tools.get(name);
     if (!tool)
       return {
@@ -243,6 +259,17 @@ export class ToolRunner implements CallerTools {
     token: vscode.CancellationToken,
     invocationToken?: vscode.ChatParticipantToolToken,
   ): Promise<vscode.LanguageModelToolResult> {
+    // A caller in its own copy has the whole call rooted there.
+    return inFolders(caller.copy, () => this.runHere(name, input, caller, token, invocationToken));
+  }
+
+  private async runHere(
+    name: string,
+    input: unknown,
+    caller: Caller,
+    token: vscode.CancellationToken,
+    invocationToken?: vscode.ChatParticipantToolToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const { board, log } = this.runtime;
     const tool = this.tools.get(name);
     if (!tool) return textResult(`Error: no tool named "${name}".`);
@@ -268,8 +295,10 @@ export class ToolRunner implements CallerTools {
         // Asked here: the plan is this call's own, not one kept for an identical call.
         let confirmation: Confirmation | undefined;
         if (tool.prepare) ({ confirmation, call: prepared } = await this.prepareCall(tool, input, token));
-        else confirmation = await this.confirmation(name, input, token);
-        const refusal = confirmation && (await this.ask(caller, name, tier, confirmation, token));
+        else confirmation = await this.confirmationHere(name, input, token);
+        // A write that lands in the caller's own copy reaches nobody's files: nobody is asked.
+        const refusal =
+          confirmation && !writesOnlyItsCopy(caller, tier) && (await this.ask(caller, name, tier, confirmation, token));
         if (refusal) return textResult(refusal);
       } else if (tool.prepare) {
         // Asked by the editor (chat, another extension) or a worker's card: the plan its confirmation showed.
@@ -349,7 +378,7 @@ export class ToolRunner implements CallerTools {
           text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
         };
       if (!caller.humanAsked) {
-        const confirmation = await this.confirmation(name, input, token);
+        const confirmation = await this.confirmation(name, input, token, caller);
         const refusal = confirmation && (await this.ask(caller, name, 'exec', confirmation, token));
         if (refusal) return { ok: false, text: refusal };
       }

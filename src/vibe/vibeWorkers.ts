@@ -17,6 +17,11 @@ export const WORKER_TIERS = ['fast', 'good'] as const;
 
 export type WorkerTier = (typeof WORKER_TIERS)[number];
 
+/** Where a write or exec worker works: its own copy of the workspace (the default), or the live workspace. */
+export const WORKER_ISOLATION = ['copy', 'none'] as const;
+
+export type WorkerIsolationMode = (typeof WORKER_ISOLATION)[number];
+
 /** A worker's label is shown on one line of the approval card and the Workers view. */
 export const WORKER_LABEL_MAX = 60;
 export type WorkerStatus = 'running' | 'awaiting approval' | 'done' | 'failed' | 'killed';
@@ -54,9 +59,17 @@ export interface WorkerHost {
     request: { readonly worker: WorkerSummary; readonly tool: string; readonly input: unknown },
     signal: AbortSignal,
   ): Promise<boolean>;
-  invokeTool(worker: WorkerSummary, tool: string, input: unknown, signal: AbortSignal): Promise<string>;
+  /** Runs a call; `asked`: the loop put it to the human (and it was allowed). */
+  invokeTool(worker: WorkerSummary, tool: string, input: unknown, signal: AbortSignal, asked: boolean): Promise<string>;
   /** Something about a worker changed (status, transcript). */
   onChange(worker: WorkerSummary): void;
+  /**
+   * The worker ended (done, failed or killed): what becomes of its work (a worker in a copy: staged for
+   * review, or dropped when `keep` is false), in words for its owner. Awaited before it counts as finished.
+   */
+  settle?(worker: WorkerSummary, keep: boolean | Promise<boolean>): Promise<string | undefined>;
+  /** A finished worker is given a message and continues: ready its workspace again. */
+  resume?(worker: WorkerSummary): Promise<void>;
 }
 
 /** A worker to start: its brief and label, the model chosen for its tier, the conversation that owns it, and what it may do. */
@@ -90,6 +103,8 @@ export interface WorkerSummary {
   readonly endedAt?: number;
   /** The final answer, or why it failed or stopped. */
   readonly result?: string;
+  /** What became of its work once it ended (staged for review as edit_N, nothing changed…). */
+  readonly review?: string;
 }
 
 /** A worker of another conversation: its owner alone (or the human, in the Workers view) may use it. */
@@ -145,6 +160,11 @@ class Worker {
   /** Messages waiting for the next tool boundary. */
   readonly inbox: string[] = [];
   turns = 0;
+  /** Runs so far (a message to a finished worker starts another). */
+  runs = 1;
+  /** The last run whose work is settled. */
+  private settledRun = 0;
+  review: string | undefined;
   controller = new AbortController();
   private finishedWaiters: Array<() => void> = [];
   run: Promise<void> = Promise.resolve();
@@ -166,17 +186,36 @@ class Worker {
     return this.status === 'done' || this.status === 'failed' || this.status === 'killed';
   }
 
+  /** Resolves once the worker has finished and what becomes of its work is settled. */
   whenFinished(): Promise<void> {
-    if (this.finished) return Promise.resolve();
+    if (this.finished && this.settledRun === this.runs) return Promise.resolve();
     return new Promise((resolve) => this.finishedWaiters.push(resolve));
   }
 
-  finish(status: 'done' | 'failed' | 'killed', result: string): void {
+  /** Ends the worker; its waiters are told once `settled` (what becomes of its work) is done. */
+  finish(
+    status: 'done' | 'failed' | 'killed',
+    result: string,
+    settled: Promise<string | undefined> = Promise.resolve(undefined),
+  ): void {
     if (this.finished) return;
     this.status = status;
     this.result = result;
     this.endedAt = Date.now();
-    for (const resolve of this.finishedWaiters.splice(0)) resolve();
+    this.review = undefined;
+    const run = this.runs;
+    void settled
+      .catch(
+        (error: unknown) =>
+          `its work could not be brought back: ${error instanceof Error ? error.message : String(error)}`,
+      )
+      .then((review) => {
+        // A worker continued meanwhile has waiters of its own run.
+        if (run !== this.runs) return;
+        this.review = review;
+        this.settledRun = run;
+        for (const resolve of this.finishedWaiters.splice(0)) resolve();
+      });
   }
 
   summary(): WorkerSummary {
@@ -191,6 +230,7 @@ class Worker {
       startedAt: this.startedAt,
       endedAt: this.endedAt,
       result: this.result,
+      review: this.review,
     };
   }
 }
@@ -229,10 +269,12 @@ export class WorkerPool {
     worker.transcript.push({ role: 'user', text: message });
     worker.status = 'running';
     worker.result = undefined;
+    worker.review = undefined;
     worker.endedAt = undefined;
     worker.turns = 0;
+    worker.runs++;
     worker.controller = new AbortController();
-    this.start(worker);
+    this.start(worker, true);
     return { delivered: 'relaunched', worker: worker.summary() };
   }
 
@@ -257,14 +299,24 @@ export class WorkerPool {
     return { finished, worker: worker.summary() };
   }
 
-  kill(id: string, why = 'killed', conversation?: string): WorkerSummary {
+  /**
+   * Stops a worker at once; `keep` false (or resolving false: the human's choice, asked once it stopped)
+   * drops the work it did in its copy.
+   */
+  kill(id: string, why = 'killed', conversation?: string, keep: boolean | Promise<boolean> = true): WorkerSummary {
     const worker = this.require(id, conversation);
     if (!worker.finished) {
-      worker.finish('killed', why);
+      this.end(worker, 'killed', why, keep);
       worker.controller.abort();
       this.host.onChange(worker.summary());
     }
     return worker.summary();
+  }
+
+  /** Waits until what becomes of a finished worker's work is settled (its change staged or dropped). */
+  settled(id: string): Promise<WorkerSummary> {
+    const worker = this.require(id);
+    return worker.whenFinished().then(() => worker.summary());
   }
 
   /** Every worker, or those of one conversation. */
@@ -285,7 +337,9 @@ export class WorkerPool {
   }
 
   disposeAll(): void {
-    for (const worker of this.workers.values()) if (!worker.finished) this.kill(worker.id, 'the window closed');
+    // The window closes: nobody is left to review a worker's work (its copy goes at the next activation).
+    for (const worker of this.workers.values())
+      if (!worker.finished) this.kill(worker.id, 'the window closed', undefined, false);
   }
 
   private require(id: string, conversation?: string): Worker {
@@ -299,16 +353,32 @@ export class WorkerPool {
     return worker;
   }
 
-  private start(worker: Worker): void {
+  /** Ends a worker and settles its work (kept for review unless `keep` is false). */
+  private end(
+    worker: Worker,
+    status: 'done' | 'failed' | 'killed',
+    result: string,
+    keep: boolean | Promise<boolean> = true,
+  ): void {
+    if (worker.finished) return;
+    const settled = this.host.settle
+      ? Promise.resolve().then(() => this.host.settle?.(worker.summary(), keep))
+      : Promise.resolve(undefined);
+    worker.finish(status, result, settled);
+    void settled.finally(() => this.host.onChange(worker.summary()));
+  }
+
+  private start(worker: Worker, resumed = false): void {
     this.host.onChange(worker.summary());
-    worker.run = this.loop(worker).catch((error: unknown) => {
+    worker.run = this.loop(worker, resumed).catch((error: unknown) => {
       if (!worker.finished)
-        worker.finish('failed', `the worker failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.end(worker, 'failed', `the worker failed: ${error instanceof Error ? error.message : String(error)}`);
       this.host.onChange(worker.summary());
     });
   }
 
-  private async loop(worker: Worker): Promise<void> {
+  private async loop(worker: Worker, resumed: boolean): Promise<void> {
+    if (resumed) await this.host.resume?.(worker.summary());
     const { maxTurns, maxMinutes } = this.budget();
     const deadline = Date.now() + maxMinutes * 60_000;
     const signal = worker.controller.signal;
@@ -329,7 +399,7 @@ export class WorkerPool {
         worker.transcript.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
         this.host.onChange(worker.summary());
         if (turn.toolCalls.length === 0) {
-          worker.finish('done', turn.text.trim() || '(the worker ended without a message)');
+          this.end(worker, 'done', turn.text.trim() || '(the worker ended without a message)');
           this.host.onChange(worker.summary());
           return;
         }
@@ -358,7 +428,8 @@ export class WorkerPool {
   }
 
   private async runTool(worker: Worker, call: ToolCall, signal: AbortSignal): Promise<string> {
-    if (this.host.needsApproval(worker.summary(), call.name, call.input)) {
+    const asked = this.host.needsApproval(worker.summary(), call.name, call.input);
+    if (asked) {
       worker.status = 'awaiting approval';
       this.host.onChange(worker.summary());
       const approved = await this.host.approve(
@@ -372,7 +443,7 @@ export class WorkerPool {
         return `The human denied this ${call.name} call. Do not retry it; continue without it or finish and say what is left.`;
     }
     try {
-      return await this.host.invokeTool(worker.summary(), call.name, call.input, signal);
+      return await this.host.invokeTool(worker.summary(), call.name, call.input, signal, asked);
     } catch (error) {
       return `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -381,7 +452,8 @@ export class WorkerPool {
   private stopForBudget(worker: Worker, why: string): void {
     if (worker.finished) return;
     const last = [...worker.transcript].reverse().find((entry) => entry.role === 'assistant');
-    worker.finish(
+    this.end(
+      worker,
       'failed',
       `stopped: ${why}${last && last.role === 'assistant' && last.text ? `. Its last message: ${last.text}` : ''}`,
     );

@@ -163,7 +163,12 @@ describe('trust: tiers and approvals hold for every caller', function () {
       (request) => ({ text: toolResults(request)[0] ?? 'no result' }),
     ]);
     const id = workerIdOf(
-      await invokeText('vibe_spawn', { brief: 'Run a cell.', label: 'cell\nrunner', access: 'exec' }),
+      await invokeText('vibe_spawn', {
+        brief: 'Run a cell.',
+        label: 'cell\nrunner',
+        access: 'exec',
+        isolation: 'none',
+      }),
     );
     await answerCard(
       [new RegExp(`Worker "cell runner" \\(${id}\\) wants to run eval: Run Python: worker cell\\?`)],

@@ -166,7 +166,12 @@ describe('vibe mode', function () {
         (request) => ({ text: toolResults(request)[0].split('\n')[0] }),
       ]);
       const id = workerIdOf(
-        await invokeText('vibe_spawn', { brief: 'Write the file.', label: `writer ${choice}`, access: 'write' }),
+        await invokeText('vibe_spawn', {
+          brief: 'Write the file.',
+          label: `writer ${choice}`,
+          access: 'write',
+          isolation: 'none',
+        }),
       );
       // This worker's card (an earlier one may still be leaving the screen).
       const card = await browser({
@@ -205,7 +210,12 @@ describe('vibe mode', function () {
       (request) => ({ text: toolResults(request).join(' | ') }),
     ]);
     const id = workerIdOf(
-      await invokeText('vibe_spawn', { brief: 'Write two files.', label: 'trusted writer', access: 'write' }),
+      await invokeText('vibe_spawn', {
+        brief: 'Write two files.',
+        label: 'trusted writer',
+        access: 'write',
+        isolation: 'none',
+      }),
     );
     const card = await browser({
       op: 'text',
@@ -253,7 +263,9 @@ describe('vibe mode', function () {
       () => ({ toolCall: { name: 'edit', input: { path: file, old_string: 'a = 1', new_string: 'a = 10' } } }),
       (request) => ({ text: toolResults(request).join(' | ') }),
     ]);
-    const id = workerIdOf(await invokeText('vibe_spawn', { brief: 'Edit a.', label: 'racer', access: 'write' }));
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Edit a.', label: 'racer', access: 'write', isolation: 'none' }),
+    );
     // The worker's edit is planned and waits on the card; the other caller's edit goes at the moment it is allowed.
     await browser({
       op: 'text',

@@ -10,7 +10,7 @@ import {
   revertToCall,
 } from '../../src/changes/agentChanges';
 import { ChangeLog } from '../../src/changes/changeLog';
-import { mergeRegions } from '../../src/changes/lineMerge';
+import { mergeRegions } from '../../src/edits/lineMerge';
 import { diffLines, MAX_DIFF_DISTANCE, splitLines } from '../../src/edits/textDiff';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');

@@ -62,6 +62,8 @@ describe('one writer', () => {
       "the window's discovery file and socket directory, in the user's state directory",
     [path.join('mcp', 'endpoint.ts')]: "the discovery files of windows that are gone, in the user's state directory",
     [path.join('structural', 'indexWorker.ts')]: "the trigram index, in the extension's workspace storage",
+    [path.join('vibe', 'workerCopies.ts')]:
+      "workers' private copies, in the extension's storage (their work comes back as a staged change the writer applies)",
   };
 
   it('no module but the writer writes workspace files or applies a WorkspaceEdit', () => {

@@ -8,6 +8,7 @@ import {
   AlreadyResolved,
   FileOperationsNotStaged,
   InvalidStagedChange,
+  MergeRefused,
   NothingKept,
   ResolutionInProgress,
   StaleStagedEdit,
@@ -440,6 +441,105 @@ describe('staging store', () => {
     };
     await assert.rejects(store.accept(edit.id, 'agent', io), /refused/);
     assert.equal(store.get(edit.id)?.state, 'pending');
+  });
+});
+
+describe("a worker's change (three-way): merged into what others changed since, refused where they meet", () => {
+  const base = 'line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\n';
+  /** The worker changed lines 2 and 6, created new.ts and deleted old.ts in its copy. */
+  const stageWorker = (store: StagingStore) =>
+    store.stage({
+      conversation: 'window#worker-w1',
+      origin: 'worker w1 "tidy"',
+      summary: 'w1 "tidy": 3 files',
+      merge: 'three-way',
+      files: [
+        {
+          path: '/w/a.txt',
+          original: base,
+          edits: [replace(base, 'line 2', 'LINE 2'), replace(base, 'line 6', 'LINE 6')],
+        },
+        { path: '/w/new.ts', original: '', edits: [{ start: 0, end: 0, text: 'export {};\n' }], lifecycle: 'create' },
+        { path: '/w/old.ts', original: 'gone\n', edits: [{ start: 0, end: 5, text: '' }], lifecycle: 'delete' },
+      ],
+    });
+  const written = (files: Map<string, string>) => ({
+    currentText: (file: string) => files.get(file),
+    write: async (staged: readonly WrittenFile[]) => {
+      for (const file of staged) {
+        if (file.lifecycle === 'delete') files.delete(file.path);
+        else files.set(file.path, file.proposed);
+      }
+      return staged;
+    },
+  });
+
+  it('the human typed elsewhere in the file: the kept hunks land around the typing, which stays', async () => {
+    const store = new StagingStore();
+    const edit = stageWorker(store);
+    assert.deepEqual(
+      edit.files.map((file) => [file.path, file.lifecycle, file.hunks.length]),
+      [
+        ['/w/a.txt', undefined, 2],
+        ['/w/new.ts', 'create', 1],
+        ['/w/old.ts', 'delete', 1],
+      ],
+    );
+    const files = new Map([
+      ['/w/a.txt', base.replace('line 4', 'line 4 typed by the human')],
+      ['/w/old.ts', 'gone\n'],
+    ]);
+    store.setDropped(edit.id, '/w/a.txt', 1, true); // the human drops the line 6 hunk
+    const { written: out } = await store.accept(edit.id, 'user', written(files));
+    assert.equal(files.get('/w/a.txt'), 'line 1\nLINE 2\nline 3\nline 4 typed by the human\nline 5\nline 6\nline 7\n');
+    assert.equal(files.get('/w/new.ts'), 'export {};\n');
+    assert.equal(files.has('/w/old.ts'), false);
+    assert.equal(
+      out.find((file) => file.path === '/w/a.txt')?.current,
+      base.replace('line 4', 'line 4 typed by the human'),
+      'planned on the text now',
+    );
+    assert.equal(store.get(edit.id)?.state, 'accepted');
+  });
+
+  it('a kept hunk that meets the typing refuses the whole change, naming the lines; dropping it lets the rest land', async () => {
+    const store = new StagingStore();
+    const edit = stageWorker(store);
+    const typed = base.replace('line 6', 'line 6 typed');
+    const files = new Map([
+      ['/w/a.txt', typed],
+      ['/w/old.ts', 'gone\n'],
+    ]);
+    await assert.rejects(
+      store.accept(edit.id, 'user', written(files)),
+      (error: unknown) =>
+        error instanceof MergeRefused &&
+        /^Error: edit_1 was not accepted: its kept changes meet edits made since it was staged, at a\.txt line 6 \(in the file now\)\. Nothing was written; edit_1 stays pending\. Drop those hunks/.test(
+          errorText(error, { displayPath: display }),
+        ),
+    );
+    assert.equal(files.get('/w/a.txt'), typed);
+    assert.equal(files.has('/w/new.ts'), false, 'nothing of the change was written');
+    store.setDropped(edit.id, '/w/a.txt', 1, true);
+    await store.accept(edit.id, 'user', written(files));
+    assert.equal(files.get('/w/a.txt'), typed.replace('line 2', 'LINE 2'));
+  });
+
+  it('a created file that exists now with other text, or a deleted one that changed, is named and nothing is written', async () => {
+    const store = new StagingStore();
+    const edit = stageWorker(store);
+    const files = new Map([
+      ['/w/a.txt', base],
+      ['/w/new.ts', 'someone else made it\n'],
+      ['/w/old.ts', 'gone, then edited\n'],
+    ]);
+    await assert.rejects(
+      store.accept(edit.id, 'user', written(files)),
+      (error: unknown) =>
+        error instanceof StaleStagedEdit &&
+        /new\.ts \(now exists with other text\), old\.ts \(changed\)/.test(errorText(error, { displayPath: display })),
+    );
+    assert.equal(files.get('/w/a.txt'), base);
   });
 });
 

@@ -11,7 +11,7 @@ import { Runtime } from '../../runtime';
 import { isRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { currentText } from '../../workspace/vscode/fileTexts';
-import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { windowFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { ConversationRecord } from '../agentChanges';
 import { ChangeLog, PlannedRevert, RevertScope, SavedChangeLog } from '../changeLog';
 import {
@@ -47,7 +47,7 @@ function beforeUri(conversation: string, file: string): vscode.Uri {
 }
 
 function display(file: string): string {
-  return displayPath(workspaceFolderPaths(), file);
+  return displayPath(windowFolderPaths(), file);
 }
 
 /** The view: rows from the view model (`../changesView`), as tree items. */
@@ -176,8 +176,8 @@ export function registerAgentChanges(context: vscode.ExtensionContext, runtime: 
       },
     }),
     runtime.journal.onDidWrite((source, writes) => {
-      // Only files inside the workspace are recorded: the record never holds another file's text.
-      const folders = workspaceFolderPaths();
+      // Only files inside the window's workspace are recorded: never another file's text, nor a worker's copy.
+      const folders = windowFolderPaths();
       const inside = writes.filter((write) => isRealPathInside(folders, write.path));
       if (inside.length === 0) return;
       const label = recordLabel(source.conversation, source.label, recordOf(source.conversation)?.label);

@@ -26,6 +26,19 @@ export interface Approver {
     },
     token: vscode.CancellationToken,
   ): Promise<boolean>;
+  /**
+   * Asks the human to choose what happens (the approval card, naming who asks); the label chosen, or
+   * undefined when nobody answered.
+   */
+  choose(
+    request: {
+      readonly caller: Caller;
+      readonly question: string;
+      readonly context: string;
+      readonly options: readonly { readonly label: string; readonly description: string }[];
+    },
+    token: vscode.CancellationToken,
+  ): Promise<string | undefined>;
 }
 
 /** What a call relayed for a caller inside this extension (a cell, a worker) answers: the text, and whether it succeeded. */
@@ -42,7 +55,13 @@ export interface CallerTools {
   offered(caller: Caller): vscode.LanguageModelToolInformation[];
   tierOf(name: string, input: unknown): Tier;
   needsApproval(name: string, input: unknown, caller: Caller): boolean;
-  confirmation(name: string, input: unknown, token: vscode.CancellationToken): Promise<Confirmation | undefined>;
+  /** With a caller in its copy, worded on the copy (its paths resolve there). */
+  confirmation(
+    name: string,
+    input: unknown,
+    token: vscode.CancellationToken,
+    caller?: Pick<Caller, 'copy'>,
+  ): Promise<Confirmation | undefined>;
   /** The human denied the call `confirmation` planned: its plan is not kept for a later one. */
   denied(name: string, input: unknown): void;
   relay(name: string, input: unknown, caller: Caller, token: vscode.CancellationToken): Promise<RelayedAnswer>;

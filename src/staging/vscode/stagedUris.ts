@@ -8,6 +8,23 @@ export function proposedUri(editId: string, absolutePath: string): vscode.Uri {
   return vscode.Uri.from({ scheme: STAGED_SCHEME, path: vscode.Uri.file(absolutePath).path, query: `edit=${editId}` });
 }
 
+/**
+ * The text a file had when a change was staged (`…?edit=edit_1&side=original`): the left side of a
+ * change whose files may have changed since (a worker's, made in its copy), or that creates the file.
+ */
+export function capturedUri(editId: string, absolutePath: string): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: STAGED_SCHEME,
+    path: vscode.Uri.file(absolutePath).path,
+    query: `edit=${editId}&side=original`,
+  });
+}
+
+/** Whether a staged-scheme URI is the captured (left) side. */
+export function isCapturedSide(uri: vscode.Uri): boolean {
+  return new URLSearchParams(uri.query).get('side') === 'original';
+}
+
 export function editIdOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== STAGED_SCHEME) return undefined;
   return new URLSearchParams(uri.query).get('edit') ?? undefined;

@@ -17,7 +17,15 @@ import {
 } from '../reviewModel';
 import { shownText, StagedEdit } from '../stagedEdit';
 import { StagingService } from './stagingService';
-import { editIdOf, editIdOfTab, isMultiDiffInput, proposedUri, STAGED_SCHEME } from './stagedUris';
+import {
+  capturedUri,
+  editIdOf,
+  editIdOfTab,
+  isCapturedSide,
+  isMultiDiffInput,
+  proposedUri,
+  STAGED_SCHEME,
+} from './stagedUris';
 
 export const ACCEPT_COMMAND = 'liveTools.acceptStagedEdit';
 export const DISCARD_COMMAND = 'liveTools.discardStagedEdit';
@@ -85,6 +93,16 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
   const proposedChanged = new vscode.EventEmitter<vscode.Uri>();
   const lensesChanged = new vscode.EventEmitter<void>();
 
+  /**
+   * The left side of a file's diff: the file itself, or for a worker's change (its files may have changed
+   * since, in the live workspace) and a created file, the text captured when it was staged.
+   */
+  const leftOf = (edit: StagedEdit, file: string): vscode.Uri =>
+    edit.merge === 'three-way' ||
+    edit.files.some((candidate) => candidate.path === file && candidate.lifecycle === 'create')
+      ? capturedUri(edit.id, file)
+      : vscode.Uri.file(file);
+
   const openFileDiff = async (
     edit: StagedEdit,
     file: string,
@@ -93,7 +111,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     // (`selection` is on the proposed side.)
     await vscode.commands.executeCommand(
       'vscode.diff',
-      vscode.Uri.file(file),
+      leftOf(edit, file),
       proposedUri(edit.id, file),
       diffTitle(edit, file),
       options,
@@ -113,11 +131,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
     await vscode.commands.executeCommand(
       'vscode.changes',
       `${edit.id}: ${edit.summary}`,
-      edit.files.map((file) => [
-        vscode.Uri.file(file.path),
-        vscode.Uri.file(file.path),
-        proposedUri(edit.id, file.path),
-      ]),
+      edit.files.map((file) => [vscode.Uri.file(file.path), leftOf(edit, file.path), proposedUri(edit.id, file.path)]),
     );
   };
   staging.setPresenter({ open: openReview });
@@ -197,7 +211,8 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
         const id = editIdOf(uri);
         const edit = id ? store.get(id) : undefined;
         const file = edit?.files.find((candidate) => vscode.Uri.file(candidate.path).path === uri.path);
-        return edit && file ? shownText(edit, file) : '';
+        if (!edit || !file) return '';
+        return isCapturedSide(uri) ? file.original : shownText(edit, file);
       },
     }),
     view.onDidChangeCheckboxState((event) => {
@@ -242,7 +257,7 @@ export function registerStagingReview(context: vscode.ExtensionContext, staging:
           const id = editIdOf(document.uri);
           const edit = id ? store.get(id) : undefined;
           const file = edit?.files.find((candidate) => vscode.Uri.file(candidate.path).path === document.uri.path);
-          if (!edit || !file) return [];
+          if (!edit || !file || isCapturedSide(document.uri)) return [];
           return hunkLenses(edit, file).map(
             (lens) =>
               new vscode.CodeLens(new vscode.Range(lens.line, 0, lens.line, 0), {

@@ -4,8 +4,8 @@ import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { proposedAnswer } from '../answers';
 import { FileMove, keptFiles, Resolver, StagedEdit, StageRequest, WrittenFile } from '../stagedEdit';
-import { DriftedFile } from '../stagingErrors';
-import { driftOf, StagingStore } from '../stagingStore';
+import { DriftedFile, MergeRefused, StaleStagedEdit } from '../stagingErrors';
+import { driftOf, mergedFiles, StagingStore } from '../stagingStore';
 import { currentText } from '../../workspace/vscode/fileTexts';
 import { ChangeJournal } from '../../platform/changeJournal';
 import { FileChange, WorkspaceWriter } from '../../workspace/vscode/workspaceWriter';
@@ -78,7 +78,20 @@ export class StagingService {
     const files = keptFiles(edit);
     const texts = new Map<string, string | undefined>();
     for (const file of files) texts.set(file.path, await currentText(file.path));
-    return driftOf(files, (path) => texts.get(path));
+    if (edit.merge !== 'three-way') return driftOf(files, (path) => texts.get(path));
+    // A three-way change is refused only where its kept hunks meet what changed since.
+    try {
+      mergedFiles(edit, files, (path) => texts.get(path));
+      return [];
+    } catch (error) {
+      if (error instanceof MergeRefused)
+        return [
+          ...error.conflicts.map((conflict) => ({ path: conflict.path, kind: 'changed' as const })),
+          ...error.drifted,
+        ];
+      if (error instanceof StaleStagedEdit) return [...error.drifted];
+      throw error;
+    }
   }
 
   /**
@@ -123,9 +136,10 @@ export class StagingService {
   ): Promise<string[]> {
     const changes: FileChange[] = files.map((file) => ({
       path: file.path,
-      before: file.original,
-      after: file.proposed,
-      edits: file.edits,
+      // Created: nothing before; deleted: nothing after. Merged into the text now: planned on that text.
+      before: file.lifecycle === 'create' ? undefined : (file.current ?? file.original),
+      after: file.lifecycle === 'delete' ? undefined : file.proposed,
+      edits: file.current === undefined && !file.lifecycle ? file.edits : undefined,
       moveTo: file.path === move?.from ? move.to : undefined,
     }));
     // A moved file without edits of its own is moved with its text (Agent Changes can put it back).
@@ -137,7 +151,7 @@ export class StagingService {
       // Recorded for the conversation that staged it, whoever accepted.
       source: {
         conversation: edit.conversation,
-        label: '',
+        label: edit.author ?? '',
         call: {
           id: this.journal.nextCallId(),
           label: `${edit.origin} ${edit.id} (accepted by the ${by})`,

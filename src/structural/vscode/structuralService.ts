@@ -8,7 +8,7 @@ import { Logger } from '../../log/logger';
 import { containingFolder, displayPath, resolveFileArgument, WorkspaceFolderPath } from '../../workspace/paths';
 import { AnswerContext } from '../answers';
 import { FileText } from '../fileMatcher';
-import { listFiles } from '../fileWalker';
+import { listFiles } from '../../workspace/fileWalker';
 import { GRAMMARS } from '../grammarManifest';
 import { LanguageRegistry } from '../languages';
 import { Setting } from '../../platform/settings';
@@ -19,6 +19,7 @@ import {
   RewriteRequest,
   RewriteResult,
   SearchRequest,
+  SearchCancelled,
   SearchResult,
   StructuralSearch,
 } from '../search';
@@ -165,6 +166,7 @@ export class StructuralService implements vscode.Disposable {
             .get<boolean>('useIgnoreFiles', true),
           accept: (file) => this.registry.entryForFile(file) !== undefined,
           token,
+          cancelled: () => new SearchCancelled(),
         })),
       );
     }

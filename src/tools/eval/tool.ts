@@ -55,6 +55,8 @@ export function createEvalTool(pool: KernelPool, runner: ToolRunner): LiveTool<E
         label: `A ${LANGUAGE_NAMES[language]} cell of ${caller.label}`,
         humanAsked: false,
         chatToken: invocationToken,
+        // A worker's cell works in the worker's copy, as the worker does.
+        ...(caller.copy ? { copy: caller.copy } : {}),
       };
       // No interpreter, or a kernel that would not start: the error says so (its modelText) through the runner.
       const answer = await pool.run(conversation, language, {

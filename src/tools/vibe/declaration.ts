@@ -2,7 +2,13 @@
 import { JsonSchema, ToolDeclaration } from '../../platform/toolDeclaration';
 import { TIERS, Tier } from '../../platform/tiers';
 import { ToolName } from '../../platform/toolNames';
-import { WORKER_LABEL_MAX, WORKER_TIERS, WorkerTier } from '../../vibe/vibeWorkers';
+import {
+  WORKER_ISOLATION,
+  WORKER_LABEL_MAX,
+  WORKER_TIERS,
+  WorkerIsolationMode,
+  WorkerTier,
+} from '../../vibe/vibeWorkers';
 import { MAX_WAIT_SECONDS } from '../schemaParts';
 
 export interface VibeSpawnInput {
@@ -10,6 +16,7 @@ export interface VibeSpawnInput {
   label: string;
   tier?: WorkerTier;
   access?: Tier;
+  isolation?: WorkerIsolationMode;
 }
 
 export interface VibeSpawnReadonlyInput {
@@ -65,7 +72,10 @@ export const vibeSpawnDeclaration: ToolDeclaration = {
       'while you go on. Returns at once with a worker id; vibe_wait gets its result, vibe_send steers it, vibe_kill stops it.',
     "tier: fast (default) for mechanical work with a clear spec; good for design, judgement, or reviewing a fast worker's output. " +
       'access: read (default: sees no tool that changes anything), write (file edits), exec (also runs programs). Granting write or ' +
-      "exec is asked of the human first, and each write/exec tool call of the worker waits for the human's approval too. " +
+      'exec is asked of the human first. A write or exec worker works in a private copy of the workspace (isolation "copy", the ' +
+      'default): its writes land there unasked, its programs run there (each exec call is still asked), and when it ends everything ' +
+      'it changed is staged as one change (vibe_wait names its edit_id) that the human shapes per file and hunk, or you resolve. ' +
+      'isolation "none" works in the live workspace instead, each write/exec call waiting for the human. ' +
       'Write the brief so it stands alone: the worker sees nothing else.',
   ].join('\n'),
   inputSchema: {
@@ -76,6 +86,12 @@ export const vibeSpawnDeclaration: ToolDeclaration = {
         type: 'string',
         enum: TIERS,
         description: 'The most the worker may do: read (default), write or exec.',
+      },
+      isolation: {
+        type: 'string',
+        enum: WORKER_ISOLATION,
+        description:
+          'For write or exec access: copy (default: its own copy of the workspace, its work comes back as one staged change) or none (the live workspace).',
       },
     },
     required: ['brief', 'label'],

@@ -15,7 +15,7 @@ import {
   VibeWaitInput,
 } from './declaration';
 import { Tier } from '../../platform/tiers';
-import { WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
+import { WorkerIsolationMode, WorkerSummary, WorkerTier } from '../../vibe/vibeWorkers';
 import { VibeService } from '../../vibe/vscode/registerVibe';
 import { withAbortSignal } from '../../async/abortSignal';
 import { AnyLiveTool, LiveTool, ToolContext } from '../liveTool';
@@ -28,6 +28,14 @@ const ACCESS_WORDS: Record<Tier, string> = {
   read: 'it sees only tools that change nothing',
   write: 'it may edit files in the workspace',
   exec: 'it may edit files and run programs (debugger, kernels, tools of other extensions)',
+};
+
+/** Where it does so, as a confirmation says it. */
+const ISOLATION_WORDS: Record<WorkerIsolationMode, string> = {
+  copy:
+    'It works in a private copy of the workspace, outside it: its writes land there without asking, each program it runs is still asked here, ' +
+    'and when it ends everything it changed comes back to you as one staged change to shape and accept or discard.',
+  none: 'It works in the **live workspace**: each of its write or exec calls is asked here.',
 };
 
 function elapsed(worker: WorkerSummary): string {
@@ -43,14 +51,27 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
   const { pool } = vibe;
 
   const start = async (
-    input: { brief: string; label: string; tier?: WorkerTier },
+    input: { brief: string; label: string; tier?: WorkerTier; isolation?: WorkerIsolationMode },
     access: Tier,
     { caller }: ToolContext,
   ): Promise<string> => {
     // Errors word themselves through the runner: spawn's WorkerNotStarted here; below, the pool's
     // UnknownWorker and NotYourWorker, which name what this conversation has.
-    const worker = await vibe.spawn(input.brief, input.label, input.tier ?? 'fast', access, caller.conversation);
-    return `Started worker ${named(worker)} (${worker.model}, access ${access}). It runs in the background: vibe_wait with worker_id "${worker.id}" returns its result; vibe_send steers it.`;
+    const isolation = input.isolation ?? 'copy';
+    const worker = await vibe.spawn(
+      input.brief,
+      input.label,
+      input.tier ?? 'fast',
+      access,
+      caller.conversation,
+      isolation,
+    );
+    const where = vibe.inCopy(worker.id)
+      ? ' in its own copy of the workspace (its changes come back as one staged change when it ends)'
+      : access === 'read'
+        ? ''
+        : ' in the live workspace';
+    return `Started worker ${named(worker)} (${worker.model}, access ${access})${where}. It runs in the background: vibe_wait with worker_id "${worker.id}" returns its result; vibe_send steers it.`;
   };
 
   const spawn: LiveTool<VibeSpawnInput> = {
@@ -60,10 +81,11 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
     requiredTier: (input) => input.access ?? 'read',
     async confirmation(input): Promise<Confirmation> {
       const access = input.access ?? 'read';
+      const where = access === 'read' ? '' : ` ${ISOLATION_WORDS[input.isolation ?? 'copy']}`;
       return {
-        title: `Start worker "${singleLine(input.label, 60)}" with ${access} access?`,
+        title: `Start worker "${singleLine(input.label, 60)}" with ${access} access${access !== 'read' && input.isolation === 'none' ? ' in the live workspace' : ''}?`,
         message:
-          `Start a background worker with **${access}** access: ${ACCESS_WORDS[access]}. Each of its write or exec calls is still asked here.\n\n` +
+          `Start a background worker with **${access}** access: ${ACCESS_WORDS[access]}.${where}\n\n` +
           `Brief:\n\n${input.brief.length > 2000 ? `${input.brief.slice(0, 2000)}…` : input.brief}`,
       };
     },
@@ -103,18 +125,19 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
       );
       if (!finished)
         return `${named(worker)} is still ${worker.status} after ${seconds} s of waiting (${elapsed(worker)} in all). Call vibe_wait again, or vibe_kill to stop it.`;
-      return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}`;
+      return `${named(worker)} ${worker.status} after ${elapsed(worker)}:\n${worker.result ?? ''}${worker.review ? `\n\n${worker.review}` : ''}`;
     },
   };
   const kill: LiveTool<VibeKillInput> = {
     declaration: vibeKillDeclaration,
     invocationMessage: (input) => `Stopping worker ${input.worker_id}`,
-    async invoke(input, { caller }) {
+    async invoke(input, { caller, token }) {
       const before = pool.list(caller.conversation).find((worker) => worker.id === input.worker_id)?.status;
-      const worker = pool.kill(input.worker_id, 'stopped by vibe_kill', caller.conversation);
-      return before === 'done' || before === 'failed' || before === 'killed'
-        ? `${named(worker)} had already finished (${before}).`
-        : `${named(worker)} was stopped after ${elapsed(worker)}.`;
+      const stopped = await vibe.stop(input.worker_id, 'stopped by vibe_kill', caller, token);
+      if (before === 'done' || before === 'failed' || before === 'killed')
+        return `${named(stopped)} had already finished (${before}).`;
+      const worker = await pool.settled(stopped.id);
+      return `${named(worker)} was stopped after ${elapsed(worker)}.${worker.review ? ` ${worker.review}` : ''}`;
     },
   };
   const list: LiveTool<VibeListInput> = {
@@ -132,7 +155,9 @@ export function createVibeTools(vibe: VibeService): AnyLiveTool[] {
             const result = worker.result
               ? ` · last result: ${worker.result.length > RESULT_IN_LIST ? `${worker.result.slice(0, RESULT_IN_LIST)}…` : worker.result}`
               : '';
-            return `${named(worker)} · ${worker.tier} (${worker.model}) · access ${worker.access} · ${worker.status} · ${elapsed(worker)}${result}`;
+            const copy = vibe.inCopy(worker.id) ? ' in its copy' : '';
+            const review = worker.review ? ` · ${worker.review.split(/(?<=\.) /)[0]}` : '';
+            return `${named(worker)} · ${worker.tier} (${worker.model}) · access ${worker.access}${copy} · ${worker.status} · ${elapsed(worker)}${result}${review}`;
           })
           .join('\n') + elsewhere
       );

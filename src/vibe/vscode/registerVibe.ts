@@ -22,9 +22,11 @@ import {
   WorkerPool,
   WorkerSummary,
   WORKER_LABEL_MAX,
+  WorkerIsolationMode,
   WorkerTier,
 } from '../vibeWorkers';
 import { singleLine } from '../../platform/wording';
+import { CopyFolders, WorkerIsolation, WorkerReview } from './workerIsolation';
 
 export const TOGGLE_VIBE_COMMAND = 'liveTools.toggleVibeMode';
 export const STOP_WORKER_COMMAND = 'liveTools.stopWorker';
@@ -34,15 +36,23 @@ const INSTRUCTIONS =
   'You are a background worker in VS Code, started by another agent with the brief below. Work with the tools you are given; ' +
   "each tool call that changes something waits for the human's approval. When done, answer with a short report of what you did " +
   'and what is left, without a tool call: that answer is your result.';
+const IN_COPY =
+  ' You work in a private copy of the workspace: your writes land there without asking, programs you run (eval, debug) run there, ' +
+  'and when you finish, everything you changed goes to the human as one change to review.';
 
-/** A worker as a caller of tools: its access is its cap; it works in a conversation of its own. */
-export function workerCaller(worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>, access: Tier): Caller {
+/** A worker as a caller of tools: its access is its cap; it works in a conversation of its own, and in its copy when it has one. */
+export function workerCaller(
+  worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>,
+  access: Tier,
+  copy?: CopyFolders,
+): Caller {
   return {
     kind: 'worker',
     cap: access,
     conversation: workerConversation(worker.owner, worker.id),
-    label: `Worker "${singleLine(worker.label, WORKER_LABEL_MAX)}" (${worker.id})`,
+    label: `Worker "${singleLine(worker.label, WORKER_LABEL_MAX)}" (${worker.id}${copy ? ', in its copy' : ''})`,
     humanAsked: false,
+    ...(copy ? { copy } : {}),
   };
 }
 
@@ -73,7 +83,7 @@ async function chooseModel(tier: WorkerTier): Promise<vscode.LanguageModelChat> 
   return pick ?? models[0];
 }
 
-function toMessages(transcript: readonly TranscriptEntry[]): vscode.LanguageModelChatMessage[] {
+function toMessages(transcript: readonly TranscriptEntry[], inCopy: boolean): vscode.LanguageModelChatMessage[] {
   const messages: vscode.LanguageModelChatMessage[] = [];
   let results: vscode.LanguageModelToolResultPart[] = [];
   const flush = (): void => {
@@ -89,7 +99,9 @@ function toMessages(transcript: readonly TranscriptEntry[]): vscode.LanguageMode
     }
     flush();
     if (entry.role === 'brief')
-      messages.push(vscode.LanguageModelChatMessage.User(`${INSTRUCTIONS}\n\nBrief:\n${entry.text}`));
+      messages.push(
+        vscode.LanguageModelChatMessage.User(`${INSTRUCTIONS}${inCopy ? IN_COPY : ''}\n\nBrief:\n${entry.text}`),
+      );
     else if (entry.role === 'user')
       messages.push(vscode.LanguageModelChatMessage.User(`Message from the agent that started you:\n${entry.text}`));
     else if (entry.role === 'assistant') {
@@ -122,6 +134,7 @@ function chatModel(
   model: vscode.LanguageModelChat,
   tier: WorkerTier,
   offered: (worker: WorkerSummary) => readonly vscode.LanguageModelToolInformation[],
+  inCopy: (worker: WorkerSummary) => boolean,
 ): WorkerModel {
   return {
     name: `${model.vendor}/${model.id} (${tier})`,
@@ -134,7 +147,7 @@ function chatModel(
           inputSchema: tool.inputSchema,
         }));
         const response = await model.sendRequest(
-          toMessages(transcript),
+          toMessages(transcript, inCopy(worker)),
           { tools, justification: 'A background worker of vibe mode runs its brief.' },
           cancellation.token,
         );
@@ -159,16 +172,36 @@ export interface VibeService {
    * Spawns for the conversation `owner` with the model chosen for the tier (chosen first, so a missing
    * model is an error now); any failure rejects with WorkerNotStarted.
    */
-  spawn(brief: string, label: string, tier: WorkerTier, access: Tier, owner: string): Promise<WorkerSummary>;
+  spawn(
+    brief: string,
+    label: string,
+    tier: WorkerTier,
+    access: Tier,
+    owner: string,
+    isolation: WorkerIsolationMode,
+  ): Promise<WorkerSummary>;
   accessOf(id: string): Tier | undefined;
+  /** Whether a worker works in a copy of its own. */
+  inCopy(id: string): boolean;
+  /**
+   * Stops a worker for its owner; with unreviewed changes in its copy, the human chooses first whether
+   * they are kept for review (no answer keeps them).
+   */
+  stop(id: string, why: string, caller: Caller, token: vscode.CancellationToken): Promise<WorkerSummary>;
 }
+
+const KEEP_WORK = 'Keep its work for review';
+const DISCARD_WORK = 'Discard its work';
 
 export function registerVibe(
   context: vscode.ExtensionContext,
   runtime: Runtime,
   runner: CallerTools,
   approver: Approver,
+  review: WorkerReview,
 ): VibeService {
+  const isolation = new WorkerIsolation((context.storageUri ?? context.globalStorageUri).fsPath, review, runtime.log);
+  let provisional = 0;
   const enabled = (): boolean => vscode.workspace.getConfiguration().get<boolean>(Setting.vibeEnabled) === true;
   const item = vscode.window.createStatusBarItem('liveTools.vibe', vscode.StatusBarAlignment.Left, 30);
   item.name = 'Agent Live Tools: vibe mode';
@@ -181,7 +214,7 @@ export function registerVibe(
       async approve({ worker, tool, input }, signal) {
         const cancellation = tokenOf(signal);
         try {
-          const confirmation = await runner.confirmation(tool, input, cancellation.token);
+          const confirmation = await runner.confirmation(tool, input, cancellation.token, callerOf(worker));
           // A plan that writes nothing (the call will only answer why) is not put to the human.
           if (!confirmation) return true;
           const allowed = await approver.approve(
@@ -195,11 +228,12 @@ export function registerVibe(
           cancellation.dispose();
         }
       },
-      async invokeTool(worker, tool, input, signal) {
+      async invokeTool(worker, tool, input, signal, asked) {
         const cancellation = tokenOf(signal);
         try {
-          // The loop has put this call to the human when it needed that; the runner holds the worker's cap again.
-          return (await runner.relay(tool, input, { ...callerOf(worker), humanAsked: true }, cancellation.token)).text;
+          // The loop has put this call to the human when it needed that; the runner holds the worker's cap again
+          // (and plans a write in the worker's copy itself, asking nobody).
+          return (await runner.relay(tool, input, { ...callerOf(worker), humanAsked: asked }, cancellation.token)).text;
         } finally {
           cancellation.dispose();
         }
@@ -208,6 +242,8 @@ export function registerVibe(
         runtime.log.info('vibe.worker', `${worker.id} ${worker.status}`);
         tree.refresh();
       },
+      settle: (worker, keep) => isolation.settle(worker, keep),
+      resume: (worker) => isolation.resume(worker),
     },
     () => ({
       maxTurns: vscode.workspace.getConfiguration().get<number>(Setting.vibeMaxTurns) ?? 50,
@@ -215,7 +251,32 @@ export function registerVibe(
     }),
   );
   tree.pool = pool;
-  const callerOf = (worker: WorkerSummary): Caller => workerCaller(worker, worker.access);
+  const callerOf = (worker: WorkerSummary): Caller => workerCaller(worker, worker.access, isolation.copyOf(worker.id));
+
+  /** Stops a worker; unreviewed work in its copy is kept unless the human chooses to discard it. */
+  const stop = async (
+    id: string,
+    why: string,
+    conversation: string | undefined,
+    choose: (changed: number, worker: WorkerSummary) => Promise<string | undefined>,
+  ): Promise<WorkerSummary> => {
+    const worker = pool.list(conversation).find((candidate) => candidate.id === id);
+    let keep: boolean | Promise<boolean> = true;
+    if (worker && isolation.isIsolated(id) && (worker.status === 'running' || worker.status === 'awaiting approval')) {
+      const changed = await isolation.changedFiles(id);
+      // Asked once it has stopped (a question of its own on the card is withdrawn with it); no answer keeps the work.
+      if (changed > 0)
+        keep = Promise.resolve()
+          .then(() => choose(changed, worker))
+          .then(
+            (choice) => choice !== DISCARD_WORK,
+            () => true,
+          );
+    }
+    return pool.kill(id, why, conversation, keep);
+  };
+  const stopQuestion = (changed: number, worker: WorkerSummary): string =>
+    `Stop worker "${worker.label}" (${worker.id})? It changed ${changed === 1 ? '1 file' : `${changed} files`} in its copy that nobody has reviewed yet.`;
 
   const update = (): void => {
     const on = enabled();
@@ -243,27 +304,61 @@ export function registerVibe(
     vscode.commands.registerCommand(TOGGLE_VIBE_COMMAND, () =>
       vscode.workspace.getConfiguration().update(Setting.vibeEnabled, !enabled(), vscode.ConfigurationTarget.Global),
     ),
-    vscode.commands.registerCommand(STOP_WORKER_COMMAND, (node?: WorkerNode | string) => {
+    vscode.commands.registerCommand(STOP_WORKER_COMMAND, async (node?: WorkerNode | string) => {
       const id = typeof node === 'string' ? node : node?.worker?.id;
-      if (id) pool.kill(id, 'stopped by the human in the Workers view');
+      if (!id) return;
+      // The human's own click: asked in a dialog (no answer keeps the work).
+      await stop(id, 'stopped by the human in the Workers view', undefined, (changed, worker) =>
+        Promise.resolve(
+          vscode.window.showWarningMessage(stopQuestion(changed, worker), { modal: true }, KEEP_WORK, DISCARD_WORK),
+        ),
+      );
     }),
     vscode.window.registerTreeDataProvider(WORKERS_VIEW_ID, tree),
     { dispose: () => pool.disposeAll() },
+    isolation,
   );
 
   return {
     pool,
-    async spawn(brief, label, tier, access, owner) {
+    async spawn(brief, label, tier, access, owner, mode) {
+      const pending = `pending-${++provisional}`;
+      const isolated = access !== 'read' && mode === 'copy';
       try {
         const model = await chooseModel(tier);
+        // A write or exec worker gets its copy before it starts: a copy that cannot be made is said now.
+        if (isolated) await isolation.prepare({ id: pending, label, owner });
         // What a worker is offered is computed for each turn: tools whose resource became ready meanwhile join.
-        const workerModel = chatModel(model, tier, (worker) => runner.offered(callerOf(worker)));
-        return pool.spawn({ brief, label, tier, model: workerModel, owner, access });
+        const workerModel = chatModel(
+          model,
+          tier,
+          (worker) => runner.offered(callerOf(worker)),
+          (worker) => isolation.isIsolated(worker.id),
+        );
+        const worker = pool.spawn({ brief, label, tier, model: workerModel, owner, access });
+        if (isolated) isolation.adopt(pending, worker);
+        return worker;
       } catch (error) {
         throw new WorkerNotStarted(error instanceof Error ? error.message : String(error), { cause: error });
       }
     },
     accessOf: (id) => pool.list().find((worker) => worker.id === id)?.access,
+    inCopy: (id) => isolation.isIsolated(id),
+    stop: (id, why, caller, token) =>
+      stop(id, why, caller.conversation, (changed, worker) =>
+        approver.choose(
+          {
+            caller,
+            question: stopQuestion(changed, worker),
+            context: `The agent that started it asks to stop it. Kept work is staged in Staged Edits for you to shape and accept or discard; discarded work is gone with its copy.`,
+            options: [
+              { label: KEEP_WORK, description: 'its changes are staged as one change you review' },
+              { label: DISCARD_WORK, description: 'its copy and everything it changed there are removed' },
+            ],
+          },
+          token,
+        ),
+      ),
   };
 }
 

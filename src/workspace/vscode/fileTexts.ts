@@ -122,6 +122,16 @@ function codecOf(encoding: string): Promise<TextCodec | undefined> {
   return codec;
 }
 
+/**
+ * Bytes read as the editor would read them at `path` (its open document's encoding, else the mark's,
+ * else the settings'): a worker's copy of a file, decoded as its live file is.
+ */
+export async function textOfBytes(path: string, bytes: Uint8Array): Promise<string> {
+  const encoding = await encodingFor(vscode.Uri.file(path), bytes, path);
+  const codec = await codecOf(encoding);
+  return codec ? codec.decode(bytes.subarray(bomOf(bytes, codec))) : vscode.workspace.decode(bytes, { encoding });
+}
+
 /** The bytes of a new file's text, in the encoding the settings give it. */
 export async function newFileBytes(path: string, text: string): Promise<Uint8Array> {
   return vscode.workspace.encode(text, { uri: vscode.Uri.file(path) });

@@ -5,9 +5,17 @@
 import * as vscode from 'vscode';
 import { displayPath, resolveFileArgument, WorkspaceFolderPath } from '../paths';
 import { isFileOrOpen } from './openDocuments';
+import { viewedFolders } from '../folderView';
 
-/** The workspace folders on disk (other schemes are left out). */
+/** The workspace folders on disk (other schemes are left out); within a worker's call in its copy, the copy's. */
 export function workspaceFolderPaths(): WorkspaceFolderPath[] {
+  const viewed = viewedFolders();
+  if (viewed) return [...viewed];
+  return windowFolderPaths();
+}
+
+/** The window's own workspace folders on disk, whatever call is running. */
+export function windowFolderPaths(): WorkspaceFolderPath[] {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === 'file')
     .map((folder) => ({ name: folder.name, path: folder.uri.fsPath }));

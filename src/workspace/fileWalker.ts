@@ -1,5 +1,5 @@
 /**
- * Lists the files a structural search reads: everything under a folder except `.git`, what
+ * Lists the files of a folder as searches and copies see them: everything under a folder except `.git`, what
  * the folder's `.gitignore` files ignore (nested ones apply below themselves), and what the
  * exclude globs (VS Code's `files.exclude` and `search.exclude`, relative to the workspace
  * folder) exclude. Directory symlinks are not followed.
@@ -8,7 +8,6 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { Cancellation, SearchCancelled } from './search';
 
 export interface WalkOptions {
   /** The workspace folder the exclude globs are relative to. */
@@ -17,7 +16,9 @@ export interface WalkOptions {
   readonly useGitignore: boolean;
   /** Only files this accepts are listed (e.g. those a grammar serves). */
   readonly accept: (file: string) => boolean;
-  readonly token?: Cancellation;
+  readonly token?: { readonly isCancellationRequested: boolean };
+  /** What is thrown when the token is cancelled (default: an Error saying so). */
+  readonly cancelled?: () => Error;
 }
 
 interface IgnoreScope {
@@ -35,7 +36,7 @@ export async function listFiles(start: string, options: WalkOptions): Promise<st
   const scopes = options.useGitignore ? await gitignoreScopesAbove(options.root, start) : [];
 
   const visit = async (dir: string, inherited: readonly IgnoreScope[]): Promise<void> => {
-    if (options.token?.isCancellationRequested) throw new SearchCancelled();
+    if (options.token?.isCancellationRequested) throw options.cancelled?.() ?? new Error('cancelled');
     let entries;
     try {
       entries = await fs.readdir(dir, { withFileTypes: true });

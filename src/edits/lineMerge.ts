@@ -1,8 +1,8 @@
 /**
- * The three-way merge that Agent Changes reverts and keeps with, over lines that keep their breaks
+ * The three-way merge that Agent Changes reverts and keeps with (and a worker's change is accepted with), over lines that keep their breaks
  * (the bounded line diff is `edits/textDiff`), so joining the lines gives the text back byte for byte.
  */
-import { diffLines } from '../edits/textDiff';
+import { diffLines } from './textDiff';
 
 /** One region of a three-way merge: the lines of the ancestor it spans and who changed them. */
 export interface MergeRegion {

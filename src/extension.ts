@@ -57,13 +57,18 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const vibe = phase('vibe', () =>
       registerVibe(context, runtime, runner, approver, {
         stage: async (request) => (await staging.stage(request)).id,
-        withdraw: (id) => void staging.discard(id, 'agent'),
+        withdraw: (id) => staging.withdraw(id),
+        isPending: (id) => staging.store.get(id)?.state === 'pending',
         onResolved: (listener) =>
           staging.store.onDidChange((edit) => {
             if (edit.resolution) listener(edit.id);
           }),
-        endConversation: async (conversation) => {
-          await Promise.all([kernels.endConversation(conversation), debug.endConversation(conversation)]);
+        release: async (conversation, folders) => {
+          await Promise.all([
+            kernels.endConversation(conversation),
+            debug.endConversation(conversation),
+            ...folders.map((folder) => lsp.supervisor.stopUnder(folder)),
+          ]);
         },
       }),
     );

@@ -88,6 +88,8 @@ export class StaleStagedEdit extends ModelFacingError {
     readonly id: string,
     readonly origin: string,
     readonly drifted: readonly DriftedFile[],
+    /** What to do instead, when re-running its producer is not the way (a worker's change). */
+    readonly redo?: string,
   ) {
     super(`${id} is stale: ${drifted.length} of its files changed since it was staged.`);
     this.name = 'StaleStagedEdit';
@@ -98,7 +100,9 @@ export class StaleStagedEdit extends ModelFacingError {
     return (
       `Error: ${this.id} was not accepted: ${this.drifted.length === 1 ? 'a file' : `${this.drifted.length} files`} changed since it was staged — ` +
       `${driftList(this.drifted, displayPathOf(context))}. Nothing was written; ${this.id} stays pending. ` +
-      `Re-run ${this.origin} on the current text to stage a fresh edit, then discard ${this.id}.`
+      (this.redo
+        ? `${this.redo.charAt(0).toUpperCase()}${this.redo.slice(1)}.`
+        : `Re-run ${this.origin} on the current text to stage a fresh edit, then discard ${this.id}.`)
     );
   }
 }
@@ -135,7 +139,7 @@ export class MergeRefused extends ModelFacingError {
     const drifted = this.drifted.length ? ` Also changed since: ${driftList(this.drifted, display)}.` : '';
     return (
       `Error: ${this.id} was not accepted: its kept changes meet edits made since it was staged, at ${where} (in the file now).${drifted} ` +
-      `Nothing was written; ${this.id} stays pending. Drop those hunks in the review (or edit the file) and accept again.`
+      `Nothing was written; ${this.id} stays pending. Ask the human to uncheck those hunks in the Staged Edits view (only the human can) and accept again, or discard ${this.id}.`
     );
   }
 }

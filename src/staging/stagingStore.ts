@@ -103,7 +103,13 @@ export function mergedFiles(
     if (proposed !== current) written.push({ ...file, current, proposed });
   }
   if (conflicts.length > 0) throw new MergeRefused(edit.id, conflicts, drifted);
-  if (drifted.length > 0) throw new StaleStagedEdit(edit.id, edit.origin, drifted);
+  if (drifted.length > 0)
+    throw new StaleStagedEdit(
+      edit.id,
+      edit.origin,
+      drifted,
+      'it cannot be redone on them: discard it, then start a new worker on the files as they are now',
+    );
   return written;
 }
 
@@ -134,7 +140,11 @@ export class StagingStore {
         throw new InvalidStagedChange(`${file.path} is listed twice; give each file once with all its edits.`);
       seen.add(file.path);
       if (file.edits.length === 0) continue;
-      const edits = checkedEdits(file.original, withLineBreaksOf(file.original, file.edits));
+      // A created file's text is taken as it is: there are no breaks of its own to follow.
+      const edits = checkedEdits(
+        file.original,
+        file.lifecycle === 'create' ? file.edits : withLineBreaksOf(file.original, file.edits),
+      );
       const proposed = applyEdits(file.original, edits);
       if (file.lifecycle === 'create' && file.original !== '')
         throw new InvalidStagedChange(`${file.path} is created by the change, so its captured text must be empty.`);

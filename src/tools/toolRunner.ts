@@ -377,6 +377,11 @@ export class ToolRunner implements CallerTools {
           ok: false,
           text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
         };
+      if (caller.copy)
+        return {
+          ok: false,
+          text: `Refused: ${name} belongs to another extension and would act on the live workspace, not on the copy ${caller.label} works in.`,
+        };
       if (!caller.humanAsked) {
         const confirmation = await this.confirmation(name, input, token, caller);
         const refusal = confirmation && (await this.ask(caller, name, 'exec', confirmation, token));
@@ -405,7 +410,8 @@ export class ToolRunner implements CallerTools {
       .filter((tool) => {
         if (forbiddenFor(caller, tool.name)) return false;
         if (TOOL_CATALOG.some((declaration) => declaration.name === tool.name)) return ours.has(tool.name);
-        return caller.kind !== 'cell' && tierWithinCap('exec', caller.cap);
+        // Another extension's tool acts on the live workspace: never a worker's in its copy.
+        return caller.kind !== 'cell' && !caller.copy && tierWithinCap('exec', caller.cap);
       })
       .map((tool) => (ours.has(tool.name) ? { ...tool, description: describe(tool.name, tool.description) } : tool));
   }

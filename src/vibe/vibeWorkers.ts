@@ -82,6 +82,8 @@ export interface SpawnRequest {
   readonly owner?: string;
   /** Default read. */
   readonly access?: Tier;
+  /** An id taken with `reserveId` (default: the next one). */
+  readonly id?: string;
 }
 
 export interface WorkerBudget {
@@ -164,6 +166,8 @@ class Worker {
   runs = 1;
   /** The last run whose work is settled. */
   private settledRun = 0;
+  /** What becomes of the last run's work, settled (a continued run waits for it). */
+  settling: Promise<void> = Promise.resolve();
   review: string | undefined;
   controller = new AbortController();
   private finishedWaiters: Array<() => void> = [];
@@ -244,9 +248,14 @@ export class WorkerPool {
     private readonly budget: () => WorkerBudget,
   ) {}
 
+  /** Takes the id of a worker about to be spawned (what is readied for it before it starts — its copy — is keyed by it). */
+  reserveId(): string {
+    return `w${this.nextId++}`;
+  }
+
   /** Starts a worker and returns at once. */
-  spawn({ brief, label, tier = 'fast', model, owner = 'window', access = 'read' }: SpawnRequest): WorkerSummary {
-    const worker = new Worker(`w${this.nextId++}`, label, tier, model, owner, access, brief, Date.now());
+  spawn({ id, brief, label, tier = 'fast', model, owner = 'window', access = 'read' }: SpawnRequest): WorkerSummary {
+    const worker = new Worker(id ?? this.reserveId(), label, tier, model, owner, access, brief, Date.now());
     this.workers.set(worker.id, worker);
     this.start(worker);
     return worker.summary();
@@ -364,6 +373,11 @@ export class WorkerPool {
     const settled = this.host.settle
       ? Promise.resolve().then(() => this.host.settle?.(worker.summary(), keep))
       : Promise.resolve(undefined);
+    // A run continued by a message starts only once this one's work is settled (staged or dropped).
+    worker.settling = settled.then(
+      () => undefined,
+      () => undefined,
+    );
     worker.finish(status, result, settled);
     void settled.finally(() => this.host.onChange(worker.summary()));
   }
@@ -378,7 +392,10 @@ export class WorkerPool {
   }
 
   private async loop(worker: Worker, resumed: boolean): Promise<void> {
-    if (resumed) await this.host.resume?.(worker.summary());
+    if (resumed) {
+      await worker.settling;
+      await this.host.resume?.(worker.summary());
+    }
     const { maxTurns, maxMinutes } = this.budget();
     const deadline = Date.now() + maxMinutes * 60_000;
     const signal = worker.controller.signal;

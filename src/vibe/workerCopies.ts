@@ -222,7 +222,8 @@ async function makeBaseline(
   await fs.mkdir(path.join(folder.baseGitDir, 'info'), { recursive: true });
   await fs.writeFile(path.join(folder.baseGitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
   if (exclude !== undefined) await fs.writeFile(path.join(folder.baseGitDir, 'info', 'exclude'), exclude);
-  await git(folder.workTree, baseline(folder, ['add', '--all', '--', folder.prefix || '.']), { signal });
+  // --force: a file the repository tracks although an ignore rule matches it (a committed lock file) is in it too.
+  await git(folder.workTree, baseline(folder, ['add', '--all', '--force', '--', folder.prefix || '.']), { signal });
   return (await git(folder.workTree, baseline(folder, ['write-tree']), { signal })).stdout.trim();
 }
 
@@ -242,28 +243,61 @@ async function makeWorktree(
     files++;
     bytes += size;
   }
+  // The repository's own filter drivers (its .git/config) would run on checkout and status: each is emptied.
+  const noFilters = await filtersOff(repository.top, signal);
   const status = await git(
     live.path,
-    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
+    [
+      ...noFilters,
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+      '--',
+      '.',
+    ],
     { signal },
   );
-  const carried = nulFields(status.stdout)
+  const carried: { relative: string; size: number | undefined }[] = [];
+  for (const relative of nulFields(status.stdout)
     .map((entry) => entry.slice(3))
-    .filter((relative) => relative !== '' && !relative.endsWith('/'));
+    .filter((name) => name !== '' && !name.endsWith('/'))) {
+    const stat = await fs.lstat(path.join(repository.top, relative)).catch(() => undefined);
+    carried.push({ relative, size: stat?.size });
+    bytes += stat?.size ?? 0;
+  }
   const refused = overLimits(files + carried.length, bytes, limits, `the repository at ${repository.top}`);
   if (refused) throw refused;
-  await git(repository.top, ['worktree', 'add', '--detach', '--quiet', tree, 'HEAD'], { signal });
-  for (const relative of carried) {
-    const from = path.join(repository.top, relative);
+  await git(repository.top, [...noFilters, 'worktree', 'add', '--detach', '--quiet', tree, 'HEAD'], { signal });
+  for (const { relative, size } of carried) {
     const to = path.join(tree, relative);
-    const exists = await fs.lstat(from).then(
-      () => true,
-      () => false,
-    );
-    if (exists) bytes += await copyEntry(from, to);
+    if (size !== undefined) await copyEntry(path.join(repository.top, relative), to);
     else await fs.rm(to, { force: true, recursive: true });
   }
   return { files: files + carried.length, bytes };
+}
+
+/**
+ * `-c filter.<name>.smudge= …` for every filter driver the repository's own configuration (`.git/config`
+ * and what it includes) names: it can name a command that checkout and status would run. Reading the
+ * configuration runs nothing. Drivers of the user's own configuration (git-lfs) still run.
+ */
+async function filtersOff(top: string, signal: AbortSignal | undefined): Promise<string[]> {
+  const listed = await git(top, ['config', '--local', '--includes', '--name-only', '--get-regexp', '^filter\\.'], {
+    allowFailure: true,
+    signal,
+  });
+  const drivers = new Set(
+    listed.stdout
+      .split('\n')
+      .map((line) => /^filter\.(.+)\.[^.]+$/.exec(line.trim())?.[1])
+      .filter((name): name is string => name !== undefined),
+  );
+  return [...drivers].flatMap((name) =>
+    ['smudge=', 'clean=', 'process=', 'required=false'].flatMap((setting) => ['-c', `filter.${name}.${setting}`]),
+  );
 }
 
 /** A copy of the folder's files (.gitignore and the exclude globs respected; links and special files left out). */
@@ -287,22 +321,35 @@ async function makeFolderCopy(
     token,
     cancelled: () => new CopyRefused('it was cancelled'),
   });
+  const refusedCount = overLimits(files.length, 0, limits, `the folder ${live.path}`);
+  if (refusedCount) throw refusedCount;
   let bytes = 0;
-  const sizes: number[] = [];
-  for (const file of files) {
-    const size = (await fs.stat(file)).size;
-    sizes.push(size);
-    bytes += size;
-    const refused = overLimits(sizes.length, bytes, limits, `the folder ${live.path}`);
-    if (refused) throw refused;
-  }
-  await fs.mkdir(tree, { recursive: true });
-  for (const file of files) {
+  await inParallel(files, async (file) => {
+    bytes += (await fs.stat(file)).size;
+  });
+  const refused = overLimits(files.length, bytes, limits, `the folder ${live.path}`);
+  if (refused) throw refused;
+  // Each folder made once, then the files copied a few at a time (one at a time, most of the time is waiting).
+  const folders = new Set(files.map((file) => path.dirname(path.join(tree, path.relative(live.path, file)))));
+  for (const folder of [...folders].sort()) await fs.mkdir(folder, { recursive: true });
+  await inParallel(files, async (file) => {
     if (signal?.aborted) throw new CopyRefused('it was cancelled');
-    await copyEntry(file, path.join(tree, path.relative(live.path, file)));
-  }
+    await fs.copyFile(file, path.join(tree, path.relative(live.path, file)));
+  });
   return { files: files.length, bytes };
 }
+
+/** Runs `work` on every item, at most COPY_CONCURRENCY at once; the first failure rejects. */
+async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, items.length) }, lane));
+}
+
+/** Files copied or stated at once: the disk's queue kept busy without opening thousands of files. */
+const COPY_CONCURRENCY = 16;
 
 /**
  * Makes the copy of every folder under `storage/<id>`, with its record. Refused (and nothing left
@@ -372,9 +419,27 @@ export async function makeWorkerCopy(options: MakeCopyOptions): Promise<WorkerCo
   return { id: options.id, dir, folders, files, bytes, milliseconds: Date.now() - started };
 }
 
-/** Everything the worker changed in its copy, folder by folder, in path order. Files git ignores are not part of it. */
-export async function copyChanges(copy: Pick<WorkerCopy, 'folders'>, signal?: AbortSignal): Promise<CopyChange[]> {
-  const changes: CopyChange[] = [];
+/** A file the worker changed that does not come back, and why (a link, too large, not a file). */
+export interface SkippedChange {
+  readonly folder: CopiedFolder;
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** The most one file may weigh to come back (what the tools read whole), and all of them together. */
+export const CHANGE_LIMITS = { fileBytes: 50 * 1024 * 1024, totalBytes: 256 * 1024 * 1024 };
+
+interface NamedChange {
+  readonly folder: CopiedFolder;
+  readonly status: string;
+  /** Relative to the work tree (`from` for a move's old path). */
+  readonly relative: string;
+  readonly from?: string;
+}
+
+/** The names of what changed in each folder of the copy (the baseline told of the copy as it is now). */
+async function changedNames(copy: Pick<WorkerCopy, 'folders'>, signal?: AbortSignal): Promise<NamedChange[]> {
+  const named: NamedChange[] = [];
   for (const folder of copy.folders) {
     const scope = folder.prefix || '.';
     await git(folder.workTree, baseline(folder, ['add', '--all', '--', scope]), { signal });
@@ -394,47 +459,82 @@ export async function copyChanges(copy: Pick<WorkerCopy, 'folders'>, signal?: Ab
       { signal },
     );
     const fields = nulFields(diff.stdout);
-    const inFolder = (relative: string): string =>
-      folder.prefix ? relative.slice(folder.prefix.length + 1) : relative;
-    const before = async (relative: string): Promise<Buffer> =>
-      (
-        await git(
-          folder.workTree,
-          ['--git-dir', folder.baseGitDir, 'cat-file', 'blob', `${folder.baseTree}:${relative}`],
-          { binary: true, signal },
-        )
-      ).stdoutBytes ?? Buffer.alloc(0);
-    const after = (relative: string): Promise<Buffer> => fs.readFile(path.join(folder.workTree, relative));
     for (let at = 0; at < fields.length;) {
       const status = fields[at++];
       if (status.startsWith('R')) {
         const from = fields[at++];
-        const to = fields[at++];
-        changes.push({
-          folder,
-          path: inFolder(to),
-          from: inFolder(from),
-          kind: 'moved',
-          before: await before(from),
-          after: await after(to),
-        });
-        continue;
-      }
-      const relative = fields[at++];
-      if (status === 'A')
-        changes.push({ folder, path: inFolder(relative), kind: 'created', after: await after(relative) });
-      else if (status === 'D')
-        changes.push({ folder, path: inFolder(relative), kind: 'deleted', before: await before(relative) });
-      else {
-        const was = await before(relative);
-        const now = await after(relative);
-        // A change of mode alone (or a type change to the same bytes) is not a change of text.
-        if (!was.equals(now))
-          changes.push({ folder, path: inFolder(relative), kind: 'modified', before: was, after: now });
-      }
+        named.push({ folder, status: 'R', from, relative: fields[at++] });
+      } else named.push({ folder, status, relative: fields[at++] });
     }
   }
-  return changes;
+  return named;
+}
+
+/** How many files the worker changed in its copy (names only: nothing is read). */
+export async function changeCount(copy: Pick<WorkerCopy, 'folders'>, signal?: AbortSignal): Promise<number> {
+  return (await changedNames(copy, signal)).length;
+}
+
+/**
+ * Everything the worker changed in its copy, folder by folder, in path order, with its bytes; files git
+ * ignores are not part of it. Links and special files (a link could lead out of the copy), files over
+ * `CHANGE_LIMITS.fileBytes`, and what passes `totalBytes` are named in `skipped`, not read.
+ */
+export async function copyChanges(
+  copy: Pick<WorkerCopy, 'folders'>,
+  signal?: AbortSignal,
+): Promise<{ changes: CopyChange[]; skipped: SkippedChange[] }> {
+  const changes: CopyChange[] = [];
+  const skipped: SkippedChange[] = [];
+  let total = 0;
+  for (const { folder, status, relative, from } of await changedNames(copy, signal)) {
+    const inFolder = (name: string): string => (folder.prefix ? name.slice(folder.prefix.length + 1) : name);
+    const skip = (reason: string): void => void skipped.push({ folder, path: inFolder(relative), reason });
+    /** The bytes as copied, or a reason they are not read. */
+    const before = async (name: string): Promise<Buffer | string> => {
+      const object = `${folder.baseTree}:${name}`;
+      const size = Number(
+        (await git(folder.workTree, ['--git-dir', folder.baseGitDir, 'cat-file', '-s', object], { signal })).stdout,
+      );
+      if (size > CHANGE_LIMITS.fileBytes) return `over ${CHANGE_LIMITS.fileBytes / 1024 ** 2} MiB`;
+      if ((total += size) > CHANGE_LIMITS.totalBytes)
+        return `past ${CHANGE_LIMITS.totalBytes / 1024 ** 2} MiB of changes`;
+      const blob = await git(folder.workTree, ['--git-dir', folder.baseGitDir, 'cat-file', 'blob', object], {
+        binary: true,
+        signal,
+      });
+      return blob.stdoutBytes ?? Buffer.alloc(0);
+    };
+    /** The bytes now, or a reason they are not read (checked without following a link). */
+    const after = async (name: string): Promise<Buffer | string> => {
+      const stat = await fs.lstat(path.join(folder.workTree, name));
+      if (stat.isSymbolicLink()) return 'a symbolic link';
+      if (!stat.isFile()) return 'not a regular file';
+      if (stat.size > CHANGE_LIMITS.fileBytes) return `over ${CHANGE_LIMITS.fileBytes / 1024 ** 2} MiB`;
+      if ((total += stat.size) > CHANGE_LIMITS.totalBytes)
+        return `past ${CHANGE_LIMITS.totalBytes / 1024 ** 2} MiB of changes`;
+      return fs.readFile(path.join(folder.workTree, name));
+    };
+    const was = status === 'A' ? undefined : await before(from ?? relative);
+    const now = status === 'D' ? undefined : await after(relative);
+    if (typeof was === 'string') skip(was);
+    else if (typeof now === 'string') skip(now);
+    else if (status === 'R')
+      changes.push({
+        folder,
+        path: inFolder(relative),
+        from: inFolder(from ?? relative),
+        kind: 'moved',
+        before: was,
+        after: now,
+      });
+    else if (status === 'A') changes.push({ folder, path: inFolder(relative), kind: 'created', after: now });
+    else if (status === 'D') changes.push({ folder, path: inFolder(relative), kind: 'deleted', before: was });
+    // A change of mode alone (or a type change to the same bytes) is not a change of text.
+    else if (was && now && !was.equals(now))
+      changes.push({ folder, path: inFolder(relative), kind: 'modified', before: was, after: now });
+  }
+  return { changes, skipped };
 }
 
 /** Removes a copy: each worktree's registration in its live repository (git's own command), then the files. */

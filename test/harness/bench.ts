@@ -7,10 +7,12 @@
  * `--scaling=N,M` picks the sizes, `--no-scaling` leaves it out);
  * `--editor-only --grep <title>` runs only the editor benchmarks whose title matches); and Agent Changes'
  * recording cost against how it was recorded before issue 33 (bench/agentChanges.ts, plain Node;
- * `--changes-only` runs just that one).
+ * `--changes-only` runs just that one); and a worker's copy of a 10 k-file workspace against `git worktree add`
+ * and `cp -r` (bench/workerCopy.ts, plain Node; `--copies-only` runs just that one).
  * Timings are noisy on 2 cores: read the ratios, not the absolute numbers.
  */
 import { agentChangesBenchmark } from '../../bench/agentChanges';
+import { workerCopyBenchmark } from '../../bench/workerCopy';
 import { StructuralBenchOptions, structuralBenchmark } from '../../bench/structural';
 import { runInEditor } from './editorRun';
 import { repoRoot } from '../support/repoRoot';
@@ -41,6 +43,10 @@ async function main(): Promise<void> {
     agentChangesBenchmark((line) => console.log(line));
     return;
   }
+  if (process.argv.includes('--copies-only')) {
+    await workerCopyBenchmark((line) => console.log(line));
+    return;
+  }
   if (!process.argv.includes('--structural-only')) {
     const grepAt = process.argv.indexOf('--grep');
     const grep = grepAt > 0 ? process.argv[grepAt + 1] : undefined;
@@ -60,7 +66,10 @@ async function main(): Promise<void> {
   }
   // These need no editor: they run whatever became of the editor's.
   if (!process.argv.includes('--editor-only')) {
-    if (!process.argv.includes('--structural-only')) agentChangesBenchmark((line) => console.log(line));
+    if (!process.argv.includes('--structural-only')) {
+      agentChangesBenchmark((line) => console.log(line));
+      await workerCopyBenchmark((line) => console.log(line));
+    }
     await structuralBenchmark(repoRoot(), (line) => console.log(line), structuralOptions(process.argv));
   }
 }

@@ -141,24 +141,21 @@ describe('workers in their own copy', function () {
         );
       }
 
-      // Three file rows in the Staged Edits view; the human unchecks the second hunk of the first file.
-      await vscode.commands.executeCommand('liveTools.stagedEdits.focus');
-      // The Explorer's folder section is collapsed to give the Staged Edits view the height of its rows.
-      await browser({
-        op: 'click',
-        selector: '.pane-header[aria-label^="Explorer Section: workspace"][aria-expanded="true"]',
-      });
-      await waitUntilAsync(`the row of ${files.created}`, async () =>
-        ((
-          await browser({
-            op: 'count',
-            selector: `.monaco-list-row[aria-label*="${files.created} — open the diff of ${editId}"]`,
-          })
-        ).count ?? 0) > 0
-          ? true
-          : undefined,
+      // The review shows the three files.
+      const review = await waitUntil('the review of the change', () =>
+        vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label.startsWith(`${editId}:`)),
       );
-      for (const file of [files.a, files.b])
+      const diffs = (review.input as { textDiffs?: { modified: vscode.Uri }[] }).textDiffs ?? [];
+      assert.deepEqual(diffs.map((diff) => path.basename(diff.modified.path)).sort(), Object.values(files).sort());
+      // In the Staged Edits view (the Explorer's folder section folded away for room, the list scrolled to
+      // this change, the newest), the human unchecks the second hunk of the first file.
+      await vscode.commands.executeCommand('liveTools.stagedEdits.focus');
+      const folderSection = '.pane-header[aria-label^="Explorer Section: workspace"][aria-expanded="true"]';
+      const folded = ((await browser({ op: 'count', selector: folderSection })).count ?? 0) > 0;
+      if (folded) await browser({ op: 'click', selector: folderSection });
+      await vscode.commands.executeCommand('liveTools.stagedEdits.focus');
+      await vscode.commands.executeCommand('list.focusLast');
+      for (const file of Object.values(files))
         await waitUntilAsync(`the row of ${file}`, async () =>
           ((
             await browser({
@@ -209,10 +206,11 @@ describe('workers in their own copy', function () {
         );
       await vscode.window.showTextDocument(editor.document);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      await browser({
-        op: 'click',
-        selector: '.pane-header[aria-label^="Explorer Section: workspace"][aria-expanded="false"]',
-      });
+      if (folded)
+        await browser({
+          op: 'click',
+          selector: '.pane-header[aria-label^="Explorer Section: workspace"][aria-expanded="false"]',
+        });
     } finally {
       // A change a failed run left pending is discarded (its copy goes with it).
       for (const line of (await invokeText('resolve', { edit_id: 'edit_0', action: 'discard' })).matchAll(
@@ -236,7 +234,6 @@ describe('workers in their own copy', function () {
 
   it("an exec worker's cell runs in its copy (asked, naming it); a path out of the copy is refused; a read worker reads the live workspace", async function () {
     if (!hasBrowser()) this.skip();
-    fs.writeFileSync(path.join(workspaceRoot(), 'copy-live-only.txt'), 'only in the live workspace\n');
     model.reset();
     model.script([
       () => ({
@@ -273,18 +270,83 @@ describe('workers in their own copy', function () {
       }
     });
 
+    // A file made in the live workspace after that worker's copy: a read worker sees it (it reads the live workspace).
+    fs.writeFileSync(path.join(workspaceRoot(), 'copy-live-only.ts'), 'export const liveOnlyMarker = 1;\n');
     model.reset();
     model.script([
       () => ({
-        toolCall: { name: 'ast_grep', input: { pattern: 'only in the live workspace', path: 'copy-live-only.txt' } },
+        toolCall: {
+          name: 'ast_grep',
+          input: { pattern: 'export const liveOnlyMarker = $X', path: 'copy-live-only.ts' },
+        },
       }),
       (request) => ({ text: toolResults(request)[0] ?? '' }),
     ]);
     const reader = workerIdOf(await invokeText('vibe_spawn_readonly', { brief: 'Look.', label: 'copy reader' }));
     const seen = await invokeText('vibe_wait', { worker_id: reader, timeout_seconds: 60 });
-    assert.doesNotMatch(seen, /in its copy/);
-    assert.doesNotMatch(seen, /^Error/m);
-    fs.rmSync(path.join(workspaceRoot(), 'copy-live-only.txt'), { force: true });
+    assert.match(seen, /copy-live-only\.ts:1/);
+    assert.doesNotMatch(await invokeText('vibe_list', {}), new RegExp(`${reader} "copy reader" .* in its copy`));
+    fs.rmSync(path.join(workspaceRoot(), 'copy-live-only.ts'), { force: true });
+  });
+
+  it("language features in the copy: a worker's write is checked by the TypeScript server on the copy's text, and lsp reads its files", async function () {
+    if (!hasBrowser()) this.skip();
+    model.reset();
+    model.script([
+      () => ({
+        toolCall: {
+          name: 'write',
+          input: { path: 'src/copyTyped.ts', content: 'export const copyCount: number = "three";\n' },
+        },
+      }),
+      () => ({ toolCall: { name: 'lsp', input: { action: 'symbols', file: 'src/copyTyped.ts' } } }),
+      (request) => ({ text: toolResults(request).join('\n---\n') }),
+    ]);
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Add a constant.', label: 'typed', access: 'write' }),
+    );
+    const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 90 });
+    const [written, symbols] = done.split('\n---\n');
+    assert.match(written, /src\/copyTyped\.ts/);
+    assert.match(written, /Type 'string' is not assignable to type 'number'/, written);
+    assert.match(symbols, /copyCount/);
+    assert.equal(fs.existsSync(path.join(workspaceRoot(), 'src', 'copyTyped.ts')), false);
+    const editId = editIdOf(done);
+    assert.match(
+      await invokeText('resolve', { edit_id: editId, action: 'discard' }),
+      new RegExp(`^Discarded ${editId}`),
+    );
+  });
+
+  it('a finished worker given a message continues in the same copy: its change is staged again with all its work', async () => {
+    model.reset();
+    model.script([
+      () => ({ toolCall: { name: 'write', input: { path: 'copy-first.txt', content: 'first\n' } } }),
+      () => ({ text: 'First part done.' }),
+      () => ({ toolCall: { name: 'write', input: { path: 'copy-second.txt', content: 'second\n' } } }),
+      () => ({ text: 'Second part done.' }),
+    ]);
+    const id = workerIdOf(
+      await invokeText('vibe_spawn', { brief: 'Write a file.', label: 'continued', access: 'write' }),
+    );
+    const first = editIdOf(await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 }));
+    const [copy] = (await copiesMade()).slice(-1);
+    await invokeText('vibe_send', { worker_id: id, message: 'Now the second file.' });
+    const done = await invokeText('vibe_wait', { worker_id: id, timeout_seconds: 60 });
+    const second = editIdOf(done);
+    assert.notEqual(second, first);
+    assert.match(done, /2 files \(2 created\)/);
+    assert.equal((await copiesMade()).slice(-1)[0], copy, 'no new copy was made');
+    assert.match(
+      await invokeText('resolve', { edit_id: first, action: 'accept' }),
+      new RegExp(`^Error: ${first} was already discarded`),
+    );
+    await invokeText('resolve', { edit_id: second, action: 'accept' });
+    assert.equal(read('copy-first.txt'), 'first\n');
+    assert.equal(read('copy-second.txt'), 'second\n');
+    await waitUntil('the copy to be removed', () => (fs.existsSync(copy) ? undefined : true));
+    for (const file of ['copy-first.txt', 'copy-second.txt'])
+      fs.rmSync(path.join(workspaceRoot(), file), { force: true });
   });
 
   it('killing a worker with unreviewed work asks; discarding it leaves no copy, and nothing reaches the live workspace', async function () {

@@ -514,7 +514,7 @@ describe("a worker's change (three-way): merged into what others changed since, 
       store.accept(edit.id, 'user', written(files)),
       (error: unknown) =>
         error instanceof MergeRefused &&
-        /^Error: edit_1 was not accepted: its kept changes meet edits made since it was staged, at a\.txt line 6 \(in the file now\)\. Nothing was written; edit_1 stays pending\. Drop those hunks/.test(
+        /^Error: edit_1 was not accepted: its kept changes meet edits made since it was staged, at a\.txt line 6 \(in the file now\)\. Nothing was written; edit_1 stays pending\. Ask the human to uncheck those hunks/.test(
           errorText(error, { displayPath: display }),
         ),
     );
@@ -523,6 +523,19 @@ describe("a worker's change (three-way): merged into what others changed since, 
     store.setDropped(edit.id, '/w/a.txt', 1, true);
     await store.accept(edit.id, 'user', written(files));
     assert.equal(files.get('/w/a.txt'), typed.replace('line 2', 'LINE 2'));
+  });
+
+  it('a created file keeps its text as the worker wrote it (CRLF, a lone CR): the empty original has no breaks to follow', () => {
+    const store = new StagingStore();
+    const text = '@echo off\r\necho hi\r\nx\ry\n';
+    const edit = store.stage({
+      conversation: 'window#worker-w1',
+      origin: 'worker w1',
+      summary: 'w1',
+      merge: 'three-way',
+      files: [{ path: '/w/run.cmd', original: '', edits: [{ start: 0, end: 0, text }], lifecycle: 'create' }],
+    });
+    assert.equal(edit.files[0].proposed, text);
   });
 
   it('a created file that exists now with other text, or a deleted one that changed, is named and nothing is written', async () => {
@@ -537,7 +550,9 @@ describe("a worker's change (three-way): merged into what others changed since, 
       store.accept(edit.id, 'user', written(files)),
       (error: unknown) =>
         error instanceof StaleStagedEdit &&
-        /new\.ts \(now exists with other text\), old\.ts \(changed\)/.test(errorText(error, { displayPath: display })),
+        /new\.ts \(now exists with other text\), old\.ts \(changed\)\. Nothing was written; edit_1 stays pending\. It cannot be redone on them: discard it, then start a new worker/.test(
+          errorText(error, { displayPath: display }),
+        ),
     );
     assert.equal(files.get('/w/a.txt'), base);
   });

@@ -90,6 +90,38 @@ describe('vibe workers', () => {
     );
   });
 
+  it("a worker's work is settled before it counts as finished, and a message sent meanwhile continues it only after that (and after resume)", async () => {
+    const model = new ScriptedModel('m', [say('first'), say('second')]);
+    const { host, spawn } = makeHost({ fast: model });
+    const events: string[] = [];
+    let settleFirst: (review: string) => void = () => undefined;
+    let settles = 0;
+    host.settle = (worker, keep) => {
+      events.push(`settle ${worker.result} keep=${String(keep)}`);
+      return ++settles === 1
+        ? new Promise<string>((resolve) => (settleFirst = resolve))
+        : Promise.resolve('staged as edit_2');
+    };
+    host.resume = async (worker) => void events.push(`resume ${worker.id}`);
+    const pool = new WorkerPool(host, () => budget);
+    spawn(pool, 'work', 'settled');
+    const waited = pool.wait('w1', 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(pool.list()[0].status, 'done');
+    let waitEnded = false;
+    void waited.then(() => (waitEnded = true));
+    pool.send('w1', 'go on');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(waitEnded, false, 'vibe_wait returns only once the work is settled');
+    assert.deepEqual(events, ['settle first keep=true'], 'the continued run waits for the settle');
+    settleFirst('staged as edit_1');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { worker } = await pool.wait('w1', 5_000);
+    assert.deepEqual(events, ['settle first keep=true', 'resume w1', 'settle second keep=true']);
+    assert.equal(worker.review, 'staged as edit_2');
+    assert.equal(worker.result, 'second');
+  });
+
   it('a worker runs on the model it was given and reports its name', () => {
     const { host, spawn } = makeHost({ good: new ScriptedModel('careful', [say('ok')]) });
     const pool = new WorkerPool(host, () => budget);

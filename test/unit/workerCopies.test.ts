@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  changeCount,
   copyChanges,
   CopyRefused,
   makeWorkerCopy,
@@ -83,7 +84,7 @@ describe('worker copies', function () {
         ' M src/a.ts\n D src/gone.ts\n?? src/new.ts\n',
         "the live repository's state is untouched",
       );
-      assert.deepEqual(await copyChanges(copy), [], 'a fresh copy has no changes');
+      assert.deepEqual(await copyChanges(copy), { changes: [], skipped: [] }, 'a fresh copy has no changes');
 
       // The worker's work: an edit, a created file, a deletion, a move, and CRLF bytes kept as they are.
       write(folder.copy, 'src/a.ts', 'export const a = 3;\n');
@@ -92,7 +93,7 @@ describe('worker copies', function () {
       fs.renameSync(path.join(folder.copy, 'src/new.ts'), path.join(folder.copy, 'src/renamed.ts'));
       write(folder.copy, 'notes.txt', 'one\r\ntwo\r\nthree\r\n');
       write(folder.copy, 'build/skip.js', 'ignored\n');
-      const changes = await copyChanges(copy);
+      const { changes } = await copyChanges(copy);
       const seen = changes.map((change) => ({
         path: change.path,
         kind: change.kind,
@@ -135,6 +136,52 @@ describe('worker copies', function () {
       assert.doesNotMatch(git(live, 'worktree', 'list'), /storage/, 'the worktree is no longer registered');
     }));
 
+  it("runs no filter driver of the repository's own configuration, counts the files it carries against the bound, and sees edits to tracked files an ignore rule matches", () =>
+    withTempDir('copy-hostile-', async (dir) => {
+      const live = path.join(dir, 'live');
+      fs.mkdirSync(live);
+      humanRepository(live);
+      const marker = path.join(dir, 'FILTER_RAN');
+      write(live, '.gitattributes', '*.txt text eol=crlf filter=evil\n');
+      git(live, 'config', 'filter.evil.smudge', `sh -c 'echo ran >> "${marker}"; cat'`);
+      git(live, 'config', 'filter.evil.clean', `sh -c 'echo ran >> "${marker}"; cat'`);
+      write(live, 'deps.lock', 'v1\n');
+      git(live, 'add', '-f', 'deps.lock', '.gitattributes');
+      git(live, 'commit', '-q', '-m', 'lock');
+      write(live, '.gitignore', 'build/\n*.lock\n');
+      // (The test's own git commands above may run the filter: only what the copy runs counts.)
+      fs.rmSync(marker, { force: true });
+      const storage = path.join(dir, 'storage');
+      await assert.rejects(
+        makeWorkerCopy({
+          storage,
+          id: 'small',
+          owner: OWNER,
+          folders: [{ name: 'app', path: live }],
+          excludeGlobs: () => [],
+          limits: { maxFiles: 1000, maxBytes: 100 + fs.statSync(path.join(live, 'src/new.ts')).size },
+        }),
+        (error: unknown) => error instanceof CopyRefused && /over the bound/.test(error.message),
+        'the carried files count too',
+      );
+      const copy = await copyOf(storage, live);
+      assert.equal(fs.existsSync(marker), false, 'no filter of .git/config ran');
+      const [folder] = copy.folders;
+      write(folder.copy, 'deps.lock', 'v2\n');
+      fs.symlinkSync('/etc/hostname', path.join(folder.copy, 'link.txt'));
+      const { changes, skipped } = await copyChanges(copy);
+      assert.deepEqual(
+        changes.map((change) => [change.path, change.kind, change.after?.toString()]),
+        [['deps.lock', 'modified', 'v2\n']],
+      );
+      assert.deepEqual(
+        skipped.map((file) => [file.path, file.reason]),
+        [['link.txt', 'a symbolic link']],
+      );
+      assert.equal(await changeCount(copy), 2);
+      await removeWorkerCopy(copy);
+    }));
+
   it('a folder in a subfolder of a repository is copied as that folder of a worktree', () =>
     withTempDir('copy-sub-', async (dir) => {
       const repository = path.join(dir, 'repo');
@@ -146,7 +193,7 @@ describe('worker copies', function () {
       assert.equal(fs.readFileSync(path.join(folder.copy, 'new.ts'), 'utf8'), 'export const fresh = true;\n');
       write(folder.copy, 'a.ts', 'changed\n');
       assert.deepEqual(
-        (await copyChanges(copy)).map((change) => [change.path, change.kind]),
+        (await copyChanges(copy)).changes.map((change) => [change.path, change.kind]),
         [['a.ts', 'modified']],
       );
       await removeWorkerCopy(copy);
@@ -186,7 +233,7 @@ describe('worker copies', function () {
       write(folder.copy, 'main.py', 'print(2)\r\n');
       write(folder.copy, 'lib/util.py', 'X = 1\n');
       assert.deepEqual(
-        (await copyChanges(copy)).map((change) => [change.path, change.kind, change.after?.toString()]),
+        (await copyChanges(copy)).changes.map((change) => [change.path, change.kind, change.after?.toString()]),
         [
           ['lib/util.py', 'created', 'X = 1\n'],
           ['main.py', 'modified', 'print(2)\r\n'],

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { viewedFolders } from '../../workspace/folderView';
 import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
@@ -340,6 +341,11 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   }
 
   namedConfiguration(name: string): Record<string, unknown> | undefined {
+    // launch.json is the live workspace's: its `${workspaceFolder}` would run the live code, not a worker's copy.
+    if (viewedFolders())
+      throw new DebugRefusal(
+        `A worker in its copy cannot launch the launch.json configuration "${name}" (it runs in the live workspace); launch the program by its path instead.`,
+      );
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const configurations =
         vscode.workspace.getConfiguration('launch', folder.uri).get<Array<Record<string, unknown>>>('configurations') ??

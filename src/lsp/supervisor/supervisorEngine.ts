@@ -432,6 +432,16 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     );
   }
 
+  /** Stops the servers whose root is `dir` or inside it. */
+  async stopUnder(dir: string): Promise<void> {
+    const under = [...this.servers.entries()].filter(
+      ([, server]) => server.root === dir || server.root.startsWith(dir + path.sep),
+    );
+    for (const [key] of under) this.servers.delete(key);
+    await Promise.all(under.map(([, server]) => this.stopServer(server)));
+    if (under.length > 0) this.changed();
+  }
+
   async stopAll(): Promise<void> {
     const servers = [...this.servers.values()];
     this.servers.clear();

@@ -7,6 +7,7 @@ import { startLongLived } from '../../process/childProcess';
 import { BinaryResolution } from '../../project/binaryResolution';
 import { EditorExtension, EffectiveEntry, effectiveTable, LanguageOverrides } from '../supervisor/serverTable';
 import type { SupervisedClient } from './supervisedClient';
+import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { RootPlan, ServerLaunch, SupervisorEngine, SupervisorHost } from '../supervisor/supervisorEngine';
 
 /** Reads the supervisor's settings each time (they can change while the window lives). */
@@ -57,10 +58,9 @@ class EditorSupervisorHost implements SupervisorHost<SupervisedClient> {
     installed = undefined;
   }
 
+  /** The workspace folders; within a worker's call in its copy, the copy's (a server is started for its roots there). */
   folders(): string[] {
-    return (vscode.workspace.workspaceFolders ?? [])
-      .filter((folder) => folder.uri.scheme === 'file')
-      .map((folder) => folder.uri.fsPath);
+    return workspaceFolderPaths().map((folder) => folder.path);
   }
 
   table(): EffectiveEntry[] {
@@ -153,6 +153,11 @@ export class LanguageServerSupervisor implements vscode.Disposable {
   /** The languages served now, for tool descriptions (see SupervisorEngine.servedLanguagesLine). */
   servedLanguagesLine(): string {
     return this.engine.servedLanguagesLine();
+  }
+
+  /** Stops our servers whose root is `dir` or inside it (a worker's copy that is going away). */
+  stopUnder(dir: string): Promise<void> {
+    return this.engine.stopUnder(dir);
   }
 
   /** Told when one of our servers starts, runs, fails, exits or stops. */

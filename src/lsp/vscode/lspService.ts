@@ -12,6 +12,7 @@ import { LineTexts } from '../../workspace/vscode/lineTexts';
 import { openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
 import { DiskFreshness, editorHoldsDisk } from '../../workspace/vscode/diskFreshness';
 import { pathOf, resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { viewedFolders } from '../../workspace/folderView';
 import { CallEntry, CodeActionEntry, LocationKind, OutlineEntry, WorkspaceSymbolEntry } from '../answers';
 import { CodeLine, DiagnosticItem } from '../format';
 import { Freshness } from '../freshness';
@@ -147,7 +148,10 @@ export class LspService {
   }
 
   async workspaceSymbols(query: string, token: vscode.CancellationToken): Promise<WorkspaceSymbolEntry[]> {
-    const symbols = await this.features(token).workspaceSymbols(query);
+    let symbols = await this.features(token).workspaceSymbols(query);
+    // A worker in its copy: the servers also know the live workspace's symbols, which are not its workspace.
+    const copy = viewedFolders();
+    if (copy) symbols = symbols.filter((symbol) => containingFolder(copy, symbol.location.uri.fsPath) !== undefined);
     const texts = new LineTexts();
     return symbols.map((symbol) => ({
       kind: symbolKindName(symbol.kind),

@@ -4,7 +4,7 @@ import { assertRealPathInside } from '../../workspace/containment';
 import { displayPath } from '../../workspace/paths';
 import { proposedAnswer } from '../answers';
 import { FileMove, keptFiles, Resolver, StagedEdit, StageRequest, WrittenFile } from '../stagedEdit';
-import { DriftedFile, MergeRefused, StaleStagedEdit } from '../stagingErrors';
+import { DriftedFile, MergeRefused, ResolutionInProgress, StaleStagedEdit } from '../stagingErrors';
 import { driftOf, mergedFiles, StagingStore } from '../stagingStore';
 import { currentText } from '../../workspace/vscode/fileTexts';
 import { ChangeJournal } from '../../platform/changeJournal';
@@ -115,6 +115,24 @@ export class StagingService {
       `${edit.id} accepted by ${by}${unsaved.length ? `; not saved: ${unsaved.join(', ')}` : ''}`,
     );
     return { edit, unsaved };
+  }
+
+  /**
+   * Withdraws a pending change for its producer (a worker that continues and will stage its work anew):
+   * true when discarded; false when it was resolved first (an accept in flight is waited for).
+   */
+  async withdraw(id: string): Promise<boolean> {
+    for (;;) {
+      const edit = this.store.get(id);
+      if (edit?.state !== 'pending') return false;
+      try {
+        this.discard(id, 'agent');
+        return true;
+      } catch (error) {
+        if (!(error instanceof ResolutionInProgress)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   discard(id: string, by: Resolver, conversation?: string): StagedEdit {

@@ -16,11 +16,13 @@ export const resolveDeclaration: ToolDeclaration = {
   icon: '$(check-all)',
   userDescription: 'Accept (write and save) or discard a change that a tool staged for review.',
   modelDescription: [
-    'Accept or discard a change staged for review by another tool (ast_edit, lsp_rename with stage: true). A staged ' +
-      'change writes nothing until it is accepted; the user sees it as a diff and can accept or discard it there too.',
+    'Accept or discard a change staged for review by another tool (ast_edit, lsp_rename with stage: true) or by one of ' +
+      "your workers (a write worker's work, named by vibe_wait). A staged change writes nothing until it is accepted; the user " +
+      'sees it as a diff and can accept or discard it there too.',
     '- accept: checks every file of the change against the text captured when it was staged (unsaved edits count). ' +
       'If any file changed or was deleted since, the whole change is refused and nothing is written: re-run the tool ' +
-      'that staged it to get a fresh edit_id. Otherwise all files are written in one undoable edit and saved.',
+      "that staged it to get a fresh edit_id. A worker's change instead merges into what changed since, and is refused " +
+      'only where a change the user kept meets it. Otherwise all files are written in one undoable edit and saved.',
     '- discard: drops the change; nothing is written.',
     'Each change is resolved once: if the user already accepted or discarded it, the answer says so ' +
       '(e.g. "edit_3 was already accepted by the user").',

@@ -201,7 +201,6 @@ export function registerVibe(
   review: WorkerReview,
 ): VibeService {
   const isolation = new WorkerIsolation((context.storageUri ?? context.globalStorageUri).fsPath, review, runtime.log);
-  let provisional = 0;
   const enabled = (): boolean => vscode.workspace.getConfiguration().get<boolean>(Setting.vibeEnabled) === true;
   const item = vscode.window.createStatusBarItem('liveTools.vibe', vscode.StatusBarAlignment.Left, 30);
   item.name = 'Agent Live Tools: vibe mode';
@@ -322,12 +321,13 @@ export function registerVibe(
   return {
     pool,
     async spawn(brief, label, tier, access, owner, mode) {
-      const pending = `pending-${++provisional}`;
       const isolated = access !== 'read' && mode === 'copy';
       try {
         const model = await chooseModel(tier);
-        // A write or exec worker gets its copy before it starts: a copy that cannot be made is said now.
-        if (isolated) await isolation.prepare({ id: pending, label, owner });
+        // A write or exec worker gets its copy before it starts (a copy that cannot be made is said now),
+        // keyed by the id it will have: its first turn already works there.
+        const id = pool.reserveId();
+        if (isolated) await isolation.prepare({ id, label, owner });
         // What a worker is offered is computed for each turn: tools whose resource became ready meanwhile join.
         const workerModel = chatModel(
           model,
@@ -335,8 +335,8 @@ export function registerVibe(
           (worker) => runner.offered(callerOf(worker)),
           (worker) => isolation.isIsolated(worker.id),
         );
-        const worker = pool.spawn({ brief, label, tier, model: workerModel, owner, access });
-        if (isolated) isolation.adopt(pending, worker);
+        const worker = pool.spawn({ id, brief, label, tier, model: workerModel, owner, access });
+        if (isolated) isolation.started(worker);
         return worker;
       } catch (error) {
         throw new WorkerNotStarted(error instanceof Error ? error.message : String(error), { cause: error });

@@ -17,6 +17,7 @@ import { textOfBytes } from '../../workspace/vscode/fileTexts';
 import { windowFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { WorkerSummary } from '../vibeWorkers';
 import {
+  changeCount,
   CopyChange,
   CopyOwner,
   copyChanges,
@@ -45,12 +46,20 @@ export interface WorkerChangeRequest {
 export interface WorkerReview {
   /** Stages a worker's change for review; its id (`edit_3`). */
   stage(request: WorkerChangeRequest): Promise<string>;
-  /** Withdraws a pending change (its worker continues and will stage all its work again). */
-  withdraw(id: string): void;
+  /**
+   * Withdraws a pending change (its worker continues and will stage all its work again); false when it
+   * was resolved first (an accept in flight is waited for).
+   */
+  withdraw(id: string): Promise<boolean>;
+  /** Whether a change is still pending (the human may resolve it while its review opens). */
+  isPending(id: string): boolean;
   /** `listener` is told the id of each change accepted or discarded. */
   onResolved(listener: (id: string) => void): vscode.Disposable;
-  /** Ends a conversation's kernels and debug session (their working directory is going). */
-  endConversation(conversation: string): Promise<void>;
+  /**
+   * Ends what ran in a copy that is going: the conversation's kernels and debug session, and our
+   * language servers rooted in its folders.
+   */
+  release(conversation: string, folders: readonly string[]): Promise<void>;
 }
 
 /** The folders a worker works in, as a caller's `copy`. */
@@ -63,8 +72,8 @@ interface Isolated {
   watcher?: vscode.Disposable;
   /** Its pending staged change. */
   editId?: string;
-  /** Set while its pending change is withdrawn because it continues: the copy stays. */
-  continuing?: boolean;
+  /** From its start (or continuing) until it settles: its copy is never removed meanwhile. */
+  running: boolean;
 }
 
 /** This extension host: copies record it, so the next activation can tell whose window is gone. */
@@ -127,81 +136,90 @@ export class WorkerIsolation implements vscode.Disposable {
     );
   }
 
-  /** Makes a worker's copy before it starts (refused with CopyRefused: too big, no git). */
+  /** Makes a worker's copy before it starts, keyed by its reserved id (refused with CopyRefused: too big, no git). */
   async prepare(worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>): Promise<void> {
     const copy = await this.makeCopy(worker.id);
-    this.workers.set(worker.id, { worker, copy, watcher: watchCopy(copy) });
+    this.workers.set(worker.id, { worker, copy, watcher: watchCopy(copy), running: true });
   }
 
-  /** Moves a copy made under a provisional id to the worker's id, once the pool numbered it. */
-  adopt(provisional: string, worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>): void {
-    const isolated = this.workers.get(provisional);
-    if (!isolated) return;
-    this.workers.delete(provisional);
-    this.workers.set(worker.id, { ...isolated, worker });
+  /** The worker started: its summary (the label as spawned) replaces the one its copy was made for. */
+  started(worker: Pick<WorkerSummary, 'id' | 'label' | 'owner'>): void {
+    const isolated = this.workers.get(worker.id);
+    if (isolated) this.workers.set(worker.id, { ...isolated, worker });
   }
 
-  /** The folders a worker's calls are rooted in, or undefined for a worker in the live workspace. */
+  /**
+   * The folders a worker's calls are rooted in, or undefined for a worker in the live workspace. A worker
+   * whose copy is gone gets no folder at all (its tools refuse): never the live workspace.
+   */
   copyOf(workerId: string): CopyFolders | undefined {
-    return this.workers.get(workerId)?.copy?.folders.map((folder) => ({ name: folder.name, path: folder.copy }));
+    const isolated = this.workers.get(workerId);
+    if (!isolated) return undefined;
+    return isolated.copy?.folders.map((folder) => ({ name: folder.name, path: folder.copy })) ?? [];
   }
 
   isIsolated(workerId: string): boolean {
     return this.workers.has(workerId);
   }
 
-  /** How many files the worker changed in its copy (0 without one). */
+  /** How many files the worker changed in its copy (0 without one; names only, nothing is read). */
   async changedFiles(workerId: string): Promise<number> {
     const copy = this.workers.get(workerId)?.copy;
-    return copy ? (await copyChanges(copy)).length : 0;
+    return copy ? changeCount(copy) : 0;
   }
 
   /** The worker ended: its work staged for review (or dropped), said for its owner. */
   async settle(worker: WorkerSummary, keep: boolean | Promise<boolean>): Promise<string | undefined> {
     const isolated = this.workers.get(worker.id);
-    if (!isolated?.copy) return undefined;
+    if (!isolated) return undefined;
+    isolated.running = false;
     const { copy } = isolated;
+    if (!copy) return undefined;
     if (!(await keep)) {
       await this.drop(isolated);
       return 'Its work in its copy was discarded.';
     }
-    const changes = await copyChanges(copy);
-    if (changes.length === 0) {
-      await this.drop(isolated);
-      return 'It changed no file in its copy.';
-    }
-    const { request, skipped } = await this.changeRequest(isolated, changes);
-    const skippedNote = skipped.length ? ` Not brought back (binary): ${skipped.join(', ')}.` : '';
+    const { changes, skipped } = await copyChanges(copy);
+    const { request, binary } = await this.changeRequest(isolated, changes);
+    const left = [
+      ...skipped.map((file) => `${file.path} (${file.reason})`),
+      ...binary.map((file) => `${file} (binary)`),
+    ];
+    const leftNote = left.length ? ` Not brought back: ${left.join(', ')}.` : '';
     if (request.files.length === 0) {
       await this.drop(isolated);
-      return `It changed only binary files in its copy, which are not brought back: ${skipped.join(', ')}.`;
+      return left.length
+        ? `It changed only files that do not come back as text, and its copy was removed: ${left.join(', ')}.`
+        : 'It changed no file in its copy.';
     }
-    isolated.editId = await this.review.stage(request);
-    isolated.continuing = false;
-    this.log.info('vibe.copy', `${worker.id}: ${changes.length} changed files staged as ${isolated.editId}`);
+    const editId = await this.review.stage(request);
+    this.log.info('vibe.copy', `${worker.id}: ${request.files.length} changed files staged as ${editId}`);
+    // The human may have resolved it while its review opened: then its copy goes now.
+    if (this.review.isPending(editId)) isolated.editId = editId;
+    else await this.drop(isolated);
     return (
-      `Its work in its copy is staged as ${isolated.editId} for review: ${request.summary}.${skippedNote} ` +
-      `The human can shape it per file and hunk in Staged Edits; resolve with edit_id "${isolated.editId}" ` +
+      `Its work in its copy is staged as ${editId} for review: ${request.summary}.${leftNote} ` +
+      `The human can shape it per file and hunk in Staged Edits; resolve with edit_id "${editId}" ` +
       '(accept merges it into the live files where nobody changed the same lines since, and is refused, naming them, where they meet).'
     );
   }
 
-  /** A finished worker continues: its pending change is withdrawn (it stages all its work again), or a new copy is made. */
+  /**
+   * A finished worker continues (its last run's work is settled by now): its pending change is withdrawn
+   * and it goes on in the same copy, to stage all its work again; if that change was resolved meanwhile
+   * (its copy went with it, or an accept won the race), it goes on in a new copy of the workspace as it is now.
+   */
   async resume(worker: WorkerSummary): Promise<void> {
     const isolated = this.workers.get(worker.id);
     if (!isolated) return;
-    if (isolated.editId) {
-      isolated.continuing = true;
-      try {
-        this.review.withdraw(isolated.editId);
-      } catch {
-        // Resolved meanwhile: its copy went with it, and a new one is made below.
-      }
-      isolated.editId = undefined;
-    }
+    isolated.running = true;
+    const pending = isolated.editId;
+    isolated.editId = undefined;
+    if (pending && !(await this.review.withdraw(pending))) await this.drop(isolated);
     if (!isolated.copy) {
-      isolated.copy = await this.makeCopy(worker.id);
-      isolated.watcher = watchCopy(isolated.copy);
+      const copy = await this.makeCopy(worker.id);
+      isolated.copy = copy;
+      isolated.watcher = watchCopy(copy);
     }
   }
 
@@ -226,12 +244,12 @@ export class WorkerIsolation implements vscode.Disposable {
     return copy;
   }
 
+  /** A worker's change was resolved: its copy goes, unless the worker runs again (it settles it then). */
   private async resolved(editId: string): Promise<void> {
     for (const isolated of this.workers.values()) {
       if (isolated.editId !== editId) continue;
       isolated.editId = undefined;
-      if (isolated.continuing) return;
-      await this.drop(isolated);
+      if (!isolated.running) await this.drop(isolated);
       return;
     }
   }
@@ -243,7 +261,10 @@ export class WorkerIsolation implements vscode.Disposable {
     isolated.watcher?.dispose();
     isolated.watcher = undefined;
     if (!copy) return;
-    await this.review.endConversation(workerConversation(isolated.worker.owner, isolated.worker.id));
+    await this.review.release(
+      workerConversation(isolated.worker.owner, isolated.worker.id),
+      copy.folders.map((folder) => folder.workTree),
+    );
     await removeWorkerCopy(copy).catch((error: unknown) =>
       this.log.warn('vibe.copy', `could not remove ${copy.dir}: ${String(error)}`),
     );
@@ -254,16 +275,16 @@ export class WorkerIsolation implements vscode.Disposable {
   private async changeRequest(
     isolated: Isolated,
     changes: readonly CopyChange[],
-  ): Promise<{ request: WorkerChangeRequest; skipped: string[] }> {
+  ): Promise<{ request: WorkerChangeRequest; binary: string[] }> {
     const files: WorkerChangeRequest['files'][number][] = [];
-    const skipped: string[] = [];
+    const binary: string[] = [];
     let edited = 0;
     let created = 0;
     let deleted = 0;
     for (const change of changes) {
       const live = (relative: string): string => path.join(change.folder.live, ...relative.split('/'));
       if (isBinary(change.before) || isBinary(change.after)) {
-        skipped.push(change.path);
+        binary.push(change.path);
         continue;
       }
       if (change.before !== undefined && (change.kind === 'deleted' || change.kind === 'moved')) {
@@ -307,7 +328,7 @@ export class WorkerIsolation implements vscode.Disposable {
         merge: 'three-way',
         files,
       },
-      skipped,
+      binary,
     };
   }
 }

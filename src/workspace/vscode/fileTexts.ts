@@ -127,7 +127,12 @@ function codecOf(encoding: string): Promise<TextCodec | undefined> {
  * else the settings'): a worker's copy of a file, decoded as its live file is.
  */
 export async function textOfBytes(path: string, bytes: Uint8Array): Promise<string> {
-  const encoding = await encodingFor(vscode.Uri.file(path), bytes, path);
+  const uri = vscode.Uri.file(path);
+  // A file that does not exist yet (a worker created it) cannot be opened to ask: its mark, else the settings.
+  const encoding =
+    documentAt(path) || fs.existsSync(path)
+      ? await encodingFor(uri, bytes, path)
+      : (encodingOfBom(bytes) ?? vscode.workspace.getConfiguration('files', uri).get<string>('encoding', 'utf8'));
   const codec = await codecOf(encoding);
   return codec ? codec.decode(bytes.subarray(bomOf(bytes, codec))) : vscode.workspace.decode(bytes, { encoding });
 }

@@ -64,6 +64,8 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
             if (edit.resolution) listener(edit.id);
           }),
         release: async (conversation, folders) => {
+          // What it staged inside its copy goes with the copy.
+          staging.discardInside(conversation, folders);
           await Promise.all([
             kernels.endConversation(conversation),
             debug.endConversation(conversation),

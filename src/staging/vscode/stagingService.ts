@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { describeError, Logger } from '../../log/logger';
 import { assertRealPathInside } from '../../workspace/containment';
@@ -133,6 +134,14 @@ export class StagingService {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
+  }
+
+  /** Discards a conversation's pending changes of files inside `folders` (a worker's copy that is going away). */
+  discardInside(conversation: string, folders: readonly string[]): void {
+    const inside = (file: string): boolean => folders.some((folder) => file.startsWith(folder + path.sep));
+    for (const edit of this.store.pending())
+      if (edit.conversation === conversation && edit.files.length > 0 && edit.files.every((file) => inside(file.path)))
+        this.discard(edit.id, 'agent');
   }
 
   discard(id: string, by: Resolver, conversation?: string): StagedEdit {

@@ -74,6 +74,8 @@ interface Isolated {
   editId?: string;
   /** From its start (or continuing) until it settles: its copy is never removed meanwhile. */
   running: boolean;
+  /** A new copy being made for it as it continues (settling waits for it). */
+  making?: Promise<void>;
 }
 
 /** This extension host: copies record it, so the next activation can tell whose window is gone. */
@@ -172,6 +174,8 @@ export class WorkerIsolation implements vscode.Disposable {
   async settle(worker: WorkerSummary, keep: boolean | Promise<boolean>): Promise<string | undefined> {
     const isolated = this.workers.get(worker.id);
     if (!isolated) return undefined;
+    // Stopped while a new copy was being made for it: that copy is settled too, not left behind.
+    await isolated.making?.catch(() => undefined);
     isolated.running = false;
     const { copy } = isolated;
     if (!copy) return undefined;
@@ -217,9 +221,15 @@ export class WorkerIsolation implements vscode.Disposable {
     isolated.editId = undefined;
     if (pending && !(await this.review.withdraw(pending))) await this.drop(isolated);
     if (!isolated.copy) {
-      const copy = await this.makeCopy(worker.id);
-      isolated.copy = copy;
-      isolated.watcher = watchCopy(copy);
+      isolated.making = this.makeCopy(worker.id).then((copy) => {
+        isolated.copy = copy;
+        isolated.watcher = watchCopy(copy);
+      });
+      try {
+        await isolated.making;
+      } finally {
+        isolated.making = undefined;
+      }
     }
   }
 

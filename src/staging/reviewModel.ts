@@ -143,8 +143,11 @@ export function reviewRow(node: ReviewNode, edit: StagedEdit | undefined, displa
   const folder = path.posix.dirname(shown);
   const replacements = file?.edits.length ?? 0;
   const kept = file && edit ? keptEdits(file.edits, file.hunks, edit.dropped[node.path]).length : 0;
-  const count =
-    dropped.size === 0 ? plural(replacements, 'replacement') : `${kept} of ${plural(replacements, 'replacement')} kept`;
+  const count = file?.lifecycle
+    ? `${file.lifecycle === 'create' ? 'created' : 'deleted'}${dropped.size > 0 ? ' (dropped)' : ''}`
+    : dropped.size === 0
+      ? plural(replacements, 'replacement')
+      : `${kept} of ${plural(replacements, 'replacement')} kept`;
   const anyKept = dropped.size < total;
   return {
     id: `${node.id}:${node.path}`,

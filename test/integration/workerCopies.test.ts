@@ -181,7 +181,17 @@ describe('workers in their own copy', function () {
           ? true
           : undefined,
       );
-      if (kind === 'git') await screenshotFor('worker-review.png');
+      if (kind === 'git' && process.env.LIVE_TOOLS_SCREENSHOTS) {
+        // For the README's picture: the view shows the unchecked hunk once it has refreshed.
+        await waitUntilAsync('the view to show the dropped hunk', async () => {
+          const row = await browser({
+            op: 'text',
+            selector: `.monaco-list-row[aria-label*="${files.a} — open the diff of ${editId}"]`,
+          });
+          return /2 of 4 replacements kept/.test(row.text ?? '') ? true : undefined;
+        });
+        await screenshotFor('worker-review.png');
+      }
 
       const accepted = await vscode.commands.executeCommand<string>('liveTools.acceptStagedEdit', editId);
       assert.match(accepted ?? '', new RegExp(`Accepted ${editId}`));

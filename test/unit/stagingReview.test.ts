@@ -105,6 +105,24 @@ describe('staging review model: the rows the human shapes a change with', () => 
     assert.equal(diffTitle(edit, '/w/src/shape.ts'), 'shape.ts ↔ proposed (edit_1)');
   });
 
+  it("a worker's created and deleted files say so on their rows, and a dropped one says it is dropped", () => {
+    const store = new StagingStore();
+    const edit = store.stage({
+      conversation: 'window#worker-w1',
+      origin: 'worker w1',
+      summary: 'w1 "tidy": 2 files (1 created, 1 deleted)',
+      merge: 'three-way',
+      files: [
+        { path: '/w/src/new.ts', original: '', edits: [{ start: 0, end: 0, text: 'x\n' }], lifecycle: 'create' },
+        { path: '/w/src/old.ts', original: 'y\n', edits: [{ start: 0, end: 2, text: '' }], lifecycle: 'delete' },
+      ],
+    });
+    const row = (file: string, change: StagedEdit) =>
+      reviewRow({ kind: 'file', id: change.id, path: file }, change, display).description;
+    assert.deepEqual([row('/w/src/new.ts', edit), row('/w/src/old.ts', edit)], ['src · created', 'src · deleted']);
+    assert.equal(row('/w/src/old.ts', store.setDropped(edit.id, '/w/src/old.ts', 0, true)), 'src · deleted (dropped)');
+  });
+
   it('lenses on the proposed side sit on each hunk, moved by the line breaks of the kept hunks before it', () => {
     const store = new StagingStore();
     const original = 'a\nb\nc\n';

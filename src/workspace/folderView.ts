@@ -19,11 +19,3 @@ export function viewedFolders(): readonly WorkspaceFolderPath[] | undefined {
 export function inFolders<T>(folders: readonly WorkspaceFolderPath[] | undefined, work: () => T): T {
   return folders ? view.run(folders, work) : work();
 }
-
-/**
- * Runs `work` outside any call's view: for what outlives the call that started it (a shared index, a
- * watcher), which must keep serving the window's own folders.
- */
-export function outsideView<T>(work: () => T): T {
-  return view.exit(work);
-}

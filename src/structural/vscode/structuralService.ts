@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { viewedFolders } from '../../workspace/folderView';
 import { documentAt } from '../../workspace/vscode/openDocuments';
 import { Logger } from '../../log/logger';
 import { containingFolder, displayPath, resolveFileArgument, WorkspaceFolderPath } from '../../workspace/paths';
@@ -85,6 +86,8 @@ export class StructuralService implements vscode.Disposable {
       index: {
         // The index knows the files on disk: one with unsaved text is read (its text is what is searched).
         ruledOut: async (files, required, maxBytes, signal) => {
+          // The index is the window's, kept across reloads: a worker's copy (short-lived) is read, not indexed.
+          if (viewedFolders()) return new Set<string>();
           const ruledOut = await index.ruledOut(files, required, maxBytes, signal);
           for (const document of vscode.workspace.textDocuments)
             if (document.isDirty && document.uri.scheme === 'file') ruledOut.delete(document.uri.fsPath);

@@ -10,12 +10,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { singleLine } from '../platform/wording';
+import type { McpToolAnnotations } from './toolAnnotations';
 
 export interface McpToolInfo {
   readonly name: string;
   readonly title: string;
   readonly description: string;
   readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
+  readonly annotations: McpToolAnnotations;
 }
 
 export type McpContent =
@@ -132,7 +134,7 @@ export function serveSession(
     },
   };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: host.tools(peer).map((tool) => ({ ...tool })),
+    tools: host.tools(peer).map((tool) => ({ ...tool, annotations: { ...tool.annotations } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const result = await host.call(request.params.name, request.params.arguments ?? {}, peer, extra.signal);

@@ -138,6 +138,13 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     const astGrep = listed.find((tool) => tool.name === 'ast_grep');
     const lmTool = vscode.lm.tools.find((tool) => tool.name === 'ast_grep');
     assert.equal(astGrep?.description, lmTool?.description);
+    // Each says what it is: read tools are read-only, with a title (clients' plan and ask modes read this).
+    for (const tool of listed)
+      assert.deepEqual(
+        [tool.annotations?.readOnlyHint, typeof tool.annotations?.title, tool.annotations?.openWorldHint],
+        [true, 'string', false],
+        tool.name,
+      );
     assert.deepEqual(astGrep?.inputSchema, lmTool?.inputSchema);
     // lsp's description says which languages have a server in this window now (the chat's cannot: package.json).
     const lspListed = listed.find((tool) => tool.name === 'lsp')?.description ?? '';
@@ -204,10 +211,19 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     await setSetting('liveTools.mcp.maxTier', 'write');
     await waitUntil('tools/list_changed', () => (changed > 0 ? true : undefined));
-    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    const tools = (await client.listTools()).tools;
+    const names = tools.map((tool) => tool.name);
     for (const name of ['write', 'edit', 'ast_edit'])
       assert.ok(names.includes(name), `${name} is listed after the cap was raised`);
     assert.ok(!names.includes('eval'), 'eval stays above the cap');
+    // Write tools say so: write may destroy what is there (the same content again changes nothing); ast_edit only stages.
+    const hints = (name: string) => {
+      const annotations = tools.find((tool) => tool.name === name)?.annotations;
+      return [annotations?.readOnlyHint, annotations?.destructiveHint, annotations?.idempotentHint];
+    };
+    assert.deepEqual(hints('write'), [false, true, true]);
+    assert.deepEqual(hints('ast_edit'), [false, false, false]);
+    assert.deepEqual(hints('lsp'), [true, undefined, undefined]);
 
     const target = path.join(workspaceRoot(), 'mcp-written.txt');
     fs.rmSync(target, { force: true });

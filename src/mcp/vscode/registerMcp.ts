@@ -18,6 +18,7 @@ import { Runtime } from '../../runtime';
 import { TOOL_CATALOG } from '../../tools/declarations';
 import { isFailureText, ToolRunner } from '../../tools/toolRunner';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
+import { annotationsOf } from '../toolAnnotations';
 import { discoveryDir, SOCKET_VARIABLE, TOKEN_VARIABLE } from '../endpoint';
 import { EndpointServer } from '../endpointServer';
 import { connectAgentCommand } from './connectAgent';
@@ -94,6 +95,7 @@ export function registerMcp(
         title: declaration.displayName,
         description: describe(declaration.name, declaration.modelDescription),
         inputSchema: declaration.inputSchema as McpToolInfo['inputSchema'],
+        annotations: annotationsOf(declaration),
       }));
     },
     call: async (name, input, peer, signal): Promise<McpCallResult> => {

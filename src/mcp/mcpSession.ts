@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { singleLine } from '../platform/wording';
 import type { McpToolAnnotations } from './toolAnnotations';
+import { serverInstructions } from './serverInstructions';
 
 export interface McpToolInfo {
   readonly name: string;
@@ -117,14 +118,7 @@ export function serveSession(
   host: McpHost,
   options: { readonly id: string; readonly bridge: string; readonly version: string },
 ): McpSession {
-  const server = new Server(
-    { name: 'agent-live-tools', title: 'Agent Live Tools', version: options.version },
-    {
-      capabilities: { tools: { listChanged: true } },
-      instructions:
-        'Tools of the VS Code window this server belongs to: language servers, structural search and staged rewrites, a debugger, kernels, the question card. Paths are relative to the workspace folders.',
-    },
-  );
+  // The peer names its client once `initialize` has come (`server`, made below, is there by then).
   const peer: McpPeer = {
     id: options.id,
     client: () => {
@@ -133,6 +127,14 @@ export function serveSession(
       return info ? singleLine(`${info.name}${info.version ? ` ${info.version}` : ''}`, 100) : options.bridge;
     },
   };
+  const server = new Server(
+    { name: 'agent-live-tools', title: 'Agent Live Tools', version: options.version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      // Guidance naming only the tools offered when the session starts.
+      instructions: serverInstructions(host.tools(peer).map((tool) => tool.name)),
+    },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: host.tools(peer).map((tool) => ({ ...tool, annotations: { ...tool.annotations } })),
   }));

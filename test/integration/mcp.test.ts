@@ -138,6 +138,15 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     const astGrep = listed.find((tool) => tool.name === 'ast_grep');
     const lmTool = vscode.lm.tools.find((tool) => tool.name === 'ast_grep');
     assert.equal(astGrep?.description, lmTool?.description);
+    // The server's instructions say when to use which tool, naming only those listed.
+    const instructions = client.getInstructions() ?? '';
+    assert.match(instructions, /ask lsp \(definition, references, callers, symbols\) instead of searching text/);
+    const catalog = TOOL_CATALOG.map((tool) => tool.name as string);
+    assert.deepEqual(
+      catalog.filter((name) => new RegExp(`(^|[^a-z_])${name}(?![a-z_])`).test(instructions) && !names.includes(name)),
+      [],
+      instructions,
+    );
     // Each says what it is: read tools are read-only, with a title (clients' plan and ask modes read this).
     for (const tool of listed)
       assert.deepEqual(

@@ -118,11 +118,13 @@ export function serveSession(
   host: McpHost,
   options: { readonly id: string; readonly bridge: string; readonly version: string },
 ): McpSession {
-  // The peer names its client once `initialize` has come (`server`, made below, is there by then).
+  // The peer names its client once `initialize` has come; before the server is made (the instructions ask
+  // what this peer is offered), it is the bridge's name.
+  let started: Server | undefined;
   const peer: McpPeer = {
     id: options.id,
     client: () => {
-      const info = server.getClientVersion();
+      const info = started?.getClientVersion();
       // The client names itself: one bounded line wherever it is shown (cards, logs, the status item).
       return info ? singleLine(`${info.name}${info.version ? ` ${info.version}` : ''}`, 100) : options.bridge;
     },
@@ -135,6 +137,7 @@ export function serveSession(
       instructions: serverInstructions(host.tools(peer).map((tool) => tool.name)),
     },
   );
+  started = server;
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: host.tools(peer).map((tool) => ({ ...tool, annotations: { ...tool.annotations } })),
   }));

@@ -67,7 +67,7 @@ export async function workerCopyBenchmark(log: (line: string) => void): Promise<
     execFileSync('cp', ['-r', live, plain]);
     fs.rmSync(path.join(plain, '.git'), { recursive: true, force: true });
     const storage = path.join(temp, 'storage');
-    const owner = { pid: process.pid, startedAt: 0 };
+    const owner = { pid: process.pid };
     const rows: string[][] = [
       ['copy', 'ours', 'peer', 'ours / peer', 'disk MiB ours / peer', 'changes read back (20 edited)'],
     ];

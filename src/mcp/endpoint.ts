@@ -13,6 +13,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ENDPOINT_SOCKET_VARIABLE, ENDPOINT_TOKEN_VARIABLE } from '../process/childEnvironment';
+import { processLive, processStartTime } from '../process/processLiveness';
+
+export { processStartTime };
 
 /** The socket (or pipe) of the window that started this terminal. */
 export const SOCKET_VARIABLE = ENDPOINT_SOCKET_VARIABLE;
@@ -81,20 +84,9 @@ export function parseHello(line: string): Hello | undefined {
   }
 }
 
-/** When the process started (field 22 of /proc/<pid>/stat), where the system says; undefined elsewhere or when it is gone. */
-export function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the window that wrote the record still runs: its process is alive and, where known, is the one that started then. */
 export function recordLive(record: Pick<WindowRecord, 'pid' | 'started'>): boolean {
-  return processAlive(record.pid) && (record.started === undefined || processStartTime(record.pid) === record.started);
+  return processLive(record);
 }
 
 /** The record a file holds, or undefined when it holds none. */
@@ -222,14 +214,4 @@ export function findWindows(env: NodeJS.ProcessEnv, cwd: string): WindowEndpoint
     return `no VS Code window with Agent Live Tools is open (no live window in ${dir}). Open the project in VS Code, then start the agent again.`;
   const folders = records.flatMap((found) => found.folders).slice(0, 5);
   return `no open VS Code window has a folder holding ${directory} (open: ${folders.join(', ')}). Start the agent in one of those folders, or from a terminal of the window you want.`;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    // EPERM: a process of another user has the pid now; the window (ours) is gone.
-    return false;
-  }
 }

@@ -57,10 +57,10 @@ export interface WorkerCopy {
   readonly milliseconds: number;
 }
 
-/** Who made a copy: a window's extension host, by pid and the time it started. */
+/** Who made a copy: a window's extension host, by pid and, where the system says, when it started (`processStartTime`). */
 export interface CopyOwner {
   readonly pid: number;
-  readonly startedAt: number;
+  readonly started?: string;
 }
 
 export interface CopyRecord {

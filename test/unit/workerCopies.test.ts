@@ -19,8 +19,9 @@ import {
   WorkerCopy,
 } from '../../src/vibe/workerCopies';
 import { withTempDir } from '../support/tempDir';
+import { processLive, processStartTime } from '../../src/process/processLiveness';
 
-const OWNER = { pid: process.pid, startedAt: 1 };
+const OWNER = { pid: process.pid };
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
@@ -265,6 +266,20 @@ describe('worker copies', function () {
       assert.deepEqual(fs.readdirSync(storage), []);
     }));
 
+  it("a sweep with the process check keeps this host's copies and removes one whose pid is alive but started at another time (reused)", () =>
+    withTempDir('copy-reused-', async (dir) => {
+      const live = path.join(dir, 'plain');
+      write(live, 'a.txt', 'a\n');
+      const storage = path.join(dir, 'storage');
+      const made = (id: string, owner: { pid: number; started?: string }) =>
+        makeWorkerCopy({ storage, id, owner, folders: [{ name: 'p', path: live }], excludeGlobs: () => [] });
+      const ours = await made('ours', { pid: process.pid, started: processStartTime(process.pid) });
+      const reused = await made('reused', { pid: process.pid, started: 'another start' });
+      assert.equal(await sweepWorkerCopies(storage, processLive), 1);
+      assert.deepEqual([fs.existsSync(ours.dir), fs.existsSync(reused.dir)], [true, false]);
+      await removeWorkerCopy(ours);
+    }));
+
   it('a sweep removes the copies whose window is gone, worktree registration included, and keeps the live ones', () =>
     withTempDir('copy-sweep-', async (dir) => {
       const live = path.join(dir, 'live');
@@ -274,7 +289,7 @@ describe('worker copies', function () {
       const gone = await makeWorkerCopy({
         storage,
         id: 'gone',
-        owner: { pid: 1, startedAt: 0 },
+        owner: { pid: 1, started: 'gone' },
         folders: [{ name: 'app', path: live }],
         excludeGlobs: () => [],
       });

@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Logger } from '../../log/logger';
+import { processLive, processStartTime } from '../../process/processLiveness';
 import { workerConversation } from '../../platform/caller';
 import { plural } from '../../platform/wording';
 import { diffEdits } from '../../edits/textDiff';
@@ -79,18 +80,7 @@ interface Isolated {
 }
 
 /** This extension host: copies record it, so the next activation can tell whose window is gone. */
-const HOST: CopyOwner = { pid: process.pid, startedAt: Math.round(Date.now() - process.uptime() * 1000) };
-
-function alive(owner: CopyOwner): boolean {
-  if (owner.pid === process.pid) return Math.abs(owner.startedAt - HOST.startedAt) < 2000;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch {
-    // ESRCH: gone; EPERM: another user's process holds the pid now, so the window that made the copy is gone too.
-    return false;
-  }
-}
+const HOST: CopyOwner = { pid: process.pid, started: processStartTime(process.pid) };
 
 /** files.exclude entries that are on, relative to the folder. */
 function excludeGlobs(folder: string): string[] {
@@ -130,7 +120,7 @@ export class WorkerIsolation implements vscode.Disposable {
   ) {
     this.storage = path.join(storageRoot, 'worker-copies');
     this.subscription = review.onResolved((id) => void this.resolved(id));
-    void sweepWorkerCopies(this.storage, alive).then(
+    void sweepWorkerCopies(this.storage, processLive).then(
       (removed) =>
         removed > 0 &&
         this.log.info('vibe.copy', `removed ${plural(removed, 'copy', 'copies')} of windows that are gone`),

@@ -98,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
       registerMcp(context, runtime, runner, {
         endConversation: async (conversation) => {
           vibe.pool.endConversation(conversation, 'its MCP client disconnected');
+          writes.endConversation(conversation);
           await Promise.all([kernels.endConversation(conversation), debug.endConversation(conversation)]);
         },
       }),

@@ -50,7 +50,15 @@ export interface WindowEndpoint {
 export interface Hello {
   readonly token: string;
   readonly client: string;
+  /**
+   * Set by `live-tools-mcp hook`: the agent session whose edits the hook reports on (`claude:<session_id>`).
+   * Such a connection asks `lsp` only, and what it saw is kept under that session across hook runs.
+   */
+  readonly agentSession?: string;
 }
+
+/** An agent's session id as a hook names it: bounded, one line of plain characters. */
+const AGENT_SESSION = /^[\w.:@-]{1,200}$/;
 
 /** The endpoint's answer to the hello, one line; after `ok` the connection carries MCP messages. */
 export type HelloReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
@@ -78,7 +86,9 @@ export function parseHello(line: string): Hello | undefined {
   try {
     const value = JSON.parse(line) as Partial<Hello>;
     if (typeof value.token !== 'string' || typeof value.client !== 'string') return undefined;
-    return { token: value.token, client: value.client };
+    if (value.agentSession === undefined) return { token: value.token, client: value.client };
+    if (typeof value.agentSession !== 'string' || !AGENT_SESSION.test(value.agentSession)) return undefined;
+    return { token: value.token, client: value.client, agentSession: value.agentSession };
   } catch {
     return undefined;
   }

@@ -28,8 +28,8 @@ import { singleLine } from '../platform/wording';
 
 export interface HelloOptions {
   readonly token: string;
-  /** A connection that sent the token, and the client it named (one bounded line). */
-  authenticated(connection: net.Socket, client: string): void;
+  /** A connection that sent the token, the client it named (one bounded line), and the agent session a hook named. */
+  authenticated(connection: net.Socket, client: string, agentSession?: string): void;
   refused(why: string): void;
   readonly timeoutMs?: number;
 }
@@ -65,7 +65,7 @@ export function acceptHello(connection: net.Socket, options: HelloOptions): void
     connection.write(`${JSON.stringify(reply)}\n`);
     const rest = buffered.subarray(end + 1);
     if (rest.length > 0) connection.unshift(rest);
-    options.authenticated(connection, singleLine(hello.client, 100));
+    options.authenticated(connection, singleLine(hello.client, 100), hello.agentSession);
   };
   connection.on('data', onData);
   connection.on('error', () => clearTimeout(timer));
@@ -87,8 +87,11 @@ export interface EndpointOptions {
   readonly tempDir?: string;
   /** The real paths of the window's folders, for its record. */
   folders(): string[];
-  /** Serves an authenticated connection as one MCP session with this id (`bridge`: the client the hello named). */
-  serve(connection: net.Socket, id: string, bridge: string): McpSession;
+  /**
+   * Serves an authenticated connection as one MCP session with this id (`bridge`: the client the hello
+   * named; `agentSession`: the agent session a hook reports on).
+   */
+  serve(connection: net.Socket, id: string, bridge: string, agentSession?: string): McpSession;
   /** A session opened or closed. */
   sessionsChanged(): void;
   /** A session ended: what its conversation holds ends with it. */
@@ -122,7 +125,7 @@ export class EndpointServer {
     this.server = net.createServer((connection) =>
       acceptHello(connection, {
         token: this.token,
-        authenticated: (authenticated, bridge) => this.open(authenticated, bridge),
+        authenticated: (authenticated, bridge, agentSession) => this.open(authenticated, bridge, agentSession),
         refused: (why) => options.log.warn('mcp', `connection refused: ${why}`),
       }),
     );
@@ -188,10 +191,10 @@ export class EndpointServer {
     fs.rmSync(this.privateDir, { recursive: true, force: true });
   }
 
-  private open(connection: net.Socket, bridge: string): void {
+  private open(connection: net.Socket, bridge: string, agentSession?: string): void {
     const { log } = this.options;
     const id = `${this.nonce}-${this.nextSession++}`;
-    const session = this.options.serve(connection, id, bridge);
+    const session = this.options.serve(connection, id, bridge, agentSession);
     this.sessionsById.set(id, session);
     this.options.sessionsChanged();
     log.info('mcp', `session ${id} opened (${bridge})`);

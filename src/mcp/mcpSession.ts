@@ -33,6 +33,8 @@ export interface McpCallResult {
 /** Who is connected, as the client named itself in `initialize` (until then, as the bridge did). */
 export interface McpPeer {
   readonly id: string;
+  /** The agent session a `live-tools-mcp hook` connection reports on (it asks `lsp` only). */
+  readonly agentSession?: string;
   client(): string;
 }
 
@@ -116,13 +118,14 @@ export function oversizeReply(max: number): string {
 export function serveSession(
   stream: Duplex,
   host: McpHost,
-  options: { readonly id: string; readonly bridge: string; readonly version: string },
+  options: { readonly id: string; readonly bridge: string; readonly version: string; readonly agentSession?: string },
 ): McpSession {
   // The peer names its client once `initialize` has come; before the server is made (the instructions ask
   // what this peer is offered), it is the bridge's name.
   let started: Server | undefined;
   const peer: McpPeer = {
     id: options.id,
+    agentSession: options.agentSession,
     client: () => {
       const info = started?.getClientVersion();
       // The client names itself: one bounded line wherever it is shown (cards, logs, the status item).

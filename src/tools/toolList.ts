@@ -50,7 +50,7 @@ export interface ToolServices {
 /** The one explicit list of implemented tools; the catalog declares the same names. */
 export function createToolList(services: ToolServices): AnyLiveTool[] {
   return [
-    createLspTool(services.lsp, services.approver, services.workspaceState),
+    createLspTool(services.lsp, services.writes, services.approver, services.workspaceState),
     createLspRenameTool(services.lsp, services.staging, services.writer),
     createLspApplyTool(services.lspApply, services.staging, services.writes),
     createAstGrepTool(services.structural),

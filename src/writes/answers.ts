@@ -3,8 +3,8 @@
  * diagnostics the write newly introduced (in the file and its importers), how many it fixed,
  * and honestly "pending" when a server did not answer in time.
  */
-import { diagnosticLabel, DiagnosticItem } from '../lsp/format';
-import { FileVerdict } from './diagnosticRegistry';
+import { capNote, countBySeverity, diagnosticLabel, DiagnosticItem, formatDiagnosticList } from '../lsp/format';
+import { FileVerdict, SinceVerdict } from './diagnosticRegistry';
 import { plural } from '../platform/wording';
 import { realPathOf } from '../workspace/containment';
 
@@ -63,6 +63,77 @@ export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: nu
   if (unchecked.length > 0)
     lines.push(`Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`);
   return lines.join('\n');
+}
+
+/** One file of a "since your last look" answer: a file asked about (or changed on disk), or one importing such a file. */
+export interface SinceCheck {
+  readonly verdict: SinceVerdict<DiagnosticItem>;
+  /** False: an importer of a file asked about. */
+  readonly named: boolean;
+  /** The file is gone from disk. */
+  readonly deleted?: boolean;
+  /** Why it could not be checked at all (no language server for it), if so. */
+  readonly unchecked?: string;
+}
+
+/**
+ * What changed in the diagnostics of files edited elsewhere (on disk, by another tool) since this
+ * conversation last saw them: new problems with their line text, how many were fixed, files never
+ * seen before with what they have now, importers that broke, and honestly what is pending.
+ */
+export function sinceAnswer(checks: readonly SinceCheck[], waitSeconds: number): string {
+  const checked = checks.filter((check) => !check.unchecked && !check.deleted && !check.verdict.pending);
+  const compared = checked.filter((check) => !check.verdict.firstLook);
+  const introduced = compared.flatMap((check) => check.verdict.introduced);
+  const fixed = compared.reduce((sum, check) => sum + check.verdict.fixed, 0);
+  const firstLooks = checked.filter((check) => check.verdict.firstLook && !check.deleted);
+  const importers = checked.filter((check) => !check.named).length;
+  const scope = `${plural(checked.length, 'file')} checked${importers > 0 ? `, ${importers} of them importing the others` : ''}`;
+  const lines: string[] = [];
+  const fixedNote = fixed > 0 ? `, ${fixed} fixed` : '';
+  if (checked.length === 0) lines.push('Diagnostics: nothing could be checked.');
+  else if (introduced.length === 0)
+    lines.push(`Diagnostics since your last look: no new problems${fixedNote} (${scope}).`);
+  else {
+    const files = new Set(introduced.map((item) => item.path)).size;
+    lines.push(
+      `Diagnostics since your last look: ${plural(introduced.length, 'new problem')}${files > 1 ? ` in ${files} files` : ''}${fixedNote} (${scope}).`,
+    );
+    const broken = compared.filter((check) => !check.named && check.verdict.introduced.length > 0);
+    if (broken.length > 0)
+      lines.push(
+        `Broken importers (they import a changed file): ${broken.map((check) => check.verdict.path).join(', ')}.`,
+      );
+    const shown = introduced.slice(0, WRITE_DIAGNOSTICS_CAP);
+    lines.push(...shown.map(diagnosticLabel), capNote(shown.length, introduced.length, WRITE_DIAGNOSTICS_CAP));
+  }
+  const stillThere = compared
+    .filter((check) => check.named && check.verdict.present.length > check.verdict.introduced.length)
+    .map((check) => {
+      const earlier = check.verdict.present.filter((item) => !check.verdict.introduced.includes(item));
+      return `${check.verdict.path} (${countBySeverity(earlier)})`;
+    });
+  if (stillThere.length > 0) lines.push(`Still there from before: ${stillThere.join(', ')}.`);
+  for (const check of firstLooks) {
+    const present = check.verdict.present;
+    lines.push(
+      present.length === 0
+        ? `${check.verdict.path}: first look (nothing earlier to compare with): no problems.`
+        : `${check.verdict.path}: first look (nothing earlier to compare with): ${countBySeverity(present)} now:\n${formatDiagnosticList(present, WRITE_DIAGNOSTICS_CAP)}`,
+    );
+  }
+  const deleted = checks.filter((check) => check.deleted).map((check) => check.verdict.path);
+  if (deleted.length > 0) lines.push(`Deleted: ${deleted.join(', ')}.`);
+  const pending = checks.filter((check) => !check.unchecked && check.verdict.pending);
+  if (pending.length > 0)
+    lines.push(
+      `Pending for ${pending.map((check) => check.verdict.path).join(', ')}: no answer from the language server within ${waitSeconds} s; ` +
+        'not verified — ask again for those files later (they are compared with what you saw before).',
+    );
+  const unchecked = checks.filter((check) => check.unchecked);
+  if (unchecked.length > 0)
+    lines.push(`Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`);
+  return lines.filter((line) => line !== '').join('\n');
 }
 
 /** A short unified-looking preview of a change for confirmations: removed and added lines, capped. */

@@ -9,6 +9,11 @@
  * time). New = after minus max(before, already reported); fixed = before minus after. A file
  * whose diagnostics were pending keeps its older baseline, so what that write broke is still
  * reported on the next write that gets an answer.
+ *
+ * A conversation may also ask what changed in a file since it last saw the file's diagnostics — in a
+ * write's answer or in a look of its own — after edits made elsewhere (a terminal agent's own Edit, on
+ * disk): `sinceLastSeen` compares with that, by the same rule. A file it never saw has nothing to
+ * compare with: what it has now is told, and becomes the baseline.
  */
 
 export interface WriteDiagnostic {
@@ -34,6 +39,14 @@ export interface FileVerdict<Item extends WriteDiagnostic> {
   readonly fixed: number;
 }
 
+/** A verdict against what the conversation last saw; on a first look, `present` is all there is. */
+export interface SinceVerdict<Item extends WriteDiagnostic> extends FileVerdict<Item> {
+  /** The conversation had never seen this file's diagnostics: nothing to compare with. */
+  readonly firstLook: boolean;
+  /** What the file has now (empty while pending). */
+  readonly present: readonly Item[];
+}
+
 export function diagnosticKey(item: WriteDiagnostic): string {
   return [item.severity, item.code ?? '', item.message.replace(/\s+/g, ' ').trim()].join('\u0000');
 }
@@ -49,6 +62,8 @@ export class DiagnosticRegistry {
   private readonly reported = new Map<string, Map<string, Map<string, number>>>();
   /** conversation → path → the diagnostics before a write whose outcome is still pending. */
   private readonly pendingBaselines = new Map<string, Map<string, readonly WriteDiagnostic[]>>();
+  /** conversation → path → the diagnostics it last saw there (a write's outcome, or a look). */
+  private readonly lastSeen = new Map<string, Map<string, readonly WriteDiagnostic[]>>();
 
   private reportedIn(conversation: string, path: string): Map<string, number> {
     let files = this.reported.get(conversation);
@@ -59,9 +74,45 @@ export class DiagnosticRegistry {
   }
 
   private pendingIn(conversation: string): Map<string, readonly WriteDiagnostic[]> {
-    let files = this.pendingBaselines.get(conversation);
-    if (!files) this.pendingBaselines.set(conversation, (files = new Map()));
-    return files;
+    return filesOf(this.pendingBaselines, conversation);
+  }
+
+  private lastSeenIn(conversation: string): Map<string, readonly WriteDiagnostic[]> {
+    return filesOf(this.lastSeen, conversation);
+  }
+
+  /** Whether the conversation has seen `path`'s diagnostics (a write's answer or a look). */
+  hasSeen(conversation: string, path: string): boolean {
+    return this.lastSeenIn(conversation).has(path) || this.pendingIn(conversation).has(path);
+  }
+
+  /** The conversation was shown every diagnostic `path` has now: none is new to it, and the next comparison starts here. */
+  look(conversation: string, path: string, items: readonly WriteDiagnostic[]): void {
+    this.pendingIn(conversation).delete(path);
+    this.lastSeenIn(conversation).set(path, items);
+    const reported = this.reportedIn(conversation, path);
+    reported.clear();
+    for (const [key, count] of counts(items)) reported.set(key, count);
+  }
+
+  /**
+   * What changed in `path`'s diagnostics since the conversation last saw them (`after` undefined: the
+   * server did not answer; the file stays pending against the same baseline). A file never seen is a
+   * first look: all of it is told, and it becomes the baseline.
+   */
+  sinceLastSeen<Item extends WriteDiagnostic>(
+    conversation: string,
+    path: string,
+    after: readonly Item[] | undefined,
+  ): SinceVerdict<Item> {
+    const before: readonly WriteDiagnostic[] | undefined =
+      this.pendingIn(conversation).get(path) ?? this.lastSeenIn(conversation).get(path);
+    if (before === undefined) {
+      if (after !== undefined) this.look(conversation, path, after);
+      return { path, pending: after === undefined, introduced: [], fixed: 0, firstLook: true, present: after ?? [] };
+    }
+    const verdict = this.observe<Item>(conversation, { path, before: before as readonly Item[], after });
+    return { ...verdict, firstLook: false, present: after ?? [] };
   }
 
   observe<Item extends WriteDiagnostic>(conversation: string, observation: FileObservation<Item>): FileVerdict<Item> {
@@ -73,6 +124,7 @@ export class DiagnosticRegistry {
       return { path, pending: true, introduced: [], fixed: 0 };
     }
     pending.delete(path);
+    this.lastSeenIn(conversation).set(path, after);
     const reported = this.reportedIn(conversation, path);
     const beforeCounts = counts(before);
     const afterCounts = counts(after);
@@ -103,5 +155,12 @@ export class DiagnosticRegistry {
   forget(conversation: string): void {
     this.reported.delete(conversation);
     this.pendingBaselines.delete(conversation);
+    this.lastSeen.delete(conversation);
   }
+}
+
+function filesOf<Value>(table: Map<string, Map<string, Value>>, conversation: string): Map<string, Value> {
+  let files = table.get(conversation);
+  if (!files) table.set(conversation, (files = new Map()));
+  return files;
 }

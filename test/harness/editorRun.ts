@@ -10,6 +10,13 @@ import { FailedTest, RunParams, RunSummary } from '../support/bridgeProtocol';
 import { repoRoot } from '../support/repoRoot';
 import { Bridge, startBridge } from './bridge';
 import { QUIET_SETTINGS, RunningCodeServer, startCodeServer } from './codeServer';
+
+/**
+ * The tests' editor: quiet, and never saving by itself — the web workbench saves after a delay by
+ * default, and tests of the human's unsaved typing would race it (seen in CI: "an unsaved change of
+ * the user is kept" found its buffer saved).
+ */
+const TEST_SETTINGS: Record<string, unknown> = { ...QUIET_SETTINGS, 'files.autoSave': 'off' };
 import { ensureCodeServer } from './codeServerInstall';
 import { stopAll } from './processes';
 import { openWorkbench, Workbench } from './workbench';
@@ -120,7 +127,7 @@ export async function runInEditor(options: EditorRunOptions): Promise<EditorRunR
         userDataDir: path.join(runDir, 'user-data'),
         extensionsDir: path.join(runDir, 'extensions'),
         installExtensions: [path.join(root, 'out', 'test', 'scripted-model')],
-        settings: QUIET_SETTINGS,
+        settings: TEST_SETTINGS,
       },
       workspace,
       runDir,

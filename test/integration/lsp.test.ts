@@ -486,7 +486,10 @@ describe('lsp against the built-in TypeScript server', function () {
       const text = await lsp({ action: 'goto', file: 'src/main.ts', line: 'seven', column: 3 });
       assert.match(text, /"action" must be one of diagnostics, definition/);
       assert.match(text, /"line" must be a whole number\./);
-      assert.match(text, /Unknown argument "column" \(accepted: action, file, line, symbol, occurrence, query\)\./);
+      assert.match(
+        text,
+        /Unknown argument "column" \(accepted: action, file, line, symbol, occurrence, query, files, changed_on_disk\)\./,
+      );
     });
 
     it('symbols without file or query', async () => {

@@ -26,7 +26,16 @@ import { browser, hasBrowser } from './support/browser';
 import { chatReady, scriptedModel, sendChat } from './support/chat';
 import { answerCard, setVibe } from './support/vibe';
 import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
-import { activateExtension, invokeText, lineOf, logLines, setSetting, waitUntil, workspaceRoot } from './support/tools';
+import {
+  activateExtension,
+  invokeText,
+  lineOf,
+  logLines,
+  setSetting,
+  waitUntil,
+  waitUntilAsync,
+  workspaceRoot,
+} from './support/tools';
 
 const CLIENT_NAME = 'integration-agent';
 
@@ -44,6 +53,28 @@ function runBridge(
     child.on('exit', (code) => resolve({ code, stderr }));
     const timer = setTimeout(() => child.kill(), 15_000);
     child.on('exit', () => clearTimeout(timer));
+  });
+}
+
+/** Runs `live-tools-mcp hook` with an agent's hook event on stdin, as the agent does. */
+function runHookCommand(
+  bridge: string,
+  env: NodeJS.ProcessEnv,
+  event: unknown,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bridge, 'hook'], { env, cwd: os.tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    const timer = setTimeout(() => child.kill(), 40_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(JSON.stringify(event));
   });
 }
 
@@ -460,6 +491,109 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     } finally {
       fs.rmSync(file, { force: true });
       fs.rmSync(outside, { force: true });
+    }
+  });
+
+  it("a terminal agent's own edits on disk: lsp diagnostics with files answers what they introduced, broke in an importer and fixed; changed_on_disk finds them", async () => {
+    const client = await connect(terminalEnv);
+    const folder = path.join(workspaceRoot(), 'src', 'onDisk');
+    const util = path.join(folder, 'util.ts');
+    const user = path.join(folder, 'user.ts');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(util, 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+    fs.writeFileSync(user, "import { add } from './util';\n\nexport const three: number = add(1, 2);\n");
+    const delta = async (args: Record<string, unknown>): Promise<string> =>
+      textOf(await client.callTool({ name: 'lsp', arguments: { action: 'diagnostics', ...args } }));
+    try {
+      // The first look is the baseline, the importer's too: nothing earlier to compare with.
+      const first = await delta({ files: ['src/onDisk/util.ts'] });
+      assert.match(first, /src\/onDisk\/util\.ts: first look \(nothing earlier to compare with\): no problems\./);
+      assert.match(first, /src\/onDisk\/user\.ts: first look \(nothing earlier to compare with\): no problems\./);
+      // As a terminal agent's Edit does: the file rewritten on disk, not through the editor.
+      fs.writeFileSync(util, 'export function add(a: number, b: number): number {\n  return `${a}`;\n}\n');
+      const introduced = await delta({ files: ['src/onDisk/util.ts'] });
+      assert.match(
+        introduced,
+        /^Diagnostics since your last look: 1 new problem \(2 files checked, 1 of them importing the others\)\./,
+      );
+      assert.match(
+        introduced,
+        /src\/onDisk\/util\.ts:2: error ts 2322: Type 'string' is not assignable to type 'number'\.\n {4}return `\$\{a\}`;/,
+      );
+      // Renamed on disk: the importer breaks, and is named.
+      fs.writeFileSync(util, 'export function sum(a: number, b: number): number {\n  return `${a}`;\n}\n');
+      const broken = await delta({ files: ['src/onDisk/util.ts'] });
+      assert.match(broken, /^Diagnostics since your last look: 1 new problem \(2 files checked/);
+      assert.match(broken, /Broken importers \(they import a changed file\): src\/onDisk\/user\.ts\./);
+      assert.match(
+        broken,
+        /src\/onDisk\/user\.ts:1: error ts 2305: Module '"\.\/util"' has no exported member 'add'\./,
+      );
+      assert.match(broken, /Still there from before: src\/onDisk\/util\.ts \(1 error\)\./);
+      // Fixed on disk: counted as fixed, nothing new.
+      fs.writeFileSync(util, 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+      assert.match(
+        await delta({ files: ['src/onDisk/util.ts'] }),
+        /^Diagnostics since your last look: no new problems, 2 fixed \(2 files checked, 1 of them importing the others\)\.$/,
+      );
+      // The files changed on disk since the last such call: the first call takes everything since the window watched.
+      await delta({ changed_on_disk: true });
+      fs.writeFileSync(util, 'export function add(a: number, b: number): number {\n  return a + b + c;\n}\n');
+      const changed = await waitUntilAsync('the watcher to see the change', async () => {
+        const text = await delta({ changed_on_disk: true });
+        return /^\d+ files? changed on disk/.test(text) ? text : undefined;
+      });
+      assert.match(changed, /^1 file changed on disk since your last such call: src\/onDisk\/util\.ts\./);
+      assert.match(changed, /src\/onDisk\/util\.ts:2: error ts 2304: Cannot find name 'c'\./);
+      assert.match(await delta({ changed_on_disk: true }), /^No file changed on disk since your last such call\./);
+      // Read stays read: a delta call is offered at the default cap, and outside paths are named, not followed.
+      assert.match(await delta({ files: ['../outside.ts'] }), /Not checked: \.\.\/outside\.ts \(/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('live-tools-mcp hook, fed the PreToolUse and PostToolUse events of an Edit, prints the new problem as the context Claude Code adds for its model', async () => {
+    const file = path.join(workspaceRoot(), 'src', 'hooked.ts');
+    fs.writeFileSync(file, 'export const count: number = 1;\n');
+    // Started as an agent started outside the window would start it: no terminal variables, found by the discovery file.
+    const env = { ...baseEnv(), [STATE_DIR_VARIABLE]: process.env[STATE_DIR_VARIABLE] };
+    const event = (name: string) => ({
+      session_id: `integration-${Date.now()}`,
+      transcript_path: '/tmp/t.jsonl',
+      cwd: workspaceRoot(),
+      hook_event_name: name,
+      tool_name: 'Edit',
+      tool_input: { file_path: file, old_string: '1', new_string: "'one'" },
+    });
+    try {
+      const pre = event('PreToolUse');
+      const before = await runHookCommand(bridge, env, pre);
+      assert.deepEqual([before.code, before.stdout], [0, '']);
+      fs.writeFileSync(file, "export const count: number = 'one';\n");
+      const started = Date.now();
+      const after = await runHookCommand(bridge, env, { ...event('PostToolUse'), session_id: pre.session_id });
+      const took = Date.now() - started;
+      assert.equal(after.code, 0, after.stderr);
+      const output = JSON.parse(after.stdout) as {
+        hookSpecificOutput: { hookEventName: string; additionalContext: string };
+      };
+      assert.equal(output.hookSpecificOutput.hookEventName, 'PostToolUse');
+      assert.match(
+        output.hookSpecificOutput.additionalContext,
+        /^Agent Live Tools \(the editor's language servers\) after this edit:\nDiagnostics since your last look: 1 new problem \(1 file checked\)\.\nsrc\/hooked\.ts:1: error ts 2322: Type 'string' is not assignable to type 'number'\./,
+      );
+      assert.ok(took < 25_000, `the hook answered within its budget (${took} ms)`);
+      // Each run is one session of its own, named as the hook, and ends with the run.
+      const { logUri } = await activateExtension();
+      const hookSessions = logLines(logUri, 'opened (live-tools-mcp hook (claude))');
+      assert.equal(hookSessions.length >= 2, true, hookSessions.join('\n'));
+      const lastId = /session (\S+) opened/.exec(hookSessions[hookSessions.length - 1])?.[1] ?? '';
+      await waitUntil('the hook session to close', () =>
+        logLines(logUri, `session ${lastId} closed`).length > 0 ? true : undefined,
+      );
+    } finally {
+      fs.rmSync(file, { force: true });
     }
   });
 

@@ -61,8 +61,6 @@ describe('workers in their own copy', function () {
     model = await scriptedModel();
     await setSetting('liveTools.vibe.fastModel', 'scripted-1');
     await setSetting('liveTools.vibe.goodModel', 'scripted-2');
-    // The web workbench saves after a delay by default: the human's typing here is to stay unsaved.
-    await setSetting('files.autoSave', 'off');
     await setVibe(true);
   });
 
@@ -70,7 +68,6 @@ describe('workers in their own copy', function () {
     await setVibe(false);
     await setSetting('liveTools.vibe.fastModel', undefined);
     await setSetting('liveTools.vibe.goodModel', undefined);
-    await setSetting('files.autoSave', undefined);
     // Nothing of any copy this run made is left: no folder, no worktree registration.
     const copies = await copiesMade();
     for (const copy of copies) await waitUntil(`${copy} to be removed`, () => (fs.existsSync(copy) ? undefined : true));

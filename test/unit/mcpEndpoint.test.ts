@@ -130,6 +130,13 @@ describe('MCP endpoint: discovery and hello', () => {
   it('reads a hello line, and nothing else as one', () => {
     assert.deepEqual(parseHello('{"token":"abc","client":"x"}'), { token: 'abc', client: 'x' });
     assert.equal(parseHello('{"token":"abc"}'), undefined);
+    assert.deepEqual(parseHello('{"token":"abc","client":"x","agentSession":"claude:0f1e-2d"}'), {
+      token: 'abc',
+      client: 'x',
+      agentSession: 'claude:0f1e-2d',
+    });
+    assert.equal(parseHello('{"token":"abc","client":"x","agentSession":"a\\nb"}'), undefined);
+    assert.equal(parseHello(`{"token":"abc","client":"x","agentSession":"${'a'.repeat(201)}"}`), undefined);
     assert.equal(parseHello('{"jsonrpc":"2.0","method":"initialize"}'), undefined);
     assert.equal(parseHello('GET / HTTP/1.1'), undefined);
   });

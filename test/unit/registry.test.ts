@@ -103,7 +103,9 @@ describe('input validation against the schema', () => {
         error.problems.some((problem) => problem.startsWith('"action" must be one of diagnostics, definition')) &&
         error.problems.includes('"line" must be a whole number.') &&
         error.problems.includes('"occurrence" must be at least 1.') &&
-        error.problems.includes('Unknown argument "column" (accepted: action, file, line, symbol, occurrence, query).'),
+        error.problems.includes(
+          'Unknown argument "column" (accepted: action, file, line, symbol, occurrence, query, files, changed_on_disk).',
+        ),
     );
   });
 

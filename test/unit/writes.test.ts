@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyHunks, HunkNotFound } from '../../src/writes/applyPatch';
+import { DiskChangeLog } from '../../src/writes/diskChangeLog';
 import { DiagnosticRegistry, WriteDiagnostic } from '../../src/writes/diagnosticRegistry';
 import { editsFor, OldStringNotFound, OldStringNotUnique, NothingToEdit } from '../../src/writes/editMatch';
 import { importsFile, relativeSpecifiers } from '../../src/writes/importers';
@@ -265,6 +266,65 @@ describe('diagnostic registry', () => {
     const registry = new DiagnosticRegistry();
     assert.equal(registry.observe('c', { path: 'a.ts', before: [], after: undefined }).pending, true);
     assert.deepEqual(registry.observe('c', { path: 'a.ts', before: [E], after: [E] }).introduced, [E]);
+  });
+
+  it('since last seen: a first look tells all and is the baseline; an edit elsewhere is then compared with it', () => {
+    const registry = new DiagnosticRegistry();
+    const first = registry.sinceLastSeen('c', 'a.ts', [E]);
+    assert.deepEqual([first.firstLook, first.introduced, first.present], [true, [], [E]]);
+    const other = error(8, "Cannot find name 'x'.", '2304');
+    const edited = registry.sinceLastSeen('c', 'a.ts', [{ ...E, line: 4 }, other]);
+    assert.deepEqual([edited.firstLook, edited.introduced, edited.fixed], [false, [other], 0]);
+    const fixed = registry.sinceLastSeen('c', 'a.ts', [{ ...E, line: 4 }]);
+    assert.deepEqual([fixed.introduced, fixed.fixed, fixed.present.length], [[], 1, 1]);
+    // Another conversation has seen nothing of it.
+    assert.equal(registry.sinceLastSeen('d', 'a.ts', [E]).firstLook, true);
+  });
+
+  it("since last seen compares with a write's answer, keeps a pending baseline, and forgets with the conversation", () => {
+    const registry = new DiagnosticRegistry();
+    registry.observe('c', { path: 'a.ts', before: [], after: [] });
+    assert.deepEqual(registry.sinceLastSeen('c', 'a.ts', [E]).introduced, [E]);
+    assert.equal(registry.sinceLastSeen('c', 'b.ts', undefined).pending, true);
+    // Still a first look once the server answers: there was nothing to compare with.
+    assert.equal(registry.sinceLastSeen('c', 'b.ts', [E]).firstLook, true);
+    registry.look('c', 'a.ts', []);
+    assert.equal(registry.sinceLastSeen('c', 'a.ts', [E]).introduced.length, 1);
+    assert.equal(registry.sinceLastSeen('c', 'a.ts', undefined).pending, true);
+    assert.deepEqual(registry.sinceLastSeen('c', 'a.ts', []).fixed, 1);
+    registry.forget('c');
+    assert.equal(registry.sinceLastSeen('c', 'a.ts', [E]).firstLook, true);
+  });
+});
+
+describe('disk change log', () => {
+  it('gives each conversation the files changed since its last call, once each, the latest change last', () => {
+    const log = new DiskChangeLog();
+    log.record('/w/a.ts');
+    log.record('/w/b.ts');
+    assert.deepEqual(log.takeSince('c'), { paths: ['/w/a.ts', '/w/b.ts'], dropped: false, firstCall: true });
+    log.record('/w/b.ts');
+    log.record('/w/c.ts');
+    log.record('/w/b.ts');
+    assert.deepEqual(log.takeSince('c'), { paths: ['/w/c.ts', '/w/b.ts'], dropped: false, firstCall: false });
+    assert.deepEqual(log.takeSince('c').paths, []);
+    // Another conversation has its own cursor.
+    assert.deepEqual(log.takeSince('d').paths, ['/w/a.ts', '/w/c.ts', '/w/b.ts']);
+    log.forget('c');
+    assert.equal(log.takeSince('c').firstCall, true);
+  });
+
+  it('skips .git and node_modules; past its cap drops the oldest and says so to a conversation that missed them', () => {
+    const log = new DiskChangeLog(2);
+    log.takeSince('c');
+    log.record('/w/.git/index');
+    log.record('/w/node_modules/x/index.js');
+    log.record('/w/a.ts');
+    log.record('/w/b.ts');
+    assert.deepEqual(log.takeSince('d'), { paths: ['/w/a.ts', '/w/b.ts'], dropped: false, firstCall: true });
+    log.record('/w/c.ts');
+    assert.deepEqual(log.takeSince('c'), { paths: ['/w/b.ts', '/w/c.ts'], dropped: true, firstCall: false });
+    assert.deepEqual(log.takeSince('d'), { paths: ['/w/c.ts'], dropped: false, firstCall: false });
   });
 });
 

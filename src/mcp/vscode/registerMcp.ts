@@ -22,7 +22,7 @@ import { annotationsOf } from '../toolAnnotations';
 import { discoveryDir, SOCKET_VARIABLE, TOKEN_VARIABLE } from '../endpoint';
 import { EndpointServer } from '../endpointServer';
 import { connectAgentCommand } from './connectAgent';
-import type { McpCallResult, McpContent, McpHost, McpPeer, McpToolInfo } from '../mcpSession';
+import type { McpCallResult, McpContent, McpHost, McpPeer, McpSession, McpToolInfo } from '../mcpSession';
 
 export const SHOW_MCP_CLIENTS_COMMAND = 'liveTools.showMcpClients';
 /** Shows, copies and on request adds an agent's configuration; with an argument `{ target, add }` it asks nothing and returns the text. */
@@ -48,15 +48,23 @@ function maxTier(): Tier {
   return TIERS.includes(value as Tier) ? (value as Tier) : DEFAULT_MCP_TIER;
 }
 
+/**
+ * A session's caller. A hook's session (`live-tools-mcp hook`, run by an agent after each of its own
+ * edits) is read-capped, asks `lsp` only, and shares one conversation per agent session across runs,
+ * so each run compares with what the last one saw.
+ */
 function callerOf(peer: McpPeer): Caller {
   return {
     kind: 'mcp',
-    cap: maxTier(),
-    conversation: `mcp:${peer.id}`,
+    cap: peer.agentSession ? 'read' : maxTier(),
+    conversation: peer.agentSession ? `hook:${peer.agentSession}` : `mcp:${peer.id}`,
     label: `MCP client "${peer.client()}"`,
     humanAsked: false,
   };
 }
+
+/** The one tool a hook's session may call. */
+const HOOK_TOOL = 'lsp';
 
 function contentOf(result: vscode.LanguageModelToolResult): McpContent[] {
   const content: McpContent[] = [];
@@ -90,7 +98,10 @@ export function registerMcp(
   const host: McpHost = {
     tools: (peer) => {
       const describe = runtime.descriptions.describer();
-      return offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).map((declaration): McpToolInfo => ({
+      const offered = offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).filter(
+        (declaration) => !peer.agentSession || declaration.name === HOOK_TOOL,
+      );
+      return offered.map((declaration): McpToolInfo => ({
         name: declaration.name,
         title: declaration.displayName,
         description: describe(declaration.name, declaration.modelDescription),
@@ -99,6 +110,11 @@ export function registerMcp(
       }));
     },
     call: async (name, input, peer, signal): Promise<McpCallResult> => {
+      if (peer.agentSession && name !== HOOK_TOOL)
+        return {
+          content: [{ type: 'text', text: `Refused: a hook's session calls ${HOOK_TOOL} only.` }],
+          isError: true,
+        };
       const source = new vscode.CancellationTokenSource();
       const cancel = (): void => source.cancel();
       signal.addEventListener('abort', cancel);
@@ -125,15 +141,18 @@ export function registerMcp(
     log,
     stateDir: discoveryDir(),
     folders: realFolders,
-    serve: (connection, id, bridge) => {
+    serve: (connection, id, bridge, agentSession) => {
       sessionModule ??= require(
         path.join(context.extensionPath, 'dist', 'mcpSession.js'),
       ) as typeof import('../mcpSession');
       if (sessions.size === 0) offeredNow = offeredNames();
-      return sessionModule.serveSession(connection, host, { id, bridge, version });
+      return sessionModule.serveSession(connection, host, { id, bridge, version, agentSession });
     },
     sessionsChanged: () => showClients(),
-    sessionClosed: (session) => state.endConversation(callerOf(session.peer).conversation),
+    // A hook's conversation outlives its run: the next run compares with what this one saw.
+    sessionClosed: async (session) => {
+      if (!session.peer.agentSession) await state.endConversation(callerOf(session.peer).conversation);
+    },
   });
   if (!endpoint) return undefined;
   const { socket, token } = endpoint;
@@ -143,13 +162,15 @@ export function registerMcp(
   const item = vscode.window.createStatusBarItem('liveTools.mcp', vscode.StatusBarAlignment.Left, 20);
   item.name = 'Agent Live Tools: MCP clients';
   item.command = SHOW_MCP_CLIENTS_COMMAND;
+  // A hook's session lasts one edit's check: not shown.
+  const agents = (): McpSession[] => [...sessions.values()].filter((session) => !session.peer.agentSession);
   const showClients = (): void => {
-    if (sessions.size === 0) {
+    const clients = agents().map((session) => session.peer.client());
+    if (clients.length === 0) {
       item.hide();
       return;
     }
-    const clients = [...sessions.values()].map((session) => session.peer.client());
-    item.text = `$(plug) ${sessions.size === 1 ? clients[0] : `${sessions.size} agents`}`;
+    item.text = `$(plug) ${clients.length === 1 ? clients[0] : `${clients.length} agents`}`;
     item.tooltip = `Agents connected over MCP (each its own conversation):\n${clients.join('\n')}\nClick to disconnect one.`;
     item.show();
   };

@@ -2,6 +2,7 @@
 import { ToolDeclaration } from '../../platform/toolDeclaration';
 import { ToolName } from '../../platform/toolNames';
 import { LSP_DOCUMENT_SYMBOLS_CAP, LSP_REFERENCES_CAP, LSP_WORKSPACE_SYMBOLS_CAP } from '../../lsp/lspCaps';
+import { CHANGED_FILES_CAP } from '../../writes/diskChangeLog';
 import { fileProperty, lineProperty, occurrenceProperty, symbolProperty } from '../schemaParts';
 
 export const LSP_ACTIONS = [
@@ -30,6 +31,8 @@ export interface LspInput {
   symbol?: string;
   occurrence?: number;
   query?: string;
+  files?: string[];
+  changed_on_disk?: boolean;
 }
 
 export const lspDeclaration: ToolDeclaration = {
@@ -47,6 +50,7 @@ export const lspDeclaration: ToolDeclaration = {
       'If the symbol occurs more than once on the line, add `occurrence` (1-based) or write `name#2`.',
     'Actions:',
     '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" runs the project\'s own checker for every project root (tsc, pyright, go vet, cargo check, dart analyze; can take a while).',
+    `- diagnostics (files, or changed_on_disk: true): after you edited files with other tools (your own Edit/Write, a shell), what changed since you last saw their diagnostics — new problems with their line, how many were fixed, files importing them that broke, what is still pending; the text on disk now is checked. changed_on_disk takes the files changed on disk since your last such call (at most ${CHANGED_FILES_CAP} checked). Ask once before editing to set the baseline; a file you never looked at is listed whole.`,
     '- definition, type_definition, implementation, references, hover (file, line, symbol).',
     '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
     `- supertypes, subtypes (file, line, symbol): the direct base types or derived types of a class or interface (capped like callers), where the language server has a type hierarchy.`,
@@ -73,6 +77,18 @@ export const lspDeclaration: ToolDeclaration = {
         type: 'string',
         minLength: 1,
         description: 'For symbols: the name to search for across the workspace, or to filter the outline of `file`.',
+      },
+      files: {
+        type: 'array',
+        items: fileProperty,
+        minItems: 1,
+        maxItems: CHANGED_FILES_CAP,
+        description:
+          "For diagnostics: files edited elsewhere (by your own tools, on disk); answers what changed in their diagnostics (and their importers') since you last saw them.",
+      },
+      changed_on_disk: {
+        type: 'boolean',
+        description: 'For diagnostics: check the files changed on disk since your last call with changed_on_disk.',
       },
     },
     required: ['action'],

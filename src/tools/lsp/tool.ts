@@ -18,6 +18,7 @@ import { InputError } from '../../platform/inputValidation';
 import { LiveTool } from '../liveTool';
 import { Approver } from '../../platform/vscode/approver';
 import { checkerGate } from './checkerApproval';
+import { WriteService } from '../../writes/vscode/writeService';
 
 type PositionArgument = 'file' | 'line' | 'symbol';
 
@@ -40,6 +41,20 @@ const needs: Record<LspAction, readonly PositionArgument[]> = {
 };
 
 function requireArguments(input: LspInput): void {
+  if (input.action === 'diagnostics') {
+    const given = [input.file, input.files, input.changed_on_disk].filter((value) => value !== undefined).length;
+    if (given === 1) return;
+    throw new InputError(
+      [
+        given === 0
+          ? 'diagnostics needs file, files or changed_on_disk.'
+          : 'diagnostics takes one of file, files and changed_on_disk.',
+      ],
+      'file: every problem of one file; files or changed_on_disk: what changed since you last looked.',
+    );
+  }
+  if (input.files !== undefined || input.changed_on_disk !== undefined)
+    throw new InputError(['files and changed_on_disk belong to diagnostics.']);
   const missing = needs[input.action].filter((key) => input[key] === undefined);
   if (missing.length === 0) return;
   const hint = missing.includes('symbol')
@@ -52,7 +67,12 @@ function requireArguments(input: LspInput): void {
 }
 
 /** `approver` and `memory` (workspace state): who lets a project checker run, and where that is remembered. */
-export function createLspTool(lsp: LspService, approver: Approver, memory: vscode.Memento): LiveTool<LspInput> {
+export function createLspTool(
+  lsp: LspService,
+  writes: WriteService,
+  approver: Approver,
+  memory: vscode.Memento,
+): LiveTool<LspInput> {
   const target = (input: LspInput, token: vscode.CancellationToken): Promise<Target> =>
     lsp.target(input.file as string, input.line as number, input.symbol as string, input.occurrence, token);
 
@@ -68,9 +88,15 @@ export function createLspTool(lsp: LspService, approver: Approver, memory: vscod
       requireArguments(input);
       switch (input.action) {
         case 'diagnostics': {
+          if (input.changed_on_disk === false)
+            throw new InputError(['changed_on_disk: false asks for nothing; give file or files instead.']);
+          if (input.changed_on_disk) return writes.changedSinceLastCall(caller.conversation, token);
+          if (input.files) return writes.sinceLastSeen(input.files, caller.conversation, token);
           if (input.file === '*')
             return projectCheck(lsp.supervisor, lsp.log, checkerGate(approver, memory, caller), token);
           const { path, items, freshness } = await lsp.fileDiagnostics(input.file as string, token);
+          // Shown whole: the next "since your last look" compares with this.
+          if (freshness.kind === 'verified') writes.registry.look(caller.conversation, path, items);
           return diagnosticsAnswer(path, items, freshness);
         }
         case 'definition':

@@ -16,5 +16,18 @@ export function registerWrites(context: vscode.ExtensionContext, runtime: Runtim
   const update = (): void => runtime.board.set('workspace', workspaceState());
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(update));
   update();
-  return new WriteService(lsp, runtime.writer);
+  const writes = new WriteService(lsp, runtime.writer);
+  // Every file that changes on disk in the workspace, whoever changed it: `lsp diagnostics` with
+  // `changed_on_disk` answers for those changed since a conversation's last such call.
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+  const record = (uri: vscode.Uri): void => {
+    if (uri.scheme === 'file') writes.changes.record(uri.fsPath);
+  };
+  context.subscriptions.push(
+    watcher,
+    watcher.onDidChange(record),
+    watcher.onDidCreate(record),
+    watcher.onDidDelete(record),
+  );
+  return writes;
 }

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
 import { boundedTimeout } from '../../async/timers';
@@ -12,11 +13,14 @@ import { LineTexts } from '../../workspace/vscode/lineTexts';
 import { isFileOrOpen, languageExtensionsReady } from '../../workspace/vscode/openDocuments';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { displayPath } from '../../workspace/paths';
-import { diagnosticsSection, FileCheck } from '../answers';
-import { DiagnosticRegistry } from '../diagnosticRegistry';
+import { isInside } from '../../workspace/containment';
+import { diagnosticsSection, FileCheck, SinceCheck, sinceAnswer } from '../answers';
+import { DiagnosticRegistry, SinceVerdict } from '../diagnosticRegistry';
+import { CHANGED_FILES_CAP, DiskChangeLog } from '../diskChangeLog';
 import { importsFile, isScriptFile, WRITE_IMPORTERS_CAP } from '../importers';
 import { resolveWritePath } from '../targetPath';
 import { WriteSource } from '../../platform/changeJournal';
+import { plural } from '../../platform/wording';
 
 /** One file of a planned write (the writer's own change). */
 export type PlannedFile = FileChange;
@@ -83,6 +87,8 @@ class PublicationWatch implements vscode.Disposable {
  */
 export class WriteService {
   readonly registry = new DiagnosticRegistry();
+  /** Files changed on disk, fed by the window's watcher (registerWrites). */
+  readonly changes = new DiskChangeLog();
 
   constructor(
     private readonly lsp: LspService,
@@ -167,6 +173,89 @@ export class WriteService {
   }
 
   /**
+   * What changed in the diagnostics of `files` (as the model names them; edited elsewhere, e.g. by a
+   * terminal agent's own tools on disk) and of the files importing them, since the conversation last
+   * saw them (its writes' answers, its looks), within `liveTools.writes.diagnosticsWaitSeconds` for the
+   * whole call. A file outside the workspace is named as not checked; the others are still answered.
+   */
+  sinceLastSeen(files: readonly string[], conversation: string, token: vscode.CancellationToken): Promise<string> {
+    const refused: SinceCheck[] = [];
+    const paths: string[] = [];
+    for (const file of files) {
+      try {
+        paths.push(this.resolve(file));
+      } catch (error) {
+        const why = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+        refused.push({ verdict: unseen(file), named: true, unchecked: why });
+      }
+    }
+    return this.compareWithLastSeen(paths, conversation, false, token, refused);
+  }
+
+  /** The same for the files changed on disk since the conversation's last such call (inside the folders it sees). */
+  async changedSinceLastCall(conversation: string, token: vscode.CancellationToken): Promise<string> {
+    const { paths, dropped, firstCall } = this.changes.takeSince(conversation);
+    const folders = workspaceFolderPaths();
+    const inside = paths.filter((path) => folders.some((folder) => isInside(folder.path, path)));
+    const since = firstCall ? 'since this window started watching (your first such call)' : 'since your last such call';
+    const droppedNote = dropped ? ' Older changes were not kept: pass the files you edited in `files`.' : '';
+    if (inside.length === 0) return `No file changed on disk ${since}.${droppedNote}`;
+    const checked = inside.slice(-CHANGED_FILES_CAP);
+    const skipped = inside.slice(0, inside.length - checked.length).map((path) => this.display(path));
+    const heading = `${plural(inside.length, 'file')} changed on disk ${since}: ${checked.map((path) => this.display(path)).join(', ')}.`;
+    const skippedNote =
+      skipped.length > 0
+        ? `\nNot checked (cap ${CHANGED_FILES_CAP}, the latest changes checked): ${skipped.slice(-CHANGED_FILES_CAP).join(', ')}${skipped.length > CHANGED_FILES_CAP ? ` and ${skipped.length - CHANGED_FILES_CAP} more` : ''} — pass them in \`files\`.`
+        : '';
+    return `${heading}${droppedNote}${skippedNote}\n${await this.compareWithLastSeen(checked, conversation, true, token)}`;
+  }
+
+  /** `fromDisk`: the paths are what the watcher saw change, so one that is gone was deleted (else: it may never have existed). */
+  private async compareWithLastSeen(
+    paths: readonly string[],
+    conversation: string,
+    fromDisk: boolean,
+    token: vscode.CancellationToken,
+    checks: SinceCheck[] = [],
+  ): Promise<string> {
+    const deadline = Date.now() + this.waitSeconds() * 1000;
+    const named = [...new Set(paths)];
+    const importers = await this.importersOf(named, new Set(named), token);
+    for (const path of [...named, ...importers]) {
+      const shown = this.display(path);
+      const isNamed = named.includes(path);
+      const stat = fs.statSync(path, { throwIfNoEntry: false });
+      if (!stat) {
+        const deleted = fromDisk || this.registry.hasSeen(conversation, shown);
+        checks.push(
+          deleted
+            ? { verdict: unseen(shown), named: isNamed, deleted }
+            : { verdict: unseen(shown), named: isNamed, unchecked: 'no such file' },
+        );
+        continue;
+      }
+      if (!stat.isFile()) {
+        checks.push({ verdict: unseen(shown), named: isNamed, unchecked: 'not a file' });
+        continue;
+      }
+      const result = await this.currentDiagnostics(path, deadline, token);
+      throwIfCancelled(token);
+      checks.push(
+        result.unchecked
+          ? { verdict: unseen(shown), named: isNamed, unchecked: result.unchecked }
+          : { verdict: this.registry.sinceLastSeen(conversation, shown, result.items), named: isNamed },
+      );
+    }
+    return sinceAnswer(checks, this.waitSeconds());
+  }
+
+  /** A conversation ended: what it saw and its place in the change log are forgotten. */
+  endConversation(conversation: string): void {
+    this.registry.forget(conversation);
+    this.changes.forget(conversation);
+  }
+
+  /**
    * Script files inside the workspace that import one of `targets`, found by their import
    * specifiers (text, not the type checker), at most WRITE_IMPORTERS_CAP.
    */
@@ -208,33 +297,11 @@ export class WriteService {
     if (!isFileOrOpen(path)) return { items: [] };
     const uri = vscode.Uri.file(path);
     const document = await vscode.workspace.openTextDocument(uri);
-    if (TYPESCRIPT_LANGUAGES.has(document.languageId)) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return {};
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>(
-        (resolve) => (timer = boundedTimeout(() => resolve(undefined), remaining)),
-      );
-      try {
-        const result = await Promise.race([this.lsp.fileDiagnostics(this.display(path), token), timeout]);
-        if (!result || result.freshness.kind !== 'verified') return {};
-        return { items: result.items };
-      } catch (error) {
-        if (error instanceof DeadlineExceeded) return {};
-        throw error;
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-    if (document.languageId === 'plaintext') return { unchecked: 'plain text has no language server' };
+    if (TYPESCRIPT_LANGUAGES.has(document.languageId)) return this.lspDiagnostics(path, deadline, token);
+    const unchecked = await uncheckedReason(document);
+    if (unchecked) return { unchecked };
     // What the server checked must be the text on disk now: an outside rewrite not yet taken in is not verified.
     if (!(await editorHoldsDisk(document, this.display(path))).fresh) return {};
-    await languageExtensionsReady(document.languageId);
-    const serving = vscode.extensions.all.some((extension) => {
-      const events: unknown = extension.packageJSON?.activationEvents;
-      return Array.isArray(events) && (events.includes(`onLanguage:${document.languageId}`) || events.includes('*'));
-    });
-    if (!serving) return { unchecked: `no language server for ${document.languageId} in this editor` };
     if (watch && !(await watch.settled(uri, deadline, token))) return {};
     const texts = new LineTexts();
     const shown = this.display(path);
@@ -253,4 +320,59 @@ export class WriteService {
       })),
     };
   }
+
+  /**
+   * Diagnostics of one file as they are now, whatever edited it: the lsp tool's own answer (the disk
+   * text taken in first, pulled where the server can be asked), bounded by `deadline` (past it: pending).
+   */
+  private async currentDiagnostics(
+    path: string,
+    deadline: number,
+    token: vscode.CancellationToken,
+  ): Promise<{ items?: DiagnosticItem[]; unchecked?: string }> {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) {
+      const unchecked = await uncheckedReason(document);
+      if (unchecked) return { unchecked };
+    }
+    return this.lspDiagnostics(path, deadline, token);
+  }
+
+  /** The lsp tool's diagnostics of a file when verified before `deadline`; nothing (pending) otherwise. */
+  private async lspDiagnostics(
+    path: string,
+    deadline: number,
+    token: vscode.CancellationToken,
+  ): Promise<{ items?: DiagnosticItem[] }> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return {};
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => (timer = boundedTimeout(() => resolve(undefined), remaining)));
+    try {
+      const result = await Promise.race([this.lsp.fileDiagnostics(this.display(path), token), timeout]);
+      if (!result || result.freshness.kind !== 'verified') return {};
+      return { items: result.items };
+    } catch (error) {
+      if (error instanceof DeadlineExceeded) return {};
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The verdict of a file that was not compared (deleted, not checked). */
+function unseen(path: string): SinceVerdict<DiagnosticItem> {
+  return { path, pending: false, introduced: [], fixed: 0, firstLook: false, present: [] };
+}
+
+/** Why no language server can check this document here (plain text, no extension for its language), if so. */
+async function uncheckedReason(document: vscode.TextDocument): Promise<string | undefined> {
+  if (document.languageId === 'plaintext') return 'plain text has no language server';
+  await languageExtensionsReady(document.languageId);
+  const serving = vscode.extensions.all.some((extension) => {
+    const events: unknown = extension.packageJSON?.activationEvents;
+    return Array.isArray(events) && (events.includes(`onLanguage:${document.languageId}`) || events.includes('*'));
+  });
+  return serving ? undefined : `no language server for ${document.languageId} in this editor`;
 }

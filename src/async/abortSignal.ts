@@ -24,3 +24,16 @@ export async function withAbortSignal<T>(
     subscription?.dispose();
   }
 }
+
+/** The work's outcome, or `cancelled()` as soon as `signal` aborts (the work goes on behind, its failure unheard). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, cancelled: () => Error): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(cancelled());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(cancelled());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}

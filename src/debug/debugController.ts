@@ -43,6 +43,7 @@ import { DebugConnection, DebugSessionState } from './debugSession';
 import { AttachRequest, LaunchRequest, planSession, SessionStart } from './launchPlan';
 import { describeLaunch } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
+import { untilAborted } from '../async/abortSignal';
 import { candidateDirs, rootsFor } from '../project/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
 import { belongsTo } from '../platform/caller';
@@ -299,7 +300,7 @@ export class DebugController {
       return work(conversation);
     });
     conversation.queue = result.catch(() => undefined);
-    return signal ? untilAborted(result, signal, op) : result;
+    return signal ? untilAborted(result, signal, () => new DebugCancelled(op)) : result;
   }
 
   /** A call on the running session; the time to live ending it under a request is the answer, not the request's failure. */
@@ -671,19 +672,6 @@ function takeExpiredNote(conversation: Conversation): string | undefined {
 
 function ms(milliseconds: number): string {
   return `${milliseconds.toFixed(0)} ms`;
-}
-
-/** The work's answer, or DebugCancelled as soon as the signal aborts (the work goes on behind). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal, op: string): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(new DebugCancelled(op));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(new DebugCancelled(op));
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 /** A 1-based line's text as answers quote it: trimmed, at most 200 characters. */

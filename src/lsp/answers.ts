@@ -20,8 +20,24 @@ import { clipLineText, plural } from '../platform/wording';
  * is (only the TypeScript server lets us check): the answer may be partial while it indexes.
  */
 export function withIndexingNote(answer: string, indexed: boolean): string {
-  if (indexed) return answer;
-  return `${answer}\n(Not verified: it is not known whether the language server has finished indexing, so this may be incomplete.)`;
+  return withProjectsNote(
+    answer,
+    indexed
+      ? { kind: 'verified' }
+      : { kind: 'not_verified', why: 'it is not known whether the language server has finished indexing' },
+  );
+}
+
+/** Appended to a workspace-wide answer unless every project it searches was loaded first. */
+export function withProjectsNote(answer: string, projects: Freshness): string {
+  switch (projects.kind) {
+    case 'verified':
+      return answer;
+    case 'timed_out':
+      return `${answer}\n(Not verified: timed out after ${projects.seconds} s waiting for ${projects.waitingFor}, so this may be incomplete.)`;
+    case 'not_verified':
+      return `${answer}\n(Not verified: ${projects.why}, so this may be incomplete.)`;
+  }
 }
 
 export type LocationKind = 'definition' | 'type_definition' | 'implementation' | 'references';
@@ -96,7 +112,7 @@ export interface WorkspaceSymbolEntry extends CodeLine {
 
 export function workspaceSymbolsAnswer(query: string, entries: readonly WorkspaceSymbolEntry[]): string {
   if (entries.length === 0) {
-    return `No symbol matches "${query}" in the workspace. Workspace symbol search needs the language server to have loaded the project; try a shorter query, or lsp symbols with a file.`;
+    return `No symbol matches "${query}" in the workspace. Try a shorter query, or lsp symbols with a file.`;
   }
   const shown = entries.slice(0, LSP_WORKSPACE_SYMBOLS_CAP);
   const lines = shown.map(

@@ -35,6 +35,61 @@ async function withUnsavedEdit(
   assert.equal(document.isDirty, false);
 }
 
+describe('lsp symbols with a query, with no file of the project open', function () {
+  this.timeout(180_000);
+
+  // A project of its own, made here: the editor holds none of its files, so the TypeScript server has not
+  // loaded it, whatever ran before in this window (run alone, the window holds no file at all, and the
+  // server no project). The server searches only the projects it has loaded.
+  const project = 'symbolsUnopened';
+  const util = `${project}/src/util.ts`;
+  const remove = () => fs.rmSync(path.join(workspaceRoot(), project), { recursive: true, force: true });
+
+  before(async () => {
+    await activateExtension();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    remove();
+    // The extension finds the projects again when the editor's file watcher reports a new folder; a watcher of
+    // ours gets the same report, so once it has, the extension has too.
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${project}`);
+    try {
+      const reported = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(workspaceRoot(), file)), { recursive: true });
+        fs.writeFileSync(path.join(workspaceRoot(), file), text);
+      };
+      write(util, 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+      write(
+        `${project}/tsconfig.json`,
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ['src'] }),
+      );
+      await Promise.race([
+        reported,
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`The file watcher did not report ${project} in 20 s.`)), 20_000),
+        ),
+      ]);
+    } finally {
+      watcher.dispose();
+    }
+    assert.ok(!vscode.workspace.textDocuments.some((document) => document.uri.fsPath.includes(project)));
+  });
+
+  after(remove);
+
+  it('loads each project of the workspace first: the declaration is listed, and the answer is whole', async () => {
+    const text = await lsp({ action: 'symbols', query: 'add' });
+    assert.ok(text.includes(`function add() — ${util}:1: export function add(a: number, b: number): number {`), text);
+    assert.doesNotMatch(text, /Not verified/);
+  });
+
+  it('a second question finds the projects loaded', async () => {
+    const text = await lsp({ action: 'symbols', query: 'add' });
+    assert.ok(text.includes(`function add() — ${util}:1:`), text);
+    assert.doesNotMatch(text, /Not verified/);
+  });
+});
+
 describe('lsp against the built-in TypeScript server', function () {
   this.timeout(180_000);
 

@@ -9,6 +9,7 @@ import {
   locationsAnswer,
   renameAnswer,
   withIndexingNote,
+  withProjectsNote,
   workspaceSymbolsAnswer,
 } from '../../src/lsp/answers';
 import { DiagnosticItem, formatCodeLines } from '../../src/lsp/format';
@@ -174,6 +175,23 @@ describe('lsp answers', () => {
     assert.equal(
       withIndexingNote('2 references.', false),
       '2 references.\n(Not verified: it is not known whether the language server has finished indexing, so this may be incomplete.)',
+    );
+  });
+
+  it('a workspace-wide answer says which project was not loaded, or none when every one was', () => {
+    const answer = '1 symbol matching "add":\nfunction add — src/util.ts:1: export function add() {';
+    assert.equal(withProjectsNote(answer, { kind: 'verified' }), answer);
+    assert.equal(
+      withProjectsNote(answer, { kind: 'not_verified', why: 'no source file of lib/tsconfig.json was found to open' }),
+      `${answer}\n(Not verified: no source file of lib/tsconfig.json was found to open, so this may be incomplete.)`,
+    );
+    assert.equal(
+      withProjectsNote(answer, {
+        kind: 'timed_out',
+        seconds: 30,
+        waitingFor: 'the TypeScript server to load the project of big/tsconfig.json',
+      }),
+      `${answer}\n(Not verified: timed out after 30 s waiting for the TypeScript server to load the project of big/tsconfig.json, so this may be incomplete.)`,
     );
   });
 

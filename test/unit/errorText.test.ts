@@ -9,7 +9,7 @@ import { KernelStartError } from '../../src/kernels/kernelProcess';
 import { pythonLaunch } from '../../src/kernels/pythonKernel';
 import { InputError } from '../../src/platform/inputValidation';
 import { ErrorContext, ModelFacingError } from '../../src/platform/modelFacingError';
-import { JsoncSyntaxError } from '../../src/playground/jsonc';
+import { JsoncSyntaxError } from '../../src/platform/jsonc';
 import { ProcessNotStarted } from '../../src/process/childProcess';
 import { BreakpointTextNotFound, DebugCancelled, DebugRefusal } from '../../src/debug/debugErrors';
 import { RenameRefused } from '../../src/lsp/renameErrors';

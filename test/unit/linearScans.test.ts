@@ -16,6 +16,7 @@ import { compilePattern } from '../../src/structural/pattern';
 import { mayMatch, RUN_SEARCH_STEPS } from '../../src/structural/prefilter';
 import { registry } from './support/structuralEngine';
 import { assertLinear } from './support/growth';
+import { stripJsonc } from '../../src/platform/jsonc';
 
 describe('linear scans of what a model sends or a file holds (the write tools)', function () {
   this.timeout(120_000);
@@ -263,5 +264,16 @@ describe('linear scans of what a model sends or a file holds (search, framing)',
       },
       2000,
     );
+  });
+
+  it('JSON with comments (a project’s tsconfig.json): comments and strings that never close, trailing commas before long blanks', () => {
+    for (const [what, unit] of [
+      ['open comments', '/*'],
+      ['line comments', '// x\n'],
+      ['escapes in an open string', '"a\\"'],
+      ['commas before blanks', ',    \n'],
+    ] as const) {
+      assertLinear(`jsonc ${what}`, (size) => void stripJsonc(`[${unit.repeat(size)}`), 20_000);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { inputTemplate } from '../../src/playground/inputTemplate';
-import { JsoncSyntaxError, parseJsonc, stripJsonc } from '../../src/playground/jsonc';
+import { JsoncSyntaxError, parseJsonc, stripJsonc } from '../../src/platform/jsonc';
 import { TOOL_CATALOG } from '../../src/tools/declarations';
 
 describe('JSON with comments', () => {

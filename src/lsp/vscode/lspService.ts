@@ -48,7 +48,7 @@ function hoverText(content: vscode.MarkdownString | vscode.MarkedString): string
 }
 
 export class LspService {
-  private readonly typeScript = new TypeScriptProjects((token) => this.features(token));
+  private readonly typeScript: TypeScriptProjects;
 
   constructor(
     private readonly diagnostics: DiagnosticsTracker,
@@ -56,7 +56,9 @@ export class LspService {
     /** Starts our own server for a document's language and root where that is ours to do. */
     readonly supervisor: LanguageServerSupervisor,
     readonly log: Logger,
-  ) {}
+  ) {
+    this.typeScript = new TypeScriptProjects((token) => this.features(token), log);
+  }
 
   /** The editor's language features, each request bounded by the request timeout and `token`. */
   features(token: vscode.CancellationToken): LanguageFeatures {
@@ -93,9 +95,9 @@ export class LspService {
     this.typeScript.forget();
   }
 
-  /** Whether some project is known to be loaded (workspace-wide answers are whole only then). */
-  get anyProjectLoaded(): boolean {
-    return this.typeScript.anyLoaded;
+  /** A project file (tsconfig.json, jsconfig.json, package.json) was created, changed or deleted. */
+  projectsChanged(): void {
+    this.typeScript.projectsChanged();
   }
 
   async target(
@@ -147,13 +149,22 @@ export class LspService {
     return { path, entries };
   }
 
-  async workspaceSymbols(query: string, token: vscode.CancellationToken): Promise<WorkspaceSymbolEntry[]> {
+  /**
+   * The symbols matching `query` in the workspace, with whether every project of it was loaded first:
+   * the TypeScript server searches only the projects it holds, and a window with no file open holds none.
+   */
+  async workspaceSymbols(
+    query: string,
+    token: vscode.CancellationToken,
+  ): Promise<{ entries: WorkspaceSymbolEntry[]; projects: Freshness }> {
+    const folders = workspaceFolderPaths(); // Within a worker's call, its copy's folders.
+    const projects = await this.typeScript.loadWorkspace(folders, this.settings.requestTimeoutSeconds(), token);
     let symbols = await this.features(token).workspaceSymbols(query);
     // A worker in its copy: the servers also know the live workspace's symbols, which are not its workspace.
     const copy = viewedFolders();
     if (copy) symbols = symbols.filter((symbol) => containingFolder(copy, symbol.location.uri.fsPath) !== undefined);
     const texts = new LineTexts();
-    return symbols.map((symbol) => ({
+    const entries = symbols.map((symbol) => ({
       kind: symbolKindName(symbol.kind),
       name: symbol.name,
       container: symbol.containerName || undefined,
@@ -161,6 +172,7 @@ export class LspService {
       line: symbol.location.range.start.line + 1,
       text: texts.text(symbol.location.uri, symbol.location.range.start.line),
     }));
+    return { entries, projects };
   }
 
   /**

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResourceState } from '../../platform/resources';
+import { SCRIPT_PROJECT_MARKERS } from '../../project/scriptProjects';
 import { Setting } from '../../platform/settings';
 import { ToolName } from '../../platform/toolNames';
 import { Runtime } from '../../runtime';
@@ -52,6 +53,19 @@ export function registerLsp(
   for (const document of vscode.workspace.textDocuments) void supervisor.ensureFor(document).catch(() => undefined);
   const settings = readLspSettings();
   const lsp = new LspService(tracker, settings, supervisor, runtime.log);
+  // Before a workspace-wide question the projects are found again once a file or folder was created or deleted,
+  // or a project file changed. Not on the project files' creation alone: measured in 1.139, the editor reports a
+  // new folder, but not always the files written into it at once.
+  const files = vscode.workspace.createFileSystemWatcher('**/*');
+  const projectsChanged = (): void => lsp.projectsChanged();
+  context.subscriptions.push(
+    files,
+    files.onDidCreate(projectsChanged),
+    files.onDidDelete(projectsChanged),
+    files.onDidChange((uri) => {
+      if (SCRIPT_PROJECT_MARKERS.includes(path.basename(uri.fsPath))) projectsChanged();
+    }),
+  );
   const worker = path.join(context.extensionPath, 'dist', 'fileRenameWorker.js');
   return { lsp, lspApply: new LspApply(lsp, worker, () => settings.requestTimeoutSeconds()) };
 }

@@ -2,12 +2,21 @@
  * Which TypeScript projects the TypeScript server is known to have loaded. While it loads a
  * project, the TypeScript extension answers references, rename, definition… from a syntax-only
  * server that sees one file; a semantic request waits for the load, so one round trip per file
- * makes every later answer whole. Its diagnostics are pulled from the server the same way.
+ * makes every later answer whole. Before a workspace-wide question every project of the workspace
+ * is loaded that way, by opening one of its files without a tab (`ProjectLoads`). Its diagnostics
+ * are pulled from the server the same way.
  */
 import * as vscode from 'vscode';
+import { withAbortSignal } from '../../async/abortSignal';
 import { DeadlineExceeded } from '../../async/deadline';
+import { Logger } from '../../log/logger';
+import { findScriptProjects } from '../../project/scriptProjects';
+import { WorkspaceFolderPath } from '../../workspace/paths';
 import { LineTexts } from '../../workspace/vscode/lineTexts';
+import { documentAt, openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
 import { DiagnosticItem } from '../format';
+import { Freshness } from '../freshness';
+import { ProjectLoads } from '../projectLoads';
 import { LanguageFeatures } from './languageFeatures';
 
 export const TYPESCRIPT_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
@@ -21,26 +30,63 @@ interface TsServerDiagnostic {
 
 export class TypeScriptProjects {
   private readonly semanticallyLoaded = new Set<string>();
+  private readonly workspace: ProjectLoads;
 
-  constructor(private readonly features: (token: vscode.CancellationToken) => LanguageFeatures) {}
+  constructor(
+    private readonly features: (token: vscode.CancellationToken) => LanguageFeatures,
+    log: Logger,
+  ) {
+    const neverCancelled = new vscode.CancellationTokenSource().token; // A later question may wait on the same load.
+    this.workspace = new ProjectLoads(
+      findScriptProjects,
+      {
+        load: async (entry) => this.load(await openWorkspaceDocument(vscode.Uri.file(entry)), neverCancelled),
+        isOpen: (entry) => documentAt(entry) !== undefined,
+      },
+      log,
+    );
+  }
 
   /** After a restart of the TypeScript server nothing is known to be loaded any more. */
   forget(): void {
     this.semanticallyLoaded.clear();
+    this.workspace.forget();
   }
 
-  /** Whether some project is known to be loaded (workspace-wide answers are whole only then). */
-  get anyLoaded(): boolean {
-    return this.semanticallyLoaded.size > 0;
+  /** A project file (tsconfig.json, jsconfig.json, package.json) was created, changed or deleted. */
+  projectsChanged(): void {
+    this.workspace.refind();
   }
 
   /** Waits for the project of a TypeScript document to be loaded; false where that cannot be checked. */
   async ensureLoaded(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<boolean> {
+    if (this.semanticallyLoaded.has(document.uri.toString())) return true;
+    return this.load(document, token);
+  }
+
+  /**
+   * Loads every TypeScript/JavaScript project in `folders` (each once, within `seconds`) so that a
+   * workspace-wide answer is whole; says whether it is.
+   */
+  loadWorkspace(
+    folders: readonly WorkspaceFolderPath[],
+    seconds: number,
+    token: vscode.CancellationToken,
+  ): Promise<Freshness> {
+    return withAbortSignal(token, (signal) =>
+      this.workspace.ensure(folders, seconds, signal, () => new vscode.CancellationError()),
+    );
+  }
+
+  /** One semantic request for the document, which the server answers once its project is loaded. */
+  private async load(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<boolean> {
     const key = document.uri.toString();
-    if (this.semanticallyLoaded.has(key)) return true;
     if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) return false;
     try {
-      await this.features(token).tsserver('semanticDiagnosticsSync', { file: document.uri });
+      const response = await this.features(token).tsserver<{ body?: unknown }>('semanticDiagnosticsSync', {
+        file: document.uri,
+      });
+      if (!Array.isArray(response?.body)) return false; // The server did not check the file: no project to tell by.
       this.semanticallyLoaded.add(key);
       return true;
     } catch (error) {

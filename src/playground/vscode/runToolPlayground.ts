@@ -9,7 +9,7 @@ import { AnyLiveTool, LiveTool } from '../../tools/liveTool';
 import { resultText, ToolRunner } from '../../tools/toolRunner';
 import { documentFor } from '../../workspace/vscode/openDocuments';
 import { inputTemplate } from '../inputTemplate';
-import { JsoncSyntaxError, parseJsonc } from '../jsonc';
+import { JsoncSyntaxError, parseJsonc } from '../../platform/jsonc';
 
 export const RUN_TOOL_COMMAND = 'liveTools.runTool';
 export const RUN_INPUT_COMMAND = 'liveTools.runToolInput';

@@ -8,6 +8,7 @@ import {
   locationsAnswer,
   typesAnswer,
   withIndexingNote,
+  withProjectsNote,
   workspaceSymbolsAnswer,
 } from '../../lsp/answers';
 import { LspService } from '../../lsp/vscode/lspService';
@@ -138,8 +139,8 @@ export function createLspTool(
           if (!input.query) {
             throw new InputError(['symbols needs file (the outline of one file) or query (a workspace-wide search).']);
           }
-          const symbols = await lsp.workspaceSymbols(input.query, token);
-          return withIndexingNote(workspaceSymbolsAnswer(input.query, symbols), lsp.anyProjectLoaded);
+          const { entries, projects } = await lsp.workspaceSymbols(input.query, token);
+          return withProjectsNote(workspaceSymbolsAnswer(input.query, entries), projects);
         }
         case 'code_actions': {
           const { where, entries, diagnosticsCurrent, shownInTab } = await lsp.codeActions(

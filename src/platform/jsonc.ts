@@ -1,8 +1,9 @@
 /**
- * Parses the JSON-with-comments a person edits in the Run Tool playground. Comments and
- * trailing commas are allowed; an error names the 1-based line and column.
+ * Parses JSON with comments: what a person edits in the Run Tool playground, and the tsconfig.json /
+ * jsconfig.json files of a project. Comments and trailing commas are allowed; an error names the
+ * 1-based line and column.
  */
-import { ModelFacingError } from '../platform/modelFacingError';
+import { ModelFacingError } from './modelFacingError';
 
 export class JsoncSyntaxError extends ModelFacingError {
   constructor(
@@ -17,31 +18,34 @@ export class JsoncSyntaxError extends ModelFacingError {
 
 /** Replaces comments with spaces (keeping offsets) and drops trailing commas before } or ]. */
 export function stripJsonc(text: string): string {
-  let out = '';
+  // Runs of text are copied as slices, not a character at a time (a file can be large).
+  const parts: string[] = [];
+  let copied = 0;
   let index = 0;
+  const blank = (stop: number, replacement: string): void => {
+    parts.push(text.slice(copied, index), replacement);
+    index = copied = stop;
+  };
   while (index < text.length) {
     const char = text[index];
     if (char === '"') {
       let end = index + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      out += text.slice(index, end + 1);
       index = end + 1;
     } else if (char === '/' && text[index + 1] === '/') {
       const end = text.indexOf('\n', index);
       const stop = end === -1 ? text.length : end;
-      out += ' '.repeat(stop - index);
-      index = stop;
+      blank(stop, ' '.repeat(stop - index));
     } else if (char === '/' && text[index + 1] === '*') {
       const end = text.indexOf('*/', index + 2);
       const stop = end === -1 ? text.length : end + 2;
-      out += text.slice(index, stop).replace(/[^\n]/g, ' ');
-      index = stop;
+      blank(stop, text.slice(index, stop).replace(/[^\n]/g, ' '));
     } else {
-      out += char;
       index++;
     }
   }
-  return out.replace(/,(\s*[}\]])/g, ' $1');
+  parts.push(text.slice(copied));
+  return parts.join('').replace(/,(\s*[}\]])/g, ' $1');
 }
 
 function positionOf(text: string, offset: number): { line: number; column: number } {

@@ -38,13 +38,16 @@ export const WRITE_AND_EXEC_BEHAVIOUR: Readonly<Partial<Record<ToolName, Behavio
   [ToolName.vibeSpawn]: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
 };
 
+/** The most a write or exec tool may do: what a tool whose behaviour we do not know is described as. */
+const ANY_BEHAVIOUR: Behaviour = { destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
 export function annotationsOf(declaration: Pick<ToolDeclaration, 'name' | 'tier' | 'displayName'>): McpToolAnnotations {
   if (declaration.tier === 'read') return { title: declaration.displayName, readOnlyHint: true, openWorldHint: false };
   const behaviour = WRITE_AND_EXEC_BEHAVIOUR[declaration.name];
-  // A tool missing from the table is described as the most a write or exec tool may do.
-  return {
-    title: declaration.displayName,
-    readOnlyHint: false,
-    ...(behaviour ?? { destructiveHint: true, idempotentHint: false, openWorldHint: true }),
-  };
+  return { title: declaration.displayName, readOnlyHint: false, ...(behaviour ?? ANY_BEHAVIOUR) };
+}
+
+/** Another extension's tool counts as exec whatever its tags say, and may do anything. */
+export function extensionToolAnnotations(title: string): McpToolAnnotations {
+  return { title, readOnlyHint: false, ...ANY_BEHAVIOUR };
 }

@@ -26,6 +26,7 @@ export const Setting = {
   secretsMask: 'liveTools.secrets.mask',
   secretsPatterns: 'liveTools.secrets.patterns',
   mcpOfferToEditor: 'liveTools.mcp.offerToEditor',
+  mcpOfferExtensionTools: 'liveTools.mcp.offerExtensionTools',
 } as const;
 
 export type Setting = (typeof Setting)[keyof typeof Setting];

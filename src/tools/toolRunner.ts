@@ -251,7 +251,10 @@ export class ToolRunner implements CallerTools {
     return call.plan;
   }
 
-  /** Runs one of our tools for a caller; everything a model reads comes back as the result, refusals included. */
+  /**
+   * Runs a tool for a caller — ours, or another extension's as exec; everything a model reads comes back
+   * as the result, refusals included.
+   */
   async run(
     name: string,
     input: unknown,
@@ -272,12 +275,21 @@ export class ToolRunner implements CallerTools {
   ): Promise<vscode.LanguageModelToolResult> {
     const { board, log } = this.runtime;
     const tool = this.tools.get(name);
-    if (!tool) return textResult(`Error: no tool named "${name}".`);
-    const { declaration } = tool;
+    if (!tool && (caller.kind === 'cell' || !isToolOfAnotherExtension(name)))
+      return textResult(`Error: no tool named "${name}".`);
     log.info(
       'tool.invoke',
       `${name} caller=${caller.kind} conversation=${caller.conversation} input=${inputPreview(input)}`,
     );
+    if (!tool) {
+      try {
+        return await this.runOfAnotherExtension(name, input, caller, token);
+      } catch (error) {
+        if (isCancellation(error, token)) throw new vscode.CancellationError();
+        return textResult(`Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const { declaration } = tool;
     const state = board.get(declaration.resource);
     if (!state.ready) return textResult(refusalText(tool as AnyLiveTool, state.reason));
     const forbidden = forbiddenFor(caller, name);
@@ -363,8 +375,7 @@ export class ToolRunner implements CallerTools {
           : await this.run(name, input, caller, token);
         return this.relayed(result);
       }
-      const foreign = vscode.lm.tools.find((candidate) => candidate.name === name);
-      if (!foreign || caller.kind === 'cell') {
+      if (!isToolOfAnotherExtension(name) || caller.kind === 'cell') {
         return {
           ok: false,
           text: `Error: no tool named "${name}" here. Tools ${caller.label} can call: ${this.offered(caller)
@@ -372,22 +383,7 @@ export class ToolRunner implements CallerTools {
             .join(', ')}.`,
         };
       }
-      if (!tierWithinCap('exec', caller.cap))
-        return {
-          ok: false,
-          text: `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
-        };
-      if (caller.copy)
-        return {
-          ok: false,
-          text: `Refused: ${name} belongs to another extension and would act on the live workspace, not on the copy ${caller.label} works in.`,
-        };
-      if (!caller.humanAsked) {
-        const confirmation = await this.confirmation(name, input, token, caller);
-        const refusal = confirmation && (await this.ask(caller, name, 'exec', confirmation, token));
-        if (refusal) return { ok: false, text: refusal };
-      }
-      return this.relayed(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
+      return this.relayed(await this.runOfAnotherExtension(name, input, caller, token));
     } catch (error) {
       if (error instanceof vscode.CancellationError || token.isCancellationRequested)
         return { ok: false, text: `${name} was cancelled.` };
@@ -407,13 +403,44 @@ export class ToolRunner implements CallerTools {
     );
     const describe = this.runtime.descriptions.describer();
     return vscode.lm.tools
-      .filter((tool) => {
-        if (forbiddenFor(caller, tool.name)) return false;
-        if (TOOL_CATALOG.some((declaration) => declaration.name === tool.name)) return ours.has(tool.name);
-        // Another extension's tool acts on the live workspace: never a worker's in its copy.
-        return caller.kind !== 'cell' && !caller.copy && tierWithinCap('exec', caller.cap);
-      })
+      .filter(
+        (tool) =>
+          !forbiddenFor(caller, tool.name) && (isOurToolName(tool.name) ? ours.has(tool.name) : offersOthers(caller)),
+      )
       .map((tool) => (ours.has(tool.name) ? { ...tool, description: describe(tool.name, tool.description) } : tool));
+  }
+
+  /** The tools of other extensions a caller may be offered (all or none: they count as exec). */
+  offeredOfOtherExtensions(caller: Caller): vscode.LanguageModelToolInformation[] {
+    if (!offersOthers(caller)) return [];
+    return vscode.lm.tools.filter((tool) => !isOurToolName(tool.name) && !forbiddenFor(caller, tool.name));
+  }
+
+  /**
+   * A call of another extension's tool (never a cell's): it counts as exec whatever its tags say, acts
+   * on the live workspace (never from a copy), is put on the card where nobody asked, and runs through
+   * `vscode.lm.invokeTool`. A refusal is the answer's text; the tool's own failures are thrown.
+   */
+  private async runOfAnotherExtension(
+    name: string,
+    input: unknown,
+    caller: Caller,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
+    if (!tierWithinCap('exec', caller.cap))
+      return textResult(
+        `Refused: ${name} belongs to another extension and counts as exec; ${caller.label} may use ${caller.cap} tools only.`,
+      );
+    if (caller.copy)
+      return textResult(
+        `Refused: ${name} belongs to another extension and would act on the live workspace, not on the copy ${caller.label} works in.`,
+      );
+    if (!caller.humanAsked) {
+      const confirmation = await this.confirmation(name, input, token, caller);
+      const refusal = confirmation && (await this.ask(caller, name, 'exec', confirmation, token));
+      if (refusal) return textResult(refusal);
+    }
+    return vscode.lm.invokeTool(name, { input: input as object, toolInvocationToken: undefined }, token);
   }
 
   /** Puts the call to the human; the refusal text when denied or when nobody can be asked, else undefined. */
@@ -440,6 +467,24 @@ export class ToolRunner implements CallerTools {
     const text = resultText(result);
     return { ok: !isFailureText(text), text };
   }
+}
+
+function isOurToolName(name: string): boolean {
+  return TOOL_CATALOG.some((declaration) => declaration.name === name);
+}
+
+/** A tool in `vscode.lm.tools` that is not ours. */
+function isToolOfAnotherExtension(name: string): boolean {
+  return !isOurToolName(name) && vscode.lm.tools.some((candidate) => candidate.name === name);
+}
+
+/**
+ * Whether a caller may be offered other extensions' tools: they count as exec, whatever their tags
+ * claim (tier tags are trusted on our own tool names only), and act on the live workspace, so never
+ * for a cell or a worker in its copy.
+ */
+function offersOthers(caller: Caller): boolean {
+  return caller.kind !== 'cell' && !caller.copy && tierWithinCap('exec', caller.cap);
 }
 
 /** Our tools answer a failure as text ("Error: …", "Refused: …"): a cell raises ToolError for it, MCP sets `isError`. */

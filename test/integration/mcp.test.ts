@@ -115,6 +115,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
   after(async () => {
     for (const client of clients.splice(0)) await client.close();
     await setSetting('liveTools.mcp.maxTier', undefined);
+    await setSetting('liveTools.mcp.offerExtensionTools', undefined);
     await setSetting('liveTools.eval.python', undefined);
   });
 
@@ -278,6 +279,94 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       assert.equal(fs.readFileSync(target, 'utf8'), 'from an MCP client\n');
     } finally {
       fs.rmSync(target, { force: true });
+    }
+  });
+
+  it("another extension's tool: listed only with the setting at the exec cap, named with its extension, as exec; each call waits for the card: Deny refuses, Allow answers", async function () {
+    if (!hasBrowser()) this.skip();
+    // The scripted test extension's tool, whose tags claim the read tier.
+    const qualified = 'agent-live-tools-test.scripted-model.scripted_tagged_read';
+    await setSetting('liveTools.mcp.maxTier', 'exec');
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    const listed = async (): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name);
+    const noTool = /^Error: no tool named "/;
+    try {
+      const without = await listed();
+      assert.ok(without.includes('eval'), 'the cap is exec');
+      assert.deepEqual(
+        without.filter((name) => name.includes('scripted')),
+        [],
+        'no tool of another extension without the setting',
+      );
+      for (const name of [qualified, 'scripted_tagged_read']) {
+        const called = await client.callTool({ name, arguments: { note: 'unasked' } });
+        assert.equal(called.isError, true);
+        assert.match(textOf(called), noTool, name);
+      }
+
+      await setSetting('liveTools.mcp.offerExtensionTools', true);
+      await waitUntil('list_changed after the setting', () => (changed > 0 ? true : undefined));
+      const tools = (await client.listTools()).tools;
+      const names = tools.map((tool) => tool.name);
+      assert.deepEqual(names.filter((name) => name.includes('scripted')).sort(), [
+        'agent-live-tools-test.scripted-model.scripted_confirmed_noop',
+        qualified,
+      ]);
+      // Ours stay as they were, once each: our own extension's tools are not offered again under its id.
+      for (const name of ['write', 'eval', 'debug', 'ast_grep']) assert.ok(names.includes(name), `${name} is listed`);
+      assert.deepEqual(
+        names.filter((name) => name.startsWith('agent-live-tools.agent-live-tools.')),
+        [],
+      );
+      assert.equal(new Set(names).size, names.length);
+      const tool = tools.find((candidate) => candidate.name === qualified);
+      // Exec whatever its tags claim, titled with its extension.
+      assert.deepEqual(tool?.annotations, {
+        title: 'Tagged read (tests) (Scripted Model (Agent Live Tools tests))',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      });
+      assert.deepEqual(tool?.inputSchema, { type: 'object', properties: { note: { type: 'string' } } });
+      assert.match(tool?.description ?? '', /^Test-only: a tool of another extension whose tags claim/);
+      assert.match(
+        tool?.description ?? '',
+        /agent-live-tools-test\.scripted-model: each call waits for the human's approval/,
+      );
+      // Never by its bare name, even now.
+      assert.match(textOf(await client.callTool({ name: 'scripted_tagged_read', arguments: {} })), noTool);
+
+      const call = { name: qualified, arguments: { note: 'over MCP' } };
+      const asking = new RegExp(`MCP client "${CLIENT_NAME} 1\\.0\\.0" wants to run scripted_tagged_read`);
+      const [denied] = await Promise.all([
+        client.callTool(call),
+        answerCard([asking, /a tool of another extension/, /over MCP/], 'Deny'),
+      ]);
+      assert.equal(denied.isError, true);
+      assert.match(textOf(denied), /^Refused: the human denied this scripted_tagged_read call/);
+      const [allowed] = await Promise.all([client.callTool(call), answerCard([asking], 'Allow')]);
+      assert.equal(allowed.isError, false, textOf(allowed));
+      assert.equal(textOf(allowed), 'scripted_tagged_read ran: over MCP');
+
+      // Below exec it is not listed, and called anyway the runner refuses it.
+      const seen = changed;
+      await setSetting('liveTools.mcp.maxTier', 'write');
+      await waitUntil('list_changed after the cap fell', () => (changed > seen ? true : undefined));
+      assert.deepEqual(
+        (await listed()).filter((name) => name.includes('scripted')),
+        [],
+      );
+      const above = await client.callTool(call);
+      assert.equal(above.isError, true);
+      assert.match(
+        textOf(above),
+        /^Refused: scripted_tagged_read belongs to another extension and counts as exec; MCP client "integration-agent 1\.0\.0" may use write tools only\./,
+      );
+    } finally {
+      await setSetting('liveTools.mcp.offerExtensionTools', undefined);
     }
   });
 

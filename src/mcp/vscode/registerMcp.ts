@@ -22,6 +22,7 @@ import { annotationsOf } from '../toolAnnotations';
 import { discoveryDir, SOCKET_VARIABLE, TOKEN_VARIABLE } from '../endpoint';
 import { EndpointServer } from '../endpointServer';
 import { connectAgentCommand } from './connectAgent';
+import { ExtensionTools } from './extensionTools';
 import type { McpCallResult, McpContent, McpHost, McpPeer, McpSession, McpToolInfo } from '../mcpSession';
 
 export const SHOW_MCP_CLIENTS_COMMAND = 'liveTools.showMcpClients';
@@ -94,20 +95,21 @@ export function registerMcp(
   delete process.env[TOKEN_VARIABLE];
   let sessionModule: typeof import('../mcpSession') | undefined;
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const extensionTools = new ExtensionTools(runner, context.extension.id);
 
   const host: McpHost = {
     tools: (peer) => {
       const describe = runtime.descriptions.describer();
-      const offered = offeredTools(TOOL_CATALOG, board, callerOf(peer).cap).filter(
-        (declaration) => !peer.agentSession || declaration.name === HOOK_TOOL,
-      );
-      return offered.map((declaration): McpToolInfo => ({
-        name: declaration.name,
-        title: declaration.displayName,
-        description: describe(declaration.name, declaration.modelDescription),
-        inputSchema: declaration.inputSchema as McpToolInfo['inputSchema'],
-        annotations: annotationsOf(declaration),
-      }));
+      const ours = offeredTools(TOOL_CATALOG, board, callerOf(peer).cap)
+        .filter((declaration) => !peer.agentSession || declaration.name === HOOK_TOOL)
+        .map((declaration): McpToolInfo => ({
+          name: declaration.name,
+          title: declaration.displayName,
+          description: describe(declaration.name, declaration.modelDescription),
+          inputSchema: declaration.inputSchema as McpToolInfo['inputSchema'],
+          annotations: annotationsOf(declaration),
+        }));
+      return peer.agentSession ? ours : [...ours, ...extensionTools.listed(callerOf(peer))];
     },
     call: async (name, input, peer, signal): Promise<McpCallResult> => {
       if (peer.agentSession && name !== HOOK_TOOL)
@@ -120,7 +122,10 @@ export function registerMcp(
       signal.addEventListener('abort', cancel);
       if (signal.aborted) cancel();
       try {
-        const result = await runner.run(name, input, callerOf(peer), source.token);
+        const tool = extensionTools.runnerName(name);
+        if (tool === undefined)
+          return { content: [{ type: 'text', text: `Error: no tool named "${name}".` }], isError: true };
+        const result = await runner.run(tool, input, callerOf(peer), source.token);
         const content = contentOf(result);
         const text = content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
         return { content, isError: isFailureText(text) };
@@ -221,8 +226,8 @@ export function registerMcp(
   collection.replace(SOCKET_VARIABLE, socket);
   collection.replace(TOKEN_VARIABLE, token);
 
-  // What a session is offered changes with the resources, vibe mode, the cap and the served languages:
-  // say so once per change. Read only while a session is connected (the languages walk the folders),
+  // What a session is offered changes with the resources, vibe mode, the cap, the served languages and
+  // other extensions' tools (their setting, the installed extensions): say so once per change. Read only while a session is connected (the languages walk the folders),
   // from the moment the first one connects.
   let offeredNow = '';
   const toolsMayHaveChanged = (): void => {
@@ -239,10 +244,12 @@ export function registerMcp(
     vscode.commands.registerCommand(DISCONNECT_MCP_CLIENTS_COMMAND, () => endpoint.closeSessions()),
     board.onDidChange(toolsMayHaveChanged),
     runtime.descriptions.onDidChange(toolsMayHaveChanged),
+    extensionTools.watch(toolsMayHaveChanged),
     definitionsChanged,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(Setting.mcpMaxTier)) toolsMayHaveChanged();
+      if (event.affectsConfiguration(Setting.mcpMaxTier) || event.affectsConfiguration(Setting.mcpOfferExtensionTools))
+        toolsMayHaveChanged();
       if (event.affectsConfiguration(Setting.mcpOfferToEditor)) definitionsChanged.fire();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => endpoint.writeRecord()),
@@ -256,8 +263,10 @@ export function registerMcp(
 
   /** What a session is offered, names and what the descriptions say of the window, to compare. */
   function offeredNames(): string {
-    const names = offeredTools(TOOL_CATALOG, board, maxTier()).map((declaration) => declaration.name);
-    return `${names.join(',')}\n${runtime.descriptions.snapshot()}`;
+    const names = offeredTools(TOOL_CATALOG, board, maxTier()).map((declaration) => declaration.name as string);
+    // Every session has the same cap: what it is offered does not depend on which one.
+    const others = extensionTools.listed(callerOf({ id: '', client: () => '' })).map((tool) => tool.name);
+    return `${[...names, ...others].join(',')}\n${runtime.descriptions.snapshot()}`;
   }
 }
 

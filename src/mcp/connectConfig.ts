@@ -79,3 +79,155 @@ export function withServerAdded(existing: string | undefined, node: string, brid
     throw new Error('.mcp.json has an "mcpServers" that is not an object');
   return `${JSON.stringify({ ...config, mcpServers: { ...servers, [SERVER_NAME]: mcpServerEntry(node, bridge) } }, null, 2)}\n`;
 }
+
+/** What Connect an Agent adds to one file of the workspace (asked first, showing `added`). */
+export interface AgentFileChange {
+  /** Workspace-relative path. */
+  readonly file: string;
+  /** What is added, as the human is shown it. */
+  readonly added: string;
+  /** The file's new text from its current one; throws saying why it cannot be changed safely. */
+  apply(existing: string | undefined): string;
+}
+
+/** The agent's command for `live-tools-mcp hook`. */
+export function hookCommand(node: string, bridge: string): string {
+  return `${shellQuote(node)} ${shellQuote(bridge)} hook`;
+}
+
+/** Seconds each agent gives the hook (our own budget is 25 s; the agents default to 60 s or more). */
+const HOOK_TIMEOUT_SECONDS = 30;
+
+/**
+ * The edit hook in each agent's project settings: before and after each of its own file edits
+ * (Claude Code: `.claude/settings.json`; Codex CLI: `.codex/hooks.json`, which Codex runs once the
+ * user trusts it in /hooks; Gemini CLI: `.gemini/settings.json`, timeout in ms). None for mcp.json.
+ */
+export function hookInstall(target: AgentTarget, node: string, bridge: string): AgentFileChange | undefined {
+  const command = hookCommand(node, bridge);
+  const entry = (matcher: string, hook: Record<string, unknown>) => ({ matcher, hooks: [hook] });
+  switch (target) {
+    case 'claude': {
+      const hook = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+      const matcher = 'Edit|Write|MultiEdit|NotebookEdit';
+      return hooksChange('.claude/settings.json', {
+        PreToolUse: entry(matcher, hook),
+        PostToolUse: entry(matcher, hook),
+      });
+    }
+    case 'codex': {
+      const hook = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+      return hooksChange('.codex/hooks.json', {
+        PreToolUse: entry('^apply_patch$', hook),
+        PostToolUse: entry('^apply_patch$', hook),
+      });
+    }
+    case 'gemini': {
+      const hook = { name: 'agent-live-tools', type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS * 1000 };
+      return hooksChange('.gemini/settings.json', {
+        BeforeTool: entry('write_file|replace', hook),
+        AfterTool: entry('write_file|replace', hook),
+      });
+    }
+    case 'mcp.json':
+      return undefined;
+  }
+}
+
+/** Whether a hook entry is ours (an earlier install, maybe of another build): replaced, never doubled. */
+function isOurHook(entry: unknown): boolean {
+  const hooks = (entry as { hooks?: unknown })?.hooks;
+  return (
+    Array.isArray(hooks) &&
+    hooks.some((hook) => /mcpBridge\.js'? hook$/.test(String((hook as { command?: unknown })?.command ?? '')))
+  );
+}
+
+function hooksChange(file: string, events: Record<string, unknown>): AgentFileChange {
+  return {
+    file,
+    added: JSON.stringify(
+      { hooks: Object.fromEntries(Object.entries(events).map(([name, entry]) => [name, [entry]])) },
+      null,
+      2,
+    ),
+    apply(existing) {
+      const config = jsonObject(existing, file);
+      const hooks = config.hooks ?? {};
+      if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
+        throw new Error(`${file} has a "hooks" that is not an object`);
+      const merged: Record<string, unknown> = { ...(hooks as Record<string, unknown>) };
+      for (const [name, entry] of Object.entries(events)) {
+        const current = merged[name] ?? [];
+        if (!Array.isArray(current)) throw new Error(`${file} has a "hooks.${name}" that is not a list`);
+        merged[name] = [...current.filter((other) => !isOurHook(other)), entry];
+      }
+      return `${JSON.stringify({ ...config, hooks: merged }, null, 2)}\n`;
+    },
+  };
+}
+
+function jsonObject(existing: string | undefined, file: string): Record<string, unknown> {
+  if (existing === undefined || existing.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(existing);
+  } catch {
+    throw new Error(`${file} is not plain JSON (comments?), so it is not rewritten`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${file} does not hold a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+const GUIDANCE_START = '<!-- agent-live-tools: start (Connect an Agent writes this section again) -->';
+const GUIDANCE_END = '<!-- agent-live-tools: end -->';
+
+/**
+ * The server's guidance where each agent reads project guidance: a skill of its own for Claude Code
+ * (`.claude/skills/agent-live-tools/SKILL.md`), a marked section of `AGENTS.md` (Codex CLI) or
+ * `GEMINI.md` (Gemini CLI), written again in place on the next install. None for mcp.json.
+ */
+export function guidanceInstall(target: AgentTarget, instructions: string): AgentFileChange | undefined {
+  const body = `## Agent Live Tools (MCP server "${SERVER_NAME}")\n\n${instructions
+    .split('\n')
+    .map((line) => `- ${line}`)
+    .join('\n')}\n`;
+  switch (target) {
+    case 'claude': {
+      const skill = [
+        '---',
+        'name: agent-live-tools',
+        `description: Use the VS Code window's live tools (MCP server "${SERVER_NAME}") for language-server questions, renames, structural search, the diagnostics of your edits, debugging and questions to the human.`,
+        '---',
+        '',
+        body,
+      ].join('\n');
+      return { file: '.claude/skills/agent-live-tools/SKILL.md', added: skill, apply: () => skill };
+    }
+    case 'codex':
+      return sectionChange('AGENTS.md', body);
+    case 'gemini':
+      return sectionChange('GEMINI.md', body);
+    case 'mcp.json':
+      return undefined;
+  }
+}
+
+function sectionChange(file: string, body: string): AgentFileChange {
+  const section = `${GUIDANCE_START}\n${body}${GUIDANCE_END}\n`;
+  return {
+    file,
+    added: section,
+    apply(existing) {
+      if (existing === undefined || existing.trim() === '') return section;
+      const start = existing.indexOf(GUIDANCE_START);
+      const end = start === -1 ? -1 : existing.indexOf(GUIDANCE_END, start);
+      if (start !== -1 && end !== -1) {
+        const after = existing.slice(end + GUIDANCE_END.length).replace(/^\r?\n/, '');
+        return `${existing.slice(0, start)}${section}${after}`;
+      }
+      return `${existing}${existing.endsWith('\n') ? '' : '\n'}\n${section}`;
+    },
+  };
+}

@@ -17,6 +17,10 @@ const GUIDANCE: readonly Guidance[] = [
     text: 'To find where a symbol is defined, used or called, ask lsp (definition, references, callers, symbols) instead of searching text: it follows the language, not the spelling, and reads unsaved editor text.',
   },
   {
+    needs: [ToolName.lsp],
+    text: 'After editing files with your own tools, ask lsp diagnostics with files (or changed_on_disk: true) to hear what those edits introduced, broke in importers or fixed.',
+  },
+  {
     needs: [ToolName.astGrep],
     text: 'For code of a shape (a call with given arguments, a construct across files), use ast_grep patterns instead of regular expressions.',
   },

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { CodeServerInstall } from './codeServerInstall';
 import { freePort, startProcess, StartedProcess, stopProcess, waitForHttp } from './processes';
 import { RUN_MARKER } from '../support/processes';
+import { STATE_DIR_VARIABLE } from '../../src/mcp/endpoint';
 
 export interface Profile {
   readonly userDataDir: string;
@@ -18,6 +19,12 @@ export interface Profile {
   readonly port?: number;
   /** Tests need the smoke-test driver (it makes code-server honour the test payload); a person does not. */
   readonly smokeTestDriver?: boolean;
+  /**
+   * `npm start`: the window's MCP discovery file goes where the installed extension puts it (the user's
+   * `~/.agent-live-tools/windows`), so an agent in a shell outside finds the demo as it would any window.
+   * Otherwise it stays in the run (not in the user's home, not seen by another run).
+   */
+  readonly userDiscovery?: boolean;
 }
 
 export interface RunningCodeServer {
@@ -75,9 +82,8 @@ export async function startCodeServer(
     PATH: `${path.join(install.nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
     // Every process of this run inherits it: leftover-process checks count only their own run's (test/support/processes.ts).
     [RUN_MARKER]: `${path.basename(runDir)}-${process.pid}`,
-    // The MCP endpoint's discovery files stay in this run (not in the user's home, not seen by another run).
-    AGENT_LIVE_TOOLS_STATE_DIR: path.join(runDir, 'windows'),
   };
+  if (!profile.userDiscovery) env[STATE_DIR_VARIABLE] = path.join(runDir, 'windows');
   // The editor starts clean: nothing from an outer VS Code or an outer `npm test` leaks into it.
   for (const key of Object.keys(env)) {
     if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key.toLowerCase().startsWith('npm_'))

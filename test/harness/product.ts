@@ -43,10 +43,29 @@ export interface RunningProduct {
   readonly server: RunningCodeServer;
 }
 
+/** The demo workspace and the bridge an agent outside the window starts, as installed. */
+export function demoPaths(home: string): { readonly workspace: string; readonly bridge: string } {
+  const extensionsDir = path.join(home, 'extensions');
+  const installed = fs.existsSync(extensionsDir)
+    ? fs.readdirSync(extensionsDir).find((name) => name.startsWith('agent-live-tools.agent-live-tools-'))
+    : undefined;
+  return {
+    workspace: path.join(home, 'demo-workspace'),
+    bridge: path.join(
+      extensionsDir,
+      installed ?? 'agent-live-tools.agent-live-tools-<version>',
+      'dist',
+      'mcpBridge.js',
+    ),
+  };
+}
+
+/** `userDiscovery`: see Profile (npm start: true; the smoke test keeps its run to itself). */
 export async function startProduct(
   home: string,
   port: number | undefined,
   log: (line: string) => void,
+  userDiscovery = false,
 ): Promise<RunningProduct> {
   const root = repoRoot();
   const install = ensureCodeServer(path.join(root, '.vscode-test'), log);
@@ -73,7 +92,15 @@ export async function startProduct(
   log(`Installed ${path.relative(root, vsix)} into ${path.relative(root, extensionsDir)}.`);
   const server = await startCodeServer(
     install,
-    { userDataDir, extensionsDir, installExtensions: [], settings: QUIET_SETTINGS, port, smokeTestDriver: false },
+    {
+      userDataDir,
+      extensionsDir,
+      installExtensions: [],
+      settings: QUIET_SETTINGS,
+      port,
+      smokeTestDriver: false,
+      userDiscovery,
+    },
     workspace,
     home,
   );

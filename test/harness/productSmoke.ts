@@ -7,6 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, Page } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { STATE_DIR_VARIABLE } from '../../src/mcp/endpoint';
 import { newRunDir } from './editorRun';
 import { startProduct } from './product';
 import { chromiumPath } from './workbench';
@@ -73,16 +76,66 @@ export async function productSmokeTest(runDir: string, log: (line: string) => vo
     log(
       '✓ npm start serves VS Code with the .vsix installed: Run Tool… lists lsp (read), lsp_rename (write) and opens the input',
     );
+    const reached = await readmeAgentReachesDemo(runDir, log);
     const survived = await agentChangesSurviveReload(page, path.join(runDir, 'demo-workspace'), log);
     // Issue 23 measures activation in the product too: what the extension logged, as it logged it.
     const activated = activationLines(path.join(runDir, 'user-data', 'logs'));
     log(
       `  activation in the product (per window start): ${activated.length > 0 ? activated.join(' | ') : 'not logged'}`,
     );
-    return survived;
+    return reached && survived;
   } finally {
     await browser.close().catch(() => undefined);
     await product.server.stop();
+  }
+}
+
+/**
+ * README's command for an agent in a shell outside the window, run as written from the demo folder
+ * (the `claude mcp add` line's server command), with the SDK's MCP client: it lists and calls the tools.
+ * The run's discovery folder stands in for the user's (npm start uses the user's own).
+ */
+async function readmeAgentReachesDemo(runDir: string, log: (line: string) => void): Promise<boolean> {
+  const readme = fs.readFileSync(path.join(repoRoot(), 'README.md'), 'utf8');
+  const line = readme.split('\n').find((text) => text.startsWith('claude mcp add live-tools -- node "$PWD/'));
+  if (!line) {
+    log('✗ README has no `claude mcp add live-tools -- node "$PWD/…"` line for the npm start demo');
+    return false;
+  }
+  const command = line.slice('claude mcp add live-tools -- '.length);
+  const workspace = path.join(runDir, 'demo-workspace');
+  const client = new Client({ name: 'readme-agent', version: '1.0.0' });
+  try {
+    await client.connect(
+      new StdioClientTransport({
+        command: '/bin/sh',
+        args: ['-c', command],
+        cwd: workspace,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: runDir,
+          PWD: workspace,
+          [STATE_DIR_VARIABLE]: path.join(runDir, 'windows'),
+        },
+        stderr: 'pipe',
+      }),
+    );
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    const answer = await client.callTool({ name: 'lsp', arguments: { action: 'symbols', file: 'src/main.ts' } });
+    const text = (answer.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
+    if (!names.includes('lsp') || answer.isError || !/main\.ts/.test(text)) {
+      log(`✗ README's outside-shell command: listed ${names.join(', ')}; lsp answered ${text.slice(0, 200)}`);
+      return false;
+    }
+    log(
+      `✓ README's command for an agent outside the window reaches the npm start demo: ${names.length} tools; lsp answers`,
+    );
+    return true;
+  } catch (error) {
+    log(`✗ README's outside-shell command failed: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  } finally {
+    await client.close().catch(() => undefined);
   }
 }
 

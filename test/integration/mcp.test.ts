@@ -56,14 +56,14 @@ function runBridge(
   });
 }
 
-/** Runs `live-tools-mcp hook` with an agent's hook event on stdin, as the agent does. */
+/** Runs a hook command as an agent does (`sh -c`), with its hook event on stdin. */
 function runHookCommand(
-  bridge: string,
+  command: string,
   env: NodeJS.ProcessEnv,
   event: unknown,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bridge, 'hook'], { env, cwd: os.tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', command], { env, cwd: os.tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -642,7 +642,22 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     }
   });
 
-  it('live-tools-mcp hook, fed the PreToolUse and PostToolUse events of an Edit, prints the new problem as the context Claude Code adds for its model', async () => {
+  it('Connect an Agent installs the edit hook and the guidance for Claude Code; the hook as installed, fed the PreToolUse and PostToolUse events of an Edit, prints the new problem as the context Claude Code adds for its model', async () => {
+    await vscode.commands.executeCommand('liveTools.connectAgent', { target: 'claude', hook: true, guidance: true });
+    const settingsFile = path.join(workspaceRoot(), '.claude', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as {
+      hooks: Record<string, Array<{ matcher: string; hooks: Array<{ command: string; timeout: number }> }>>;
+    };
+    assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'PostToolUse']);
+    const installed = settings.hooks.PostToolUse[0].hooks[0].command;
+    assert.equal(settings.hooks.PreToolUse[0].hooks[0].command, installed);
+    assert.match(installed, / hook$/);
+    const skill = fs.readFileSync(
+      path.join(workspaceRoot(), '.claude', 'skills', 'agent-live-tools', 'SKILL.md'),
+      'utf8',
+    );
+    assert.match(skill, /^---\nname: agent-live-tools\n/);
+    assert.match(skill, /ask lsp diagnostics with files/);
     const file = path.join(workspaceRoot(), 'src', 'hooked.ts');
     fs.writeFileSync(file, 'export const count: number = 1;\n');
     // Started as an agent started outside the window would start it: no terminal variables, found by the discovery file.
@@ -657,11 +672,11 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     });
     try {
       const pre = event('PreToolUse');
-      const before = await runHookCommand(bridge, env, pre);
+      const before = await runHookCommand(installed, env, pre);
       assert.deepEqual([before.code, before.stdout], [0, '']);
       fs.writeFileSync(file, "export const count: number = 'one';\n");
       const started = Date.now();
-      const after = await runHookCommand(bridge, env, { ...event('PostToolUse'), session_id: pre.session_id });
+      const after = await runHookCommand(installed, env, { ...event('PostToolUse'), session_id: pre.session_id });
       const took = Date.now() - started;
       assert.equal(after.code, 0, after.stderr);
       const output = JSON.parse(after.stdout) as {
@@ -683,6 +698,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       );
     } finally {
       fs.rmSync(file, { force: true });
+      fs.rmSync(path.join(workspaceRoot(), '.claude'), { recursive: true, force: true });
     }
   });
 

@@ -18,7 +18,13 @@ import {
   WindowRecord,
   windowsFor,
 } from '../../src/mcp/endpoint';
-import { agentConfig, withServerAdded } from '../../src/mcp/connectConfig';
+import {
+  AgentFileChange,
+  agentConfig,
+  guidanceInstall,
+  hookInstall,
+  withServerAdded,
+} from '../../src/mcp/connectConfig';
 import { acceptHello, EndpointServer } from '../../src/mcp/endpointServer';
 import { nullLogger } from '../../src/log/logger';
 import { LineLimit, MAX_MESSAGE_BYTES, McpHost, McpSession, serveSession } from '../../src/mcp/mcpSession';
@@ -199,6 +205,65 @@ describe('MCP endpoint: agent configurations', () => {
     assert.throws(() => withServerAdded('[1]', 'node', '/b.js'), /does not hold a JSON object/);
     assert.throws(() => withServerAdded('{"mcpServers": 3}', 'node', '/b.js'), /"mcpServers" that is not an object/);
     assert.throws(() => withServerAdded('{"mcpServers": ', 'node', '/b.js'), SyntaxError);
+  });
+
+  it("installs the edit hook in each agent's project settings beside the user's own hooks, once however often it is installed", () => {
+    const claude = hookInstall('claude', 'node', '/ext/dist/mcpBridge.js');
+    assert.ok(claude);
+    assert.equal(claude.file, '.claude/settings.json');
+    const theirs = { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo hi' }] };
+    const existing = JSON.stringify({ model: 'x', hooks: { PostToolUse: [theirs] } });
+    const once = claude.apply(existing);
+    const twice = JSON.parse(claude.apply(once)) as { model: string; hooks: Record<string, unknown[]> };
+    assert.equal(twice.model, 'x');
+    const ours = {
+      matcher: 'Edit|Write|MultiEdit|NotebookEdit',
+      hooks: [{ type: 'command', command: 'node /ext/dist/mcpBridge.js hook', timeout: 30 }],
+    };
+    assert.deepEqual(twice.hooks, { PostToolUse: [theirs, ours], PreToolUse: [ours] });
+    // What the human is shown is what is added.
+    assert.deepEqual(JSON.parse(claude.added), { hooks: { PreToolUse: [ours], PostToolUse: [ours] } });
+    // Another build's hook (another path) is replaced too.
+    const moved = hookInstall('claude', 'node', '/new place/dist/mcpBridge.js') as AgentFileChange;
+    const replaced = JSON.parse(moved.apply(once)) as {
+      hooks: { PreToolUse: Array<{ hooks: Array<{ command: string }> }> };
+    };
+    assert.deepEqual(
+      replaced.hooks.PreToolUse.map((entry) => entry.hooks[0].command),
+      ["node '/new place/dist/mcpBridge.js' hook"],
+    );
+    assert.throws(() => claude.apply('{ // a comment\n}'), /not plain JSON/);
+    assert.throws(() => claude.apply('{"hooks": {"PreToolUse": 1}}'), /"hooks.PreToolUse" that is not a list/);
+
+    const gemini = JSON.parse((hookInstall('gemini', 'node', '/b.js') as AgentFileChange).apply(undefined)) as {
+      hooks: Record<string, Array<{ matcher: string; hooks: Array<{ timeout: number }> }>>;
+    };
+    assert.deepEqual(Object.keys(gemini.hooks), ['BeforeTool', 'AfterTool']);
+    assert.equal(gemini.hooks.AfterTool[0].matcher, 'write_file|replace');
+    assert.equal(gemini.hooks.AfterTool[0].hooks[0].timeout, 30_000);
+    assert.equal((hookInstall('codex', 'node', '/b.js') as AgentFileChange).file, '.codex/hooks.json');
+    assert.equal(hookInstall('mcp.json', 'node', '/b.js'), undefined);
+  });
+
+  it("puts the guidance where each agent reads project guidance: Claude Code's own skill, a section of AGENTS.md or GEMINI.md written again in place", () => {
+    const claude = guidanceInstall('claude', 'Use lsp.\nUse edit.') as AgentFileChange;
+    assert.equal(claude.file, '.claude/skills/agent-live-tools/SKILL.md');
+    assert.match(
+      claude.apply(undefined),
+      /^---\nname: agent-live-tools\ndescription: .+\n---\n\n## Agent Live Tools \(MCP server "live-tools"\)\n\n- Use lsp\.\n- Use edit\.\n$/,
+    );
+    const codex = guidanceInstall('codex', 'Use lsp.') as AgentFileChange;
+    assert.equal(codex.file, 'AGENTS.md');
+    const first = codex.apply('# Project\n\nOur rules.\n');
+    assert.match(
+      first,
+      /^# Project\n\nOur rules\.\n\n<!-- agent-live-tools: start[^\n]*-->\n## Agent Live Tools[\s\S]*- Use lsp\.\n<!-- agent-live-tools: end -->\n$/,
+    );
+    const again = (guidanceInstall('codex', 'Use ast_grep.') as AgentFileChange).apply(`${first}\nMore of ours.\n`);
+    assert.match(again, /- Use ast_grep\.\n<!-- agent-live-tools: end -->\n\nMore of ours\.\n$/);
+    assert.doesNotMatch(again, /Use lsp/);
+    assert.equal((guidanceInstall('gemini', 'x') as AgentFileChange).file, 'GEMINI.md');
+    assert.equal(guidanceInstall('mcp.json', 'x'), undefined);
   });
 });
 

@@ -19,6 +19,7 @@ import { TOOL_CATALOG } from '../../tools/declarations';
 import { isFailureText, ToolRunner } from '../../tools/toolRunner';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { annotationsOf } from '../toolAnnotations';
+import { serverInstructions } from '../serverInstructions';
 import { discoveryDir, SOCKET_VARIABLE, TOKEN_VARIABLE } from '../endpoint';
 import { EndpointServer } from '../endpointServer';
 import { connectAgentCommand } from './connectAgent';
@@ -199,7 +200,10 @@ export function registerMcp(
   const bridgeFile = path.join(context.extensionPath, 'dist', 'mcpBridge.js');
   // The editor's Node where it is one (code-server); in the desktop editor it is Electron: `node` from PATH.
   const nodeCommand = path.basename(process.execPath).startsWith('node') ? process.execPath : 'node';
-  const connectAgent = connectAgentCommand(runtime.writer, nodeCommand, bridgeFile, maxTier);
+  // The guidance names what a client at the cap is offered now.
+  const connectAgent = connectAgentCommand(runtime.writer, nodeCommand, bridgeFile, maxTier, () =>
+    serverInstructions(offeredTools(TOOL_CATALOG, board, maxTier()).map((declaration) => declaration.name)),
+  );
 
   // The editor's own MCP hosts get this window's endpoint only when the user asks (see docs/architecture.md:
   // the local chat already has these tools as language model tools, and would be offered each twice).

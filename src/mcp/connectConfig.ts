@@ -100,7 +100,7 @@ const HOOK_TIMEOUT_SECONDS = 30;
 
 /**
  * The edit hook in each agent's project settings: before and after each of its own file edits
- * (Claude Code: `.claude/settings.json`; Codex CLI: `.codex/hooks.json`, which Codex runs once the
+ * (Claude Code: `.claude/settings.local.json`, personal, since the command names this installation; Codex CLI: `.codex/hooks.json`, which Codex runs once the
  * user trusts it in /hooks; Gemini CLI: `.gemini/settings.json`, timeout in ms). None for mcp.json.
  */
 export function hookInstall(target: AgentTarget, node: string, bridge: string): AgentFileChange | undefined {
@@ -110,7 +110,8 @@ export function hookInstall(target: AgentTarget, node: string, bridge: string): 
     case 'claude': {
       const hook = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
       const matcher = 'Edit|Write|MultiEdit|NotebookEdit';
-      return hooksChange('.claude/settings.json', {
+      // The local settings (not shared with the project): the command names this installation's path.
+      return hooksChange('.claude/settings.local.json', {
         PreToolUse: entry(matcher, hook),
         PostToolUse: entry(matcher, hook),
       });
@@ -134,13 +135,17 @@ export function hookInstall(target: AgentTarget, node: string, bridge: string): 
   }
 }
 
-/** Whether a hook entry is ours (an earlier install, maybe of another build): replaced, never doubled. */
-function isOurHook(entry: unknown): boolean {
-  const hooks = (entry as { hooks?: unknown })?.hooks;
-  return (
-    Array.isArray(hooks) &&
-    hooks.some((hook) => /mcpBridge\.js'? hook$/.test(String((hook as { command?: unknown })?.command ?? '')))
-  );
+/** Whether a hook is ours (an earlier install, maybe of another build): replaced, never doubled. */
+function isOurHook(hook: unknown): boolean {
+  return /mcpBridge\.js'? hook$/.test(String((hook as { command?: unknown })?.command ?? ''));
+}
+
+/** A matcher group without our hooks (the user's own in it kept), or undefined when nothing of it is left. */
+function withoutOurHooks(group: unknown): unknown {
+  const hooks = (group as { hooks?: unknown })?.hooks;
+  if (!Array.isArray(hooks) || !hooks.some(isOurHook)) return group;
+  const kept = hooks.filter((hook) => !isOurHook(hook));
+  return kept.length === 0 ? undefined : { ...(group as object), hooks: kept };
 }
 
 function hooksChange(file: string, events: Record<string, unknown>): AgentFileChange {
@@ -160,7 +165,7 @@ function hooksChange(file: string, events: Record<string, unknown>): AgentFileCh
       for (const [name, entry] of Object.entries(events)) {
         const current = merged[name] ?? [];
         if (!Array.isArray(current)) throw new Error(`${file} has a "hooks.${name}" that is not a list`);
-        merged[name] = [...current.filter((other) => !isOurHook(other)), entry];
+        merged[name] = [...current.map(withoutOurHooks).filter((group) => group !== undefined), entry];
       }
       return `${JSON.stringify({ ...config, hooks: merged }, null, 2)}\n`;
     },

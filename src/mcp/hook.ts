@@ -2,7 +2,7 @@
  * `live-tools-mcp hook`: what an agent runs around its own file edits so that it hears, without
  * asking, what each edit did to the diagnostics — the answer our own `edit` gives. It reads the
  * agent's hook event (JSON on stdin): before an edit (Claude Code's and Codex's `PreToolUse`, Gemini
- * CLI's `BeforeTool`) it has the window look at the file (the baseline, nothing printed); after it
+ * CLI's `BeforeTool`) it has the window note what the file has (the baseline, nothing printed); after it
  * (`PostToolUse`, `AfterTool`) it asks again and prints the difference as the agent's
  * `hookSpecificOutput.additionalContext`, which each of the three adds to what the model reads.
  * It is a plain MCP client of the window (one `lsp diagnostics` call), in a session the window holds
@@ -14,6 +14,8 @@ import { connectToWindow } from './windowConnection';
 
 /** How long one run may take before it answers "pending" (the agents' hook limits are 60 s or more). */
 export const HOOK_BUDGET_MS = 25_000;
+/** Before an edit the run only takes the baseline, and the edit waits for it: shorter. */
+const BEFORE_BUDGET_MS = 8_000;
 /** The largest event read: a Write's event carries the whole file. */
 export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 /** Files one event may name (a Codex patch may touch many); the window checks at most its own cap of them. */
@@ -53,14 +55,16 @@ const FILE_TOOLS: Record<string, readonly string[]> = {
 export function patchFiles(patch: string): string[] {
   const files: string[] = [];
   for (const line of patch.split('\n')) {
-    const match = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+?)\s*$/.exec(line);
-    if (match) files.push(match[1]);
+    // The prefix only, then the rest trimmed: a pattern ending in `(.+?)\s*$` backtracks on trailing blanks.
+    const match = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): /.exec(line);
+    const file = match ? line.slice(match[0].length).trimEnd() : '';
+    if (file !== '') files.push(file);
   }
   return files;
 }
 
 /** The event, or why this run has nothing to do (a tool that edits no file, an event of another kind). */
-export function parseHookEvent(value: unknown, fallbackCwd: string): HookEvent | string {
+export function parseHookEvent(value: unknown, fallbackCwd: string, parentPid = process.ppid): HookEvent | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the event is not a JSON object';
   const event = value as Record<string, unknown>;
   const eventName = typeof event.hook_event_name === 'string' ? event.hook_event_name : '';
@@ -85,7 +89,9 @@ export function parseHookEvent(value: unknown, fallbackCwd: string): HookEvent |
       : tool === 'apply_patch' || 'turn_id' in event
         ? 'codex'
         : 'claude';
-  const session = typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : 'unknown';
+  // Without a session id, the agent's process (the hook's parent) stands for its session.
+  const session =
+    typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : `pid-${parentPid}`;
   return {
     eventName,
     phase,
@@ -124,8 +130,11 @@ export async function runHook(
   }
   const event = parseHookEvent(parsed, fallbackCwd);
   if (typeof event === 'string') return 0;
+  if (event.phase === 'before') {
+    await withBudget(askWindow(event, env), Math.min(budgetMs, BEFORE_BUDGET_MS));
+    return 0;
+  }
   const answer = await withBudget(askWindow(event, env), budgetMs);
-  if (event.phase === 'before') return 0;
   const text =
     answer === undefined
       ? `Diagnostics pending: the editor did not answer within ${budgetMs / 1000} s; not verified — ask lsp diagnostics with files later.`
@@ -177,7 +186,8 @@ async function askWindow(event: HookEvent, env: NodeJS.ProcessEnv): Promise<stri
     socket.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     const called = await request(2, 'tools/call', {
       name: 'lsp',
-      arguments: { action: 'diagnostics', files: event.files },
+      // Before the edit: only what the files have now, for the after-run to compare with.
+      arguments: { action: 'diagnostics', files: event.files, ...(event.phase === 'before' ? { baseline: true } : {}) },
     });
     if (typeof called === 'string') return called;
     if (called.error) return `Not checked: ${called.error.message ?? 'the window refused the call'}`;

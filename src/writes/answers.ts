@@ -86,12 +86,20 @@ export function sinceAnswer(checks: readonly SinceCheck[], waitSeconds: number):
   const compared = checked.filter((check) => !check.verdict.firstLook);
   const introduced = compared.flatMap((check) => check.verdict.introduced);
   const fixed = compared.reduce((sum, check) => sum + check.verdict.fixed, 0);
-  const firstLooks = checked.filter((check) => check.verdict.firstLook && !check.deleted);
-  const importers = checked.filter((check) => !check.named).length;
-  const scope = `${plural(checked.length, 'file')} checked${importers > 0 ? `, ${importers} of them importing the others` : ''}`;
+  const firstLooks = checked.filter((check) => check.verdict.firstLook);
+  const importers = compared.filter((check) => !check.named).length;
+  const scope = `${plural(compared.length, 'file')} compared${importers > 0 ? `, ${importers} of them importing the others` : ''}`;
   const lines: string[] = [];
   const fixedNote = fixed > 0 ? `, ${fixed} fixed` : '';
-  if (checked.length === 0) lines.push('Diagnostics: nothing could be checked.');
+  const pending = checks.filter((check) => !check.unchecked && check.verdict.pending);
+  if (compared.length === 0)
+    lines.push(
+      firstLooks.length > 0
+        ? 'Diagnostics: nothing earlier to compare with (first look).'
+        : pending.length > 0
+          ? 'Diagnostics: pending.'
+          : 'Diagnostics: nothing could be checked.',
+    );
   else if (introduced.length === 0)
     lines.push(`Diagnostics since your last look: no new problems${fixedNote} (${scope}).`);
   else {
@@ -110,30 +118,55 @@ export function sinceAnswer(checks: readonly SinceCheck[], waitSeconds: number):
   const stillThere = compared
     .filter((check) => check.named && check.verdict.present.length > check.verdict.introduced.length)
     .map((check) => {
-      const earlier = check.verdict.present.filter((item) => !check.verdict.introduced.includes(item));
-      return `${check.verdict.path} (${countBySeverity(earlier)})`;
+      const isNew = new Set(check.verdict.introduced);
+      return `${check.verdict.path} (${countBySeverity(check.verdict.present.filter((item) => !isNew.has(item)))})`;
     });
   if (stillThere.length > 0) lines.push(`Still there from before: ${stillThere.join(', ')}.`);
-  for (const check of firstLooks) {
-    const present = check.verdict.present;
-    lines.push(
-      present.length === 0
-        ? `${check.verdict.path}: first look (nothing earlier to compare with): no problems.`
-        : `${check.verdict.path}: first look (nothing earlier to compare with): ${countBySeverity(present)} now:\n${formatDiagnosticList(present, WRITE_DIAGNOSTICS_CAP)}`,
-    );
-  }
+  for (const check of firstLooks) lines.push(firstLookLine(check.verdict.path, check.verdict.present));
   const deleted = checks.filter((check) => check.deleted).map((check) => check.verdict.path);
   if (deleted.length > 0) lines.push(`Deleted: ${deleted.join(', ')}.`);
-  const pending = checks.filter((check) => !check.unchecked && check.verdict.pending);
   if (pending.length > 0)
     lines.push(
       `Pending for ${pending.map((check) => check.verdict.path).join(', ')}: no answer from the language server within ${waitSeconds} s; ` +
         'not verified — ask again for those files later (they are compared with what you saw before).',
     );
-  const unchecked = checks.filter((check) => check.unchecked);
-  if (unchecked.length > 0)
-    lines.push(`Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`);
+  lines.push(uncheckedLine(checks));
   return lines.filter((line) => line !== '').join('\n');
+}
+
+/** The answer to a baseline call (before an edit made elsewhere): what each file has now, briefly. */
+export function baselineAnswer(checks: readonly SinceCheck[], waitSeconds: number): string {
+  const taken = checks.filter((check) => !check.unchecked && !check.verdict.pending);
+  const pending = checks.filter((check) => !check.unchecked && check.verdict.pending);
+  const lines = [
+    taken.length > 0
+      ? `Baseline taken (the next call with files compares with it): ${taken
+          .map(
+            (check) =>
+              `${check.verdict.path} (${check.verdict.present.length === 0 ? 'no problems' : countBySeverity(check.verdict.present)})`,
+          )
+          .join(', ')}.`
+      : 'No baseline taken.',
+  ];
+  if (pending.length > 0)
+    lines.push(
+      `Pending for ${pending.map((check) => check.verdict.path).join(', ')}: no answer from the language server within ${waitSeconds} s; the next call lists them whole.`,
+    );
+  lines.push(uncheckedLine(checks));
+  return lines.filter((line) => line !== '').join('\n');
+}
+
+function firstLookLine(path: string, present: readonly DiagnosticItem[]): string {
+  return present.length === 0
+    ? `${path}: first look (nothing earlier to compare with): no problems.`
+    : `${path}: first look (nothing earlier to compare with): ${countBySeverity(present)} now:\n${formatDiagnosticList(present, WRITE_DIAGNOSTICS_CAP)}`;
+}
+
+function uncheckedLine(checks: readonly SinceCheck[]): string {
+  const unchecked = checks.filter((check) => check.unchecked);
+  return unchecked.length === 0
+    ? ''
+    : `Not checked: ${unchecked.map((check) => `${check.verdict.path} (${check.unchecked})`).join(', ')}.`;
 }
 
 /** A short unified-looking preview of a change for confirmations: removed and added lines, capped. */

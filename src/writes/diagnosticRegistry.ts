@@ -96,6 +96,16 @@ export class DiagnosticRegistry {
   }
 
   /**
+   * Before an edit made elsewhere: what `path` has now becomes what the next comparison starts from,
+   * so it reports what that edit did. A file whose last answer is still pending keeps that older
+   * baseline (its news is not swallowed here); a file that does not exist yet starts from nothing.
+   */
+  baseline(conversation: string, path: string, items: readonly WriteDiagnostic[]): void {
+    if (this.pendingIn(conversation).has(path)) return;
+    this.look(conversation, path, items);
+  }
+
+  /**
    * What changed in `path`'s diagnostics since the conversation last saw them (`after` undefined: the
    * server did not answer; the file stays pending against the same baseline). A file never seen is a
    * first look: all of it is told, and it becomes the baseline.

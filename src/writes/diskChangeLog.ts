@@ -12,6 +12,8 @@ export interface ChangesSince {
   readonly dropped: boolean;
   /** This is the conversation's first call: `paths` run from the start of the log. */
   readonly firstCall: boolean;
+  /** Where the conversation's cursor goes once it has been answered (`advance`). */
+  readonly through: number;
 }
 
 /** Files one "what changed since my last look" answer checks (named, or changed on disk); the rest are named. */
@@ -27,11 +29,14 @@ export class DiskChangeLog {
   private sequence = 0;
   /** The newest sequence number dropped for the cap (0: none). */
   private droppedThrough = 0;
+  /** When the last change was recorded (ms since the epoch; 0: none yet). */
+  lastRecordedAt = 0;
 
   constructor(private readonly cap = 10_000) {}
 
   record(path: string): void {
     if (SKIPPED_SEGMENT.test(path)) return;
+    this.lastRecordedAt = Date.now();
     this.changed.delete(path);
     this.changed.set(path, ++this.sequence);
     if (this.changed.size <= this.cap) return;
@@ -40,13 +45,17 @@ export class DiskChangeLog {
     this.droppedThrough = at;
   }
 
-  /** The paths changed since the conversation's last call (from the start on its first), and moves its cursor to now. */
-  takeSince(conversation: string): ChangesSince {
+  /** The paths changed since the conversation's last answered call (from the start on its first). */
+  since(conversation: string): ChangesSince {
     const cursor = this.cursors.get(conversation);
     const from = cursor ?? 0;
-    this.cursors.set(conversation, this.sequence);
     const paths = [...this.changed].filter(([, at]) => at > from).map(([path]) => path);
-    return { paths, dropped: this.droppedThrough > from, firstCall: cursor === undefined };
+    return { paths, dropped: this.droppedThrough > from, firstCall: cursor === undefined, through: this.sequence };
+  }
+
+  /** The conversation was answered about the changes up to `through`. */
+  advance(conversation: string, through: number): void {
+    this.cursors.set(conversation, Math.max(this.cursors.get(conversation) ?? 0, through));
   }
 
   /** Forgets a conversation's cursor (it ended). */

@@ -543,7 +543,7 @@ describe('lsp against the built-in TypeScript server', function () {
       assert.match(text, /"line" must be a whole number\./);
       assert.match(
         text,
-        /Unknown argument "column" \(accepted: action, file, line, symbol, occurrence, query, files, changed_on_disk\)\./,
+        /Unknown argument "column" \(accepted: action, file, line, symbol, occurrence, query, files, changed_on_disk, baseline\)\./,
       );
     });
 

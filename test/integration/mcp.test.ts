@@ -603,7 +603,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       const introduced = await delta({ files: ['src/onDisk/util.ts'] });
       assert.match(
         introduced,
-        /^Diagnostics since your last look: 1 new problem \(2 files checked, 1 of them importing the others\)\./,
+        /^Diagnostics since your last look: 1 new problem \(2 files compared, 1 of them importing the others\)\./,
       );
       assert.match(
         introduced,
@@ -612,7 +612,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       // Renamed on disk: the importer breaks, and is named.
       fs.writeFileSync(util, 'export function sum(a: number, b: number): number {\n  return `${a}`;\n}\n');
       const broken = await delta({ files: ['src/onDisk/util.ts'] });
-      assert.match(broken, /^Diagnostics since your last look: 1 new problem \(2 files checked/);
+      assert.match(broken, /^Diagnostics since your last look: 1 new problem \(2 files compared/);
       assert.match(broken, /Broken importers \(they import a changed file\): src\/onDisk\/user\.ts\./);
       assert.match(
         broken,
@@ -623,7 +623,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       fs.writeFileSync(util, 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
       assert.match(
         await delta({ files: ['src/onDisk/util.ts'] }),
-        /^Diagnostics since your last look: no new problems, 2 fixed \(2 files checked, 1 of them importing the others\)\.$/,
+        /^Diagnostics since your last look: no new problems, 2 fixed \(2 files compared, 1 of them importing the others\)\.$/,
       );
       // The files changed on disk since the last such call: the first call takes everything since the window watched.
       await delta({ changed_on_disk: true });
@@ -644,7 +644,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
 
   it('Connect an Agent installs the edit hook and the guidance for Claude Code; the hook as installed, fed the PreToolUse and PostToolUse events of an Edit, prints the new problem as the context Claude Code adds for its model', async () => {
     await vscode.commands.executeCommand('liveTools.connectAgent', { target: 'claude', hook: true, guidance: true });
-    const settingsFile = path.join(workspaceRoot(), '.claude', 'settings.json');
+    const settingsFile = path.join(workspaceRoot(), '.claude', 'settings.local.json');
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as {
       hooks: Record<string, Array<{ matcher: string; hooks: Array<{ command: string; timeout: number }> }>>;
     };
@@ -685,7 +685,7 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
       assert.equal(output.hookSpecificOutput.hookEventName, 'PostToolUse');
       assert.match(
         output.hookSpecificOutput.additionalContext,
-        /^Agent Live Tools \(the editor's language servers\) after this edit:\nDiagnostics since your last look: 1 new problem \(1 file checked\)\.\nsrc\/hooked\.ts:1: error ts 2322: Type 'string' is not assignable to type 'number'\./,
+        /^Agent Live Tools \(the editor's language servers\) after this edit:\nDiagnostics since your last look: 1 new problem \(1 file compared\)\.\nsrc\/hooked\.ts:1: error ts 2322: Type 'string' is not assignable to type 'number'\./,
       );
       assert.ok(took < 25_000, `the hook answered within its budget (${took} ms)`);
       // Each run is one session of its own, named as the hook, and ends with the run.

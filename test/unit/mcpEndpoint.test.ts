@@ -210,7 +210,7 @@ describe('MCP endpoint: agent configurations', () => {
   it("installs the edit hook in each agent's project settings beside the user's own hooks, once however often it is installed", () => {
     const claude = hookInstall('claude', 'node', '/ext/dist/mcpBridge.js');
     assert.ok(claude);
-    assert.equal(claude.file, '.claude/settings.json');
+    assert.equal(claude.file, '.claude/settings.local.json');
     const theirs = { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo hi' }] };
     const existing = JSON.stringify({ model: 'x', hooks: { PostToolUse: [theirs] } });
     const once = claude.apply(existing);
@@ -232,6 +232,16 @@ describe('MCP endpoint: agent configurations', () => {
       replaced.hooks.PreToolUse.map((entry) => entry.hooks[0].command),
       ["node '/new place/dist/mcpBridge.js' hook"],
     );
+    // A group of the user's that also holds our hook keeps the user's hook.
+    const shared = JSON.stringify({
+      hooks: {
+        PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }, ours.hooks[0]] }],
+      },
+    });
+    assert.deepEqual((JSON.parse(claude.apply(shared)) as { hooks: { PostToolUse: unknown[] } }).hooks.PostToolUse, [
+      { matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] },
+      ours,
+    ]);
     assert.throws(() => claude.apply('{ // a comment\n}'), /not plain JSON/);
     assert.throws(() => claude.apply('{"hooks": {"PreToolUse": 1}}'), /"hooks.PreToolUse" that is not a list/);
 

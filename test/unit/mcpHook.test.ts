@@ -75,6 +75,11 @@ describe('MCP hook: reading the agents’ events', () => {
       '*** End Patch',
     ].join('\n');
     assert.deepEqual(patchFiles(patch), ['src/a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']);
+    // Trailing blanks are trimmed, in time linear in the line (a lazy group before \s*$ was quadratic).
+    const blanks = ' '.repeat(200_000);
+    const started = performance.now();
+    assert.deepEqual(patchFiles(`*** Update File: a.ts${blanks}\n*** Add File: ${blanks}x`), ['a.ts', `${blanks}x`]);
+    assert.ok(performance.now() - started < 200, `${performance.now() - started} ms`);
     const codex = parseHookEvent(
       {
         session_id: 't',
@@ -182,17 +187,10 @@ describe('MCP hook: one run against a window', function () {
         context.hookSpecificOutput.additionalContext,
         /after this edit:\nDiagnostics since your last look: 1 new problem \(call 2\)\./,
       );
+      const files = [path.join(project, 'src/a.ts')];
       assert.deepEqual(calls, [
-        {
-          name: 'lsp',
-          input: { action: 'diagnostics', files: [path.join(project, 'src/a.ts')] },
-          session: 'claude:sess-1',
-        },
-        {
-          name: 'lsp',
-          input: { action: 'diagnostics', files: [path.join(project, 'src/a.ts')] },
-          session: 'claude:sess-1',
-        },
+        { name: 'lsp', input: { action: 'diagnostics', files, baseline: true }, session: 'claude:sess-1' },
+        { name: 'lsp', input: { action: 'diagnostics', files }, session: 'claude:sess-1' },
       ]);
       // Past its budget the answer is pending, never clean.
       slow = true;

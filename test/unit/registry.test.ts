@@ -104,7 +104,7 @@ describe('input validation against the schema', () => {
         error.problems.includes('"line" must be a whole number.') &&
         error.problems.includes('"occurrence" must be at least 1.') &&
         error.problems.includes(
-          'Unknown argument "column" (accepted: action, file, line, symbol, occurrence, query, files, changed_on_disk).',
+          'Unknown argument "column" (accepted: action, file, line, symbol, occurrence, query, files, changed_on_disk, baseline).',
         ),
     );
   });

@@ -281,6 +281,22 @@ describe('diagnostic registry', () => {
     assert.equal(registry.sinceLastSeen('d', 'a.ts', [E]).firstLook, true);
   });
 
+  it('a baseline before an edit: the next comparison reports what the edit did; a pending answer is kept, a missing file starts from nothing', () => {
+    const registry = new DiagnosticRegistry();
+    const other = error(8, "Cannot find name 'x'.", '2304');
+    registry.baseline('c', 'a.ts', [E]);
+    assert.deepEqual(registry.sinceLastSeen('c', 'a.ts', [E, other]).introduced, [other]);
+    // Pending after an edit: the next edit's baseline does not swallow what the first one did.
+    registry.baseline('c', 'a.ts', []);
+    assert.equal(registry.sinceLastSeen('c', 'a.ts', undefined).pending, true);
+    registry.baseline('c', 'a.ts', [other]);
+    assert.deepEqual(registry.sinceLastSeen('c', 'a.ts', [other, E]).introduced, [other, E]);
+    // A file about to be created.
+    registry.baseline('c', 'new.ts', []);
+    const created = registry.sinceLastSeen('c', 'new.ts', [E]);
+    assert.deepEqual([created.firstLook, created.introduced], [false, [E]]);
+  });
+
   it("since last seen compares with a write's answer, keeps a pending baseline, and forgets with the conversation", () => {
     const registry = new DiagnosticRegistry();
     registry.observe('c', { path: 'a.ts', before: [], after: [] });
@@ -298,33 +314,44 @@ describe('diagnostic registry', () => {
 });
 
 describe('disk change log', () => {
-  it('gives each conversation the files changed since its last call, once each, the latest change last', () => {
+  /** What a conversation is told, its cursor moved on as an answered call does. */
+  const take = (log: DiskChangeLog, conversation: string) => {
+    const { paths, dropped, firstCall, through } = log.since(conversation);
+    log.advance(conversation, through);
+    return { paths, dropped, firstCall };
+  };
+
+  it('gives each conversation the files changed since its last answered call, once each, the latest change last', () => {
     const log = new DiskChangeLog();
     log.record('/w/a.ts');
     log.record('/w/b.ts');
-    assert.deepEqual(log.takeSince('c'), { paths: ['/w/a.ts', '/w/b.ts'], dropped: false, firstCall: true });
+    assert.deepEqual(take(log, 'c'), { paths: ['/w/a.ts', '/w/b.ts'], dropped: false, firstCall: true });
     log.record('/w/b.ts');
     log.record('/w/c.ts');
     log.record('/w/b.ts');
-    assert.deepEqual(log.takeSince('c'), { paths: ['/w/c.ts', '/w/b.ts'], dropped: false, firstCall: false });
-    assert.deepEqual(log.takeSince('c').paths, []);
+    // A call that was not answered (cancelled) leaves them for the next.
+    assert.deepEqual(log.since('c').paths, ['/w/c.ts', '/w/b.ts']);
+    assert.deepEqual(take(log, 'c'), { paths: ['/w/c.ts', '/w/b.ts'], dropped: false, firstCall: false });
+    assert.deepEqual(take(log, 'c').paths, []);
     // Another conversation has its own cursor.
-    assert.deepEqual(log.takeSince('d').paths, ['/w/a.ts', '/w/c.ts', '/w/b.ts']);
+    assert.deepEqual(take(log, 'd').paths, ['/w/a.ts', '/w/c.ts', '/w/b.ts']);
     log.forget('c');
-    assert.equal(log.takeSince('c').firstCall, true);
+    assert.equal(take(log, 'c').firstCall, true);
   });
 
   it('skips .git and node_modules; past its cap drops the oldest and says so to a conversation that missed them', () => {
     const log = new DiskChangeLog(2);
-    log.takeSince('c');
+    take(log, 'c');
     log.record('/w/.git/index');
     log.record('/w/node_modules/x/index.js');
+    assert.equal(log.lastRecordedAt, 0);
     log.record('/w/a.ts');
+    assert.ok(log.lastRecordedAt > 0);
     log.record('/w/b.ts');
-    assert.deepEqual(log.takeSince('d'), { paths: ['/w/a.ts', '/w/b.ts'], dropped: false, firstCall: true });
+    assert.deepEqual(take(log, 'd'), { paths: ['/w/a.ts', '/w/b.ts'], dropped: false, firstCall: true });
     log.record('/w/c.ts');
-    assert.deepEqual(log.takeSince('c'), { paths: ['/w/b.ts', '/w/c.ts'], dropped: true, firstCall: false });
-    assert.deepEqual(log.takeSince('d'), { paths: ['/w/c.ts'], dropped: false, firstCall: false });
+    assert.deepEqual(take(log, 'c'), { paths: ['/w/b.ts', '/w/c.ts'], dropped: true, firstCall: false });
+    assert.deepEqual(take(log, 'd'), { paths: ['/w/c.ts'], dropped: false, firstCall: false });
   });
 });
 

@@ -67,6 +67,8 @@ function callerOf(peer: McpPeer): Caller {
 
 /** The one tool a hook's session may call. */
 const HOOK_TOOL = 'lsp';
+/** Hook conversations kept (what each agent session last saw); past it the longest unused is forgotten. */
+const HOOK_CONVERSATIONS_KEPT = 50;
 
 function contentOf(result: vscode.LanguageModelToolResult): McpContent[] {
   const content: McpContent[] = [];
@@ -143,11 +145,23 @@ export function registerMcp(
     },
   };
 
+  // A hook's conversation outlives its runs (each compares with the last); bounded, the least recent forgotten.
+  const hookConversations = new Set<string>();
+  const keepHookConversation = (conversation: string): void => {
+    hookConversations.delete(conversation);
+    hookConversations.add(conversation);
+    if (hookConversations.size <= HOOK_CONVERSATIONS_KEPT) return;
+    const oldest = hookConversations.values().next().value as string;
+    hookConversations.delete(oldest);
+    void state.endConversation(oldest);
+  };
+
   const endpoint = EndpointServer.open({
     log,
     stateDir: discoveryDir(),
     folders: realFolders,
     serve: (connection, id, bridge, agentSession) => {
+      if (agentSession) keepHookConversation(`hook:${agentSession}`);
       sessionModule ??= require(
         path.join(context.extensionPath, 'dist', 'mcpSession.js'),
       ) as typeof import('../mcpSession');

@@ -33,6 +33,7 @@ export interface LspInput {
   query?: string;
   files?: string[];
   changed_on_disk?: boolean;
+  baseline?: boolean;
 }
 
 export const lspDeclaration: ToolDeclaration = {
@@ -50,7 +51,7 @@ export const lspDeclaration: ToolDeclaration = {
       'If the symbol occurs more than once on the line, add `occurrence` (1-based) or write `name#2`.',
     'Actions:',
     '- diagnostics (file): errors and warnings of one file, with whether the check really ran. file "*" runs the project\'s own checker for every project root (tsc, pyright, go vet, cargo check, dart analyze; can take a while).',
-    `- diagnostics (files, or changed_on_disk: true): after you edited files with other tools (your own Edit/Write, a shell), what changed since you last saw their diagnostics — new problems with their line, how many were fixed, files importing them that broke, what is still pending; the text on disk now is checked. changed_on_disk takes the files changed on disk since your last such call (at most ${CHANGED_FILES_CAP} checked). Ask once before editing to set the baseline; a file you never looked at is listed whole.`,
+    `- diagnostics (files, or changed_on_disk: true): after you edited files with other tools (your own Edit/Write, a shell), what changed since you last saw their diagnostics — new problems with their line, how many were fixed, files importing them that broke, what is still pending; the text on disk now is checked. changed_on_disk takes the files changed on disk since your last such call (at most ${CHANGED_FILES_CAP} checked). Before editing, files with baseline: true notes what they have now (a file you never looked at is otherwise listed whole).`,
     '- definition, type_definition, implementation, references, hover (file, line, symbol).',
     '- callers, callees (file, line, symbol): the call hierarchy of a function or method.',
     `- supertypes, subtypes (file, line, symbol): the direct base types or derived types of a class or interface (capped like callers), where the language server has a type hierarchy.`,
@@ -89,6 +90,11 @@ export const lspDeclaration: ToolDeclaration = {
       changed_on_disk: {
         type: 'boolean',
         description: 'For diagnostics: check the files changed on disk since your last call with changed_on_disk.',
+      },
+      baseline: {
+        type: 'boolean',
+        description:
+          'For diagnostics with files, before you edit them: only note what they have now, so the next call reports what your edit changed.',
       },
     },
     required: ['action'],

@@ -54,8 +54,8 @@ function requireArguments(input: LspInput): void {
       'file: every problem of one file; files or changed_on_disk: what changed since you last looked.',
     );
   }
-  if (input.files !== undefined || input.changed_on_disk !== undefined)
-    throw new InputError(['files and changed_on_disk belong to diagnostics.']);
+  if (input.files !== undefined || input.changed_on_disk !== undefined || input.baseline !== undefined)
+    throw new InputError(['files, changed_on_disk and baseline belong to diagnostics.']);
   const missing = needs[input.action].filter((key) => input[key] === undefined);
   if (missing.length === 0) return;
   const hint = missing.includes('symbol')
@@ -89,10 +89,18 @@ export function createLspTool(
       requireArguments(input);
       switch (input.action) {
         case 'diagnostics': {
+          if (input.baseline !== undefined && input.files === undefined)
+            throw new InputError(['baseline goes with files: the files you are about to edit.']);
           if (input.changed_on_disk === false)
             throw new InputError(['changed_on_disk: false asks for nothing; give file or files instead.']);
           if (input.changed_on_disk) return writes.changedSinceLastCall(caller.conversation, token);
-          if (input.files) return writes.sinceLastSeen(input.files, caller.conversation, token);
+          if (input.files)
+            return writes.sinceLastSeen(
+              input.files,
+              caller.conversation,
+              input.baseline ? 'baseline' : 'compare',
+              token,
+            );
           if (input.file === '*')
             return projectCheck(lsp.supervisor, lsp.log, checkerGate(approver, memory, caller), token);
           const { path, items, freshness } = await lsp.fileDiagnostics(input.file as string, token);

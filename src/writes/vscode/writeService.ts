@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { DeadlineExceeded } from '../../async/deadline';
 import { boundedTimeout } from '../../async/timers';
@@ -14,7 +15,7 @@ import { isFileOrOpen, languageExtensionsReady } from '../../workspace/vscode/op
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { displayPath } from '../../workspace/paths';
 import { isInside } from '../../workspace/containment';
-import { diagnosticsSection, FileCheck, SinceCheck, sinceAnswer } from '../answers';
+import { baselineAnswer, diagnosticsSection, FileCheck, SinceCheck, sinceAnswer } from '../answers';
 import { DiagnosticRegistry, SinceVerdict } from '../diagnosticRegistry';
 import { CHANGED_FILES_CAP, DiskChangeLog } from '../diskChangeLog';
 import { importsFile, isScriptFile, WRITE_IMPORTERS_CAP } from '../importers';
@@ -176,30 +177,44 @@ export class WriteService {
    * What changed in the diagnostics of `files` (as the model names them; edited elsewhere, e.g. by a
    * terminal agent's own tools on disk) and of the files importing them, since the conversation last
    * saw them (its writes' answers, its looks), within `liveTools.writes.diagnosticsWaitSeconds` for the
-   * whole call. A file outside the workspace is named as not checked; the others are still answered.
+   * whole call; with `baseline`, only what they have now, for the next call to compare with. A file
+   * outside the workspace is named as not checked; the others are still answered.
    */
-  sinceLastSeen(files: readonly string[], conversation: string, token: vscode.CancellationToken): Promise<string> {
+  sinceLastSeen(
+    files: readonly string[],
+    conversation: string,
+    mode: SinceMode,
+    token: vscode.CancellationToken,
+  ): Promise<string> {
     const refused: SinceCheck[] = [];
     const paths: string[] = [];
     for (const file of files) {
       try {
-        paths.push(this.resolve(file));
+        paths.push(this.resolveNamed(file));
       } catch (error) {
-        const why = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-        refused.push({ verdict: unseen(file), named: true, unchecked: why });
+        refused.push({ verdict: unseen(file), named: true, unchecked: firstLine(error) });
       }
     }
-    return this.compareWithLastSeen(paths, conversation, false, token, refused);
+    return this.overFiles(paths, conversation, mode, false, token, refused);
   }
 
   /** The same for the files changed on disk since the conversation's last such call (inside the folders it sees). */
   async changedSinceLastCall(conversation: string, token: vscode.CancellationToken): Promise<string> {
-    const { paths, dropped, firstCall } = this.changes.takeSince(conversation);
+    await this.changesSettled(token);
+    const { paths, dropped, firstCall, through } = this.changes.since(conversation);
     const folders = workspaceFolderPaths();
-    const inside = paths.filter((path) => folders.some((folder) => isInside(folder.path, path)));
+    // Folders change too (their events say nothing of which): only files, and those gone, are news.
+    const inside = paths.filter(
+      (path) =>
+        folders.some((folder) => isInside(folder.path, path)) &&
+        fs.statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true,
+    );
     const since = firstCall ? 'since this window started watching (your first such call)' : 'since your last such call';
     const droppedNote = dropped ? ' Older changes were not kept: pass the files you edited in `files`.' : '';
-    if (inside.length === 0) return `No file changed on disk ${since}.${droppedNote}`;
+    if (inside.length === 0) {
+      this.changes.advance(conversation, through);
+      return `No file changed on disk ${since}.${droppedNote}`;
+    }
     const checked = inside.slice(-CHANGED_FILES_CAP);
     const skipped = inside.slice(0, inside.length - checked.length).map((path) => this.display(path));
     const heading = `${plural(inside.length, 'file')} changed on disk ${since}: ${checked.map((path) => this.display(path)).join(', ')}.`;
@@ -207,13 +222,21 @@ export class WriteService {
       skipped.length > 0
         ? `\nNot checked (cap ${CHANGED_FILES_CAP}, the latest changes checked): ${skipped.slice(-CHANGED_FILES_CAP).join(', ')}${skipped.length > CHANGED_FILES_CAP ? ` and ${skipped.length - CHANGED_FILES_CAP} more` : ''} — pass them in \`files\`.`
         : '';
-    return `${heading}${droppedNote}${skippedNote}\n${await this.compareWithLastSeen(checked, conversation, true, token)}`;
+    const answer = await this.overFiles(checked, conversation, 'compare', true, token);
+    // Only an answer given moves the conversation on: a cancelled call leaves these changes for the next one.
+    this.changes.advance(conversation, through);
+    return `${heading}${droppedNote}${skippedNote}\n${answer}`;
   }
 
-  /** `fromDisk`: the paths are what the watcher saw change, so one that is gone was deleted (else: it may never have existed). */
-  private async compareWithLastSeen(
+  /**
+   * `fromDisk`: the paths are what the watcher saw change, so one that is gone was deleted (else: it may
+   * never have existed). What each file has now is found first and recorded only once all are, so a
+   * cancelled call leaves the conversation as it was.
+   */
+  private async overFiles(
     paths: readonly string[],
     conversation: string,
+    mode: SinceMode,
     fromDisk: boolean,
     token: vscode.CancellationToken,
     checks: SinceCheck[] = [],
@@ -221,32 +244,70 @@ export class WriteService {
     const deadline = Date.now() + this.waitSeconds() * 1000;
     const named = [...new Set(paths)];
     const importers = await this.importersOf(named, new Set(named), token);
+    const found: FoundNow[] = [];
     for (const path of [...named, ...importers]) {
-      const shown = this.display(path);
-      const isNamed = named.includes(path);
+      const entry = { shown: this.display(path), named: named.includes(path) };
       const stat = fs.statSync(path, { throwIfNoEntry: false });
-      if (!stat) {
-        const deleted = fromDisk || this.registry.hasSeen(conversation, shown);
-        checks.push(
-          deleted
-            ? { verdict: unseen(shown), named: isNamed, deleted }
-            : { verdict: unseen(shown), named: isNamed, unchecked: 'no such file' },
-        );
-        continue;
+      if (!stat) found.push({ ...entry, missing: true });
+      else if (!stat.isFile()) found.push({ ...entry, unchecked: 'not a file' });
+      else {
+        try {
+          found.push({ ...entry, ...(await this.currentDiagnostics(path, deadline, token)) });
+        } catch (error) {
+          if (token.isCancellationRequested) throw error;
+          found.push({ ...entry, unchecked: firstLine(error) });
+        }
       }
-      if (!stat.isFile()) {
-        checks.push({ verdict: unseen(shown), named: isNamed, unchecked: 'not a file' });
-        continue;
-      }
-      const result = await this.currentDiagnostics(path, deadline, token);
-      throwIfCancelled(token);
-      checks.push(
-        result.unchecked
-          ? { verdict: unseen(shown), named: isNamed, unchecked: result.unchecked }
-          : { verdict: this.registry.sinceLastSeen(conversation, shown, result.items), named: isNamed },
-      );
     }
-    return sinceAnswer(checks, this.waitSeconds());
+    throwIfCancelled(token);
+    for (const { shown, named: isNamed, missing, unchecked, items } of found) {
+      if (missing) {
+        // Not there yet (an edit about to create it): it starts from nothing, so what it brings is new.
+        if (mode === 'baseline') this.registry.baseline(conversation, shown, []);
+        const deleted = mode === 'compare' && (fromDisk || this.registry.hasSeen(conversation, shown));
+        if (mode === 'compare')
+          checks.push(
+            deleted
+              ? { verdict: unseen(shown), named: isNamed, deleted }
+              : { verdict: unseen(shown), named: isNamed, unchecked: 'no such file' },
+          );
+      } else if (unchecked) checks.push({ verdict: unseen(shown), named: isNamed, unchecked });
+      else if (mode === 'baseline') {
+        if (items) this.registry.baseline(conversation, shown, items);
+        checks.push({
+          verdict: { ...unseen(shown), pending: items === undefined, present: items ?? [] },
+          named: isNamed,
+        });
+      } else checks.push({ verdict: this.registry.sinceLastSeen(conversation, shown, items), named: isNamed });
+    }
+    return mode === 'baseline' ? baselineAnswer(checks, this.waitSeconds()) : sinceAnswer(checks, this.waitSeconds());
+  }
+
+  /** A named file: inside the workspace as given, or (an agent started in a folder opened through a link) by its real path. */
+  private resolveNamed(file: string): string {
+    try {
+      return this.resolve(file);
+    } catch (error) {
+      if (nodePath.isAbsolute(file)) {
+        for (const folder of workspaceFolderPaths()) {
+          const real = realPathOrSelf(folder.path);
+          if (real !== folder.path && isInside(real, file))
+            return this.resolve(nodePath.join(folder.path, nodePath.relative(real, file)));
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Watcher events come at least ~75 ms after a write: waits until none came for a moment (at most 2 s). */
+  private async changesSettled(token: vscode.CancellationToken): Promise<void> {
+    const started = Date.now();
+    const pause = (ms: number) => new Promise<void>((resolve) => boundedTimeout(resolve, ms));
+    await pause(SETTLE_MS);
+    while (Date.now() - this.changes.lastRecordedAt < SETTLE_MS && Date.now() - started < 2000) {
+      throwIfCancelled(token);
+      await pause(100);
+    }
   }
 
   /** A conversation ended: what it saw and its place in the change log are forgotten. */
@@ -358,6 +419,33 @@ export class WriteService {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** What one file has now, before anything is recorded: its diagnostics (none: pending), or why there are none. */
+interface FoundNow {
+  readonly shown: string;
+  readonly named: boolean;
+  readonly missing?: boolean;
+  readonly unchecked?: string;
+  readonly items?: DiagnosticItem[];
+}
+
+/** Whether a "since last seen" call compares (and reports), or only notes what files have before an edit. */
+export type SinceMode = 'compare' | 'baseline';
+
+/** The quiet after the last watcher event before "changed on disk" is read. */
+const SETTLE_MS = 300;
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+function realPathOrSelf(path: string): string {
+  try {
+    return fs.realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

@@ -10,6 +10,12 @@ import type { ProgramState } from './debugSession';
 export const STACK_CAP = 30;
 export const VARIABLES_CAP = 50;
 export const VALUE_CAP = 400;
+/** Watch expressions a conversation may keep (each shown with every stop). */
+export const WATCH_CAP = 10;
+/** Breakpoints named in a stop's or an exit's note on those the adapter did not bind; the rest counted. */
+export const UNBOUND_SHOWN = 5;
+/** An adapter's message on a breakpoint, as quoted: one line, at most this many characters. */
+const ADAPTER_MESSAGE_CAP = 120;
 /** Output shown with the program's end or the session's last words: its tail. */
 const LAST_OUTPUT_CHARS = 4000;
 
@@ -45,6 +51,7 @@ export interface StatusFacts {
   /** Files (as displayed) with the lines of their breakpoints; files without any are left out. */
   readonly breakpoints: ReadonlyArray<readonly [string, readonly BreakpointSpec[]]>;
   readonly exceptions: readonly string[];
+  readonly watch: readonly string[];
 }
 
 export function statusAnswer(facts: StatusFacts): string {
@@ -63,6 +70,7 @@ export function statusAnswer(facts: StatusFacts): string {
       : `Breakpoints: ${files.map(([file, specs]) => `${file}: ${specs.map((spec) => spec.line).join(', ')}`).join('; ')}.`,
   );
   if (facts.exceptions.length > 0) lines.push(`Exception breakpoints: ${facts.exceptions.join(', ')}.`);
+  if (facts.watch.length > 0) lines.push(`Watch: ${facts.watch.join(', ')}.`);
   return lines.join('\n');
 }
 
@@ -94,10 +102,22 @@ export function exceptionBreakpointsAnswer(filters: readonly string[], live: boo
   return `Exception breakpoints: ${filters.join(', ')}${live ? '' : ' (applied at launch)'}.${live ? unknownNote : ''}`;
 }
 
-/** The file's breakpoints with each line's text; `sessionRuns` says whether they apply now or at launch. */
+/** What the adapter made of one breakpoint (its `setBreakpoints` answer and `breakpoint` events). */
+export type Binding =
+  | { readonly kind: 'verified' }
+  | { readonly kind: 'moved'; readonly line: number; readonly text: string }
+  | { readonly kind: 'unbound'; readonly message?: string }
+  | { readonly kind: 'unanswered' };
+
+/**
+ * The file's breakpoints with each line's text; `sessionRuns` says whether they apply now or at
+ * launch, and then each says what the adapter made of it.
+ */
 export function breakpointsAnswer(
   file: string,
-  specs: ReadonlyArray<BreakpointSpec & { readonly text: string; readonly movedFrom?: number }>,
+  specs: ReadonlyArray<
+    BreakpointSpec & { readonly text: string; readonly movedFrom?: number; readonly binding?: Binding }
+  >,
   sessionRuns: boolean,
 ): string {
   if (specs.length === 0) return `Breakpoints in ${file} cleared.`;
@@ -105,9 +125,89 @@ export function breakpointsAnswer(
     (spec) =>
       `- line ${spec.line}: \`${spec.text}\`${spec.condition ? ` when ${spec.condition}` : ''}` +
       `${spec.hitCondition ? ` on hit ${spec.hitCondition}` : ''}${spec.logMessage ? ` logs ${JSON.stringify(spec.logMessage)}` : ''}` +
-      `${spec.movedFrom !== undefined ? ` (moved from line ${spec.movedFrom}: the file changed, and its text is here now)` : ''}`,
+      `${spec.movedFrom !== undefined ? ` (moved from line ${spec.movedFrom}: the file changed, and its text is here now)` : ''}` +
+      (spec.binding ? ` — ${describeBinding(spec.binding)}` : ''),
   );
   return `Breakpoints in ${file}:\n${lines.join('\n')}` + (sessionRuns ? '' : '\nThey apply when you launch.');
+}
+
+function describeBinding(binding: Binding): string {
+  switch (binding.kind) {
+    case 'verified':
+      return 'bound';
+    case 'moved':
+      return `the adapter moved it to line ${binding.line}${binding.text ? `: \`${binding.text}\`` : ''}`;
+    case 'unbound':
+      return `not bound: ${binding.message ? clipMessage(binding.message) : 'the adapter gave no reason'}`;
+    case 'unanswered':
+      return 'the adapter has not answered for it yet';
+  }
+}
+
+/** A breakpoint the adapter did not bind (or moved), as a stop or an exit names it. */
+export interface BreakpointPlace {
+  /** As displayed. */
+  readonly file: string;
+  readonly line: number;
+  /** The adapter's reason (unbound), or where it put it (moved). */
+  readonly message?: string;
+  readonly movedTo?: number;
+}
+
+/**
+ * `2 breakpoints never bound: app.py:12 (no code on this line), …` at an exit (`ended`), `not bound`
+ * at a stop; at most UNBOUND_SHOWN named. Empty when there are none.
+ */
+export function unboundNote(unbound: readonly BreakpointPlace[], ended: boolean): string {
+  if (unbound.length === 0) return '';
+  const shown = unbound
+    .slice(0, UNBOUND_SHOWN)
+    .map((place) => `${place.file}:${place.line} (${place.message ? clipMessage(place.message) : 'no reason given'})`);
+  const more = unbound.length > UNBOUND_SHOWN ? `, and ${unbound.length - UNBOUND_SHOWN} more` : '';
+  return `${unbound.length} breakpoint${unbound.length === 1 ? '' : 's'} ${ended ? 'never bound' : 'not bound'}: ${shown.join(', ')}${more}.`;
+}
+
+/** `1 breakpoint moved by the adapter: app.py:3 → line 1.` Empty when none was. */
+export function movedNote(moved: readonly BreakpointPlace[]): string {
+  if (moved.length === 0) return '';
+  const shown = moved.slice(0, UNBOUND_SHOWN).map((place) => `${place.file}:${place.line} → line ${place.movedTo}`);
+  const more = moved.length > UNBOUND_SHOWN ? `, and ${moved.length - UNBOUND_SHOWN} more` : '';
+  return `${moved.length} breakpoint${moved.length === 1 ? '' : 's'} moved by the adapter: ${shown.join(', ')}${more}.`;
+}
+
+/** An adapter's message on one line, clipped. */
+function clipMessage(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > ADAPTER_MESSAGE_CAP ? `${line.slice(0, ADAPTER_MESSAGE_CAP)}…` : line;
+}
+
+// ---------------------------------------------------------------------------------------
+// Watch expressions.
+
+/** One watch expression's value at a stop, or why it has none. */
+export type WatchValue =
+  | {
+      readonly expression: string;
+      readonly result: { result: string; type?: string; variablesReference?: number };
+    }
+  | { readonly expression: string; readonly error: string };
+
+/** `Watch:` and a line per expression (`sum = 3 (int)`, as evaluate answers), for a stop answer. */
+export function watchLines(values: readonly WatchValue[]): string {
+  if (values.length === 0) return '';
+  const lines = values.map((value) =>
+    'result' in value
+      ? `- ${evaluateAnswer(value.expression, value.result)}`
+      : `- ${value.expression}: cannot evaluate: ${clipMessage(value.error)}`,
+  );
+  return `Watch:\n${lines.join('\n')}`;
+}
+
+/** What `watch` set; `now` is the values at the current stop, when stopped. */
+export function watchAnswer(expressions: readonly string[], now: string | undefined): string {
+  if (expressions.length === 0) return 'Watch expressions cleared.';
+  const set = `Watching ${expressions.length} expression${expressions.length === 1 ? '' : 's'}, shown with every stop: ${expressions.join(', ')}.`;
+  return now ? `${set}\n${now}` : `${set} They are evaluated at the next stop.`;
 }
 
 /** A note on requested exception filters the adapter does not offer (none when it offers them all, or has not said). */
@@ -162,19 +262,32 @@ export function stillRunningAnswer(waitMs: number): string {
   return `Still running after ${Math.round(waitMs / 1000)} s (no breakpoint hit). Next: op "pause" to stop it, "output" to see what it printed, or "continue" to wait longer.`;
 }
 
-export function programEndedAnswer(state: Extract<ProgramState, { kind: 'ended' }>, output: string): string {
-  return `The program ended${state.exitCode !== undefined ? ` with exit code ${state.exitCode}` : ''} without stopping${state.reason ? ` (${state.reason})` : ''}.${output ? `\nOutput:\n${output.slice(-LAST_OUTPUT_CHARS)}` : ''}`;
+/** `notes`: what the breakpoints came to (`unboundNote`), when anything. */
+export function programEndedAnswer(
+  state: Extract<ProgramState, { kind: 'ended' }>,
+  output: string,
+  notes: readonly string[] = [],
+): string {
+  const ended = `The program ended${state.exitCode !== undefined ? ` with exit code ${state.exitCode}` : ''} without stopping${state.reason ? ` (${state.reason})` : ''}.`;
+  return (
+    [ended, ...notes.filter(Boolean)].join('\n') + (output ? `\nOutput:\n${output.slice(-LAST_OUTPUT_CHARS)}` : '')
+  );
 }
 
-/** `where` is ` at file:line — \`text\` in function`, or empty when the top frame is not known. */
+/**
+ * `where` is ` at file:line — \`text\` in function`, or empty when the top frame is not known;
+ * `details` (watch values, breakpoint notes) go between the stop and what to do next.
+ */
 export function stopAnswer(
   state: Extract<ProgramState, { kind: 'stopped' }>,
   where: string,
   hasOutput: boolean,
+  details: readonly string[] = [],
 ): string {
   const { reason, threadId, description } = state;
   const output = hasOutput ? ' It printed output: op "output".' : '';
-  return `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}\n${NEXT_AT_STOP}`;
+  const stopped = `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}`;
+  return [stopped, ...details.filter(Boolean), NEXT_AT_STOP].join('\n');
 }
 
 export function notStoppedAnswer(state: ProgramState): string {
@@ -282,6 +395,8 @@ export const refusal = {
   noFrames: (threadId: number) => `Thread ${threadId} has no frames.`,
   variablesNeedReference: 'op "variables" needs `reference` (from "scopes", or a variable with children).',
   evaluateNeedsExpression: 'op "evaluate" needs `expression`.',
+  watchNeedsExpressions: 'op "watch" needs `expressions`: a list of expressions (an empty list clears them).',
+  watchTooMany: (given: number) => `At most ${WATCH_CAP} watch expressions; ${given} were given. Nothing was changed.`,
   breakpointsNeedFile: 'op "breakpoints" needs `file` with `lines` (an empty list clears the file), or `exceptions`.',
   noSuchSourceFile: (given: string) =>
     `${given} does not exist. Give the path of a source file relative to the workspace folder.`,

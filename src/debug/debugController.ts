@@ -10,6 +10,8 @@ import {
   adapterAnswer,
   adaptersAnswer,
   alreadyStoppedAnswer,
+  Binding,
+  BreakpointPlace,
   breakpointsAnswer,
   evaluateAnswer,
   exceptionBreakpointsAnswer,
@@ -19,6 +21,7 @@ import {
   frameLocation,
   launchedAnswer,
   launchedWhat,
+  movedNote,
   NO_SESSION_TO_TERMINATE,
   notStoppedAnswer,
   outputAnswer,
@@ -32,10 +35,16 @@ import {
   stopAnswer,
   terminatedAnswer,
   threadsAnswer,
+  unboundNote,
   unknownFiltersNote,
   variablesAnswer,
+  watchAnswer,
+  watchLines,
+  WATCH_CAP,
+  WatchValue,
   withinFolder,
 } from './answers';
+import type { AdapterBreakpoint } from './breakpointReports';
 import { BreakpointTextNotFound, DebugCancelled, DebugRefusal } from './debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from './debugHost';
 import { anchorBreakpoints, AnchoredSpec, expectedText, linesAround } from './breakpointAnchors';
@@ -62,6 +71,8 @@ const ADAPTER_EXIT_GRACE_MS = 2000;
  * session first and wakes the wait, so the answer says so rather than "still running".
  */
 const TTL_WAIT_GRACE_MS = 1000;
+/** How long a `breakpoints` call on a running session waits for the adapter's word on them. */
+const BREAKPOINT_ANSWER_WAIT_MS = 3000;
 
 export interface BreakpointsRequest {
   /** The source file, relative to the workspace folder, with `lines` (empty clears the file). */
@@ -112,6 +123,8 @@ interface Conversation {
   ttl: NodeJS.Timeout | undefined;
   expiredNote: string | undefined;
   exceptions: readonly string[];
+  /** Evaluated in the top frame at every stop. */
+  watch: readonly string[];
 }
 
 export class DebugController {
@@ -139,6 +152,20 @@ export class DebugController {
     return this.queued(conversationId, 'breakpoints', signal, (conversation) =>
       this.placeBreakpoints(conversation, request),
     );
+  }
+
+  /** Watch expressions, shown with every stop from now on (an empty list clears them). */
+  setWatch(conversationId: string, expressions: readonly string[] | undefined, signal?: AbortSignal): Promise<string> {
+    return this.queued(conversationId, 'watch', signal, async (conversation) => {
+      if (!expressions) throw new DebugRefusal(refusal.watchNeedsExpressions);
+      if (expressions.length > WATCH_CAP) throw new DebugRefusal(refusal.watchTooMany(expressions.length));
+      conversation.watch = [...new Set(expressions.map((expression) => expression.trim()).filter(Boolean))];
+      const session = conversation.session;
+      if (conversation.watch.length === 0 || session?.state.kind !== 'stopped')
+        return watchAnswer(conversation.watch, undefined);
+      const frame = await this.topFrame(session, session.state.threadId ?? 1).catch(() => undefined);
+      return watchAnswer(conversation.watch, await this.watchValues(conversation, session, frame));
+    });
   }
 
   /** Starts the program (or a launch.json configuration) and waits for its first stop. */
@@ -172,7 +199,8 @@ export class DebugController {
 
   pause(conversationId: string, request: WaitRequest, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'pause', signal, async (conversation, session) => {
-      if (session.state.kind === 'stopped') return alreadyStoppedAnswer(await this.describeStop(session));
+      if (session.state.kind === 'stopped')
+        return alreadyStoppedAnswer(await this.describeStop(conversation, session, false));
       const mark = session.changeCount;
       const threads = await session.connection.request<{ threads: Array<{ id: number }> }>('threads');
       await session.connection.request('pause', { threadId: request.threadId ?? threads.threads[0]?.id ?? 1 });
@@ -330,6 +358,7 @@ export class DebugController {
         ttl: undefined,
         expiredNote: undefined,
         exceptions: [],
+        watch: [],
       };
       this.conversations.set(id, conversation);
     }
@@ -378,6 +407,7 @@ export class DebugController {
       expiredNote: session ? undefined : takeExpiredNote(conversation),
       breakpoints: [...this.breakpoints].map(([file, specs]) => [this.host.display(file), specs] as const),
       exceptions: conversation.exceptions,
+      watch: conversation.watch,
     });
   }
 
@@ -428,12 +458,24 @@ export class DebugController {
         );
       }
       const specs = anchored.placed;
+      const session = conversation.session;
+      const live = session && session.state.kind !== 'ended' ? session : undefined;
+      const since = live?.connection.breakpointAnswerCount() ?? 0;
       await this.host.setBreakpoints(file, specs);
       this.breakpoints.set(file, specs);
+      // The editor sends them to the running adapter: its answer says which it bound, and where.
+      const reports =
+        live && specs.length > 0
+          ? await live.connection.adapterBreakpoints(file, { since, timeoutMs: BREAKPOINT_ANSWER_WAIT_MS })
+          : undefined;
       answers.push(
         breakpointsAnswer(
           this.host.display(file),
-          specs.map((spec) => ({ ...spec, text: lineAt(lines, spec.line) })),
+          specs.map((spec) => ({
+            ...spec,
+            text: lineAt(lines, spec.line),
+            binding: live ? bindingOf(spec.line, reports?.get(spec.line), lines) : undefined,
+          })),
           conversation.session !== undefined,
         ),
       );
@@ -600,8 +642,9 @@ export class DebugController {
     if (session.expiredNote) return this.tellExpired(conversation, session);
     if (outcome === 'cancelled') throw new DebugCancelled(op);
     if (outcome === 'timeout') return stillRunningAnswer(waitMs);
-    if (session.state.kind === 'ended') return programEndedAnswer(session.state, session.takeOutput().text);
-    return this.describeStop(session);
+    if (session.state.kind === 'ended')
+      return programEndedAnswer(session.state, session.takeOutput().text, await this.breakpointNotes(session, false));
+    return this.describeStop(conversation, session, op === 'launch' || op === 'attach');
   }
 
   /** The time to live ended the session this call was on: the call says so (and the next one need not). */
@@ -610,16 +653,76 @@ export class DebugController {
     return expiredAnswer(session.expiredNote ?? '', session.takeOutput().text);
   }
 
-  private async describeStop(session: DebugSessionState): Promise<string> {
+  /** Where it stopped, the watch expressions there, and the breakpoints the adapter did not bind (and, at a launch, moved). */
+  private async describeStop(
+    conversation: Conversation,
+    session: DebugSessionState,
+    firstStop: boolean,
+  ): Promise<string> {
     if (session.state.kind !== 'stopped') return notStoppedAnswer(session.state);
     let where = '';
+    let frame: Frame | undefined;
     try {
-      const frame = await this.topFrame(session, session.state.threadId ?? 1);
+      frame = await this.topFrame(session, session.state.threadId ?? 1);
       where = ` at ${await this.where(frame)} in ${frame.name}`;
     } catch {
       where = '';
     }
-    return stopAnswer(session.state, where, session.hasOutput);
+    const [watch, notes] = await Promise.all([
+      this.watchValues(conversation, session, frame),
+      this.breakpointNotes(session, firstStop),
+    ]);
+    return stopAnswer(session.state, where, session.hasOutput, [watch, ...notes]);
+  }
+
+  /** The watch expressions' values in `frame` (the top one), worded; empty when none is set. */
+  private async watchValues(
+    conversation: Conversation,
+    session: DebugSessionState,
+    frame: Frame | undefined,
+  ): Promise<string> {
+    if (conversation.watch.length === 0) return '';
+    const values = await Promise.all(
+      conversation.watch.map((expression): Promise<WatchValue> =>
+        session.connection
+          .request<{ result: string; type?: string; variablesReference?: number }>('evaluate', {
+            expression,
+            frameId: frame?.id,
+            context: 'watch',
+          })
+          .then(
+            (result) => ({ expression, result }),
+            (error: unknown) => ({ expression, error: error instanceof Error ? error.message : String(error) }),
+          ),
+      ),
+    );
+    return watchLines(values);
+  }
+
+  /**
+   * The agent's breakpoints the adapter did not bind: at a stop those unbound now, once the program
+   * ended those never bound; at the first stop also those it moved. A file the adapter never
+   * answered for counts as unbound; a line missing from its answer was removed by the human.
+   */
+  private async breakpointNotes(session: DebugSessionState, firstStop: boolean): Promise<string[]> {
+    const ended = session.state.kind === 'ended';
+    const unbound: BreakpointPlace[] = [];
+    const moved: BreakpointPlace[] = [];
+    for (const [file, specs] of this.breakpoints) {
+      if (specs.length === 0) continue;
+      const reports = await session.connection.adapterBreakpoints(file);
+      const shown = this.host.display(file);
+      for (const spec of specs) {
+        const report = reports?.get(spec.line);
+        if (reports && !report) continue;
+        if (!report) unbound.push({ file: shown, line: spec.line, message: 'the adapter never answered for it' });
+        else if (ended ? !report.everVerified : !report.verified)
+          unbound.push({ file: shown, line: spec.line, message: report.message });
+        else if (firstStop && report.line !== undefined && report.line !== spec.line)
+          moved.push({ file: shown, line: spec.line, movedTo: report.line });
+      }
+    }
+    return [unboundNote(unbound, ended), movedNote(moved)];
   }
 
   /** The frame's file and line with the line's text; `sources` shares each file's reading among the frames of one answer. */
@@ -677,6 +780,15 @@ function ms(milliseconds: number): string {
 /** A 1-based line's text as answers quote it: trimmed, at most 200 characters. */
 function lineAt(lines: readonly string[], line: number): string {
   return (lines[line - 1] ?? '').trim().slice(0, 200);
+}
+
+/** What the adapter made of a breakpoint asked for on `line` (undefined: no answer yet). */
+function bindingOf(line: number, report: AdapterBreakpoint | undefined, lines: readonly string[]): Binding {
+  if (!report) return { kind: 'unanswered' };
+  if (!report.verified) return { kind: 'unbound', message: report.message };
+  if (report.line !== undefined && report.line !== line)
+    return { kind: 'moved', line: report.line, text: lineAt(lines, report.line) };
+  return { kind: 'verified' };
 }
 
 function unknownFilters(filters: readonly string[], connection: DebugConnection): string {

@@ -5,6 +5,7 @@
  * that happens before anyone waits for it is not missed.
  */
 import { boundedTimeout } from '../async/timers';
+import type { AdapterBreakpoint } from './breakpointReports';
 
 export interface DapEvent {
   readonly event: string;
@@ -33,6 +34,17 @@ export interface DebugConnection {
    * answer behind the editor's own.
    */
   observedTopFrame?(threadId: number, timeoutMs: number): Promise<unknown | undefined>;
+  /** How many `setBreakpoints` answers the session had: a wait for the next one starts from it. */
+  breakpointAnswerCount(): number;
+  /**
+   * What the adapter said of a file's breakpoints (breakpointReports.ts), by the line asked for;
+   * with `wait`, after its first answer for the file later than `since` (or `timeoutMs`).
+   * Undefined when it never answered for the file.
+   */
+  adapterBreakpoints(
+    file: string,
+    wait?: { readonly since: number; readonly timeoutMs: number },
+  ): Promise<ReadonlyMap<number, AdapterBreakpoint> | undefined>;
 }
 
 /** How a wait on the session ended. */

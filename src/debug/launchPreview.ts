@@ -63,6 +63,12 @@ export function describeEvaluate(expression: string | undefined): string {
   return `Evaluate ${code(expression ?? '')} in the debugged program (it may run code there).`;
 }
 
+/** Watch expressions run in the program at every stop, as evaluate does. */
+export function describeWatch(expressions: readonly string[] | undefined): string {
+  if (!expressions?.length) return 'Clear the watch expressions.';
+  return `Evaluate at every stop, in the debugged program (it may run code there): ${expressions.map(code).join(', ')}.`;
+}
+
 export const TERMINATE_PREVIEW = 'End the debug session and stop the program.';
 
 /** Without a file, the call sets exception breakpoints only. */

@@ -363,6 +363,176 @@ describe('debug controller', () => {
     });
   });
 
+  describe('transcripts: what the adapter made of the breakpoints, and watch expressions', () => {
+    const NEXT =
+      'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
+    /** loop.py's three stops; the adapter does not bind the blank lines 6 and 7, and binds line 1 on line 2. */
+    const picky = (): FakeProgram => ({
+      behaviour: 'script',
+      source: path.join(folder, 'loop.py'),
+      stops: [
+        {
+          reason: 'breakpoint',
+          line: 4,
+          locals: [
+            { name: 'sum', value: '0', type: 'int' },
+            { name: 'item', value: '1', type: 'int' },
+            { name: 'long', value: 'x'.repeat(450), type: 'str' },
+          ],
+        },
+        {
+          reason: 'step',
+          line: 3,
+          locals: [
+            { name: 'sum', value: '1', type: 'int' },
+            { name: 'item', value: '1', type: 'int' },
+          ],
+        },
+        {
+          reason: 'breakpoint',
+          line: 4,
+          locals: [
+            { name: 'sum', value: '1', type: 'int' },
+            { name: 'item', value: '2', type: 'int' },
+          ],
+        },
+      ],
+      exitCode: 0,
+      unbound: { 6: 'Breakpoint on a line with no code\n(it is blank)', 7: '' },
+      moved: { 1: 2 },
+      failing: { nope: "NameError: name 'nope' is not defined" },
+    });
+
+    it('breakpoints: bound, moved or not bound, per breakpoint once a session runs; every stop and the exit name the unbound', async () => {
+      const { debug } = setUp({ picky: picky() });
+      const text = await transcript(debug, [
+        { op: 'breakpoints', file: 'loop.py', lines: [4, 6, 1] },
+        { op: 'launch', configuration: 'picky' },
+        { op: 'breakpoints', file: 'loop.py', lines: [4, 7, 1] },
+        { op: 'step_over' },
+        { op: 'breakpoints', file: 'loop.py', lines: [7] },
+        { op: 'continue' },
+        { op: 'continue' },
+      ]);
+      assert.equal(
+        text,
+        [
+          '→ breakpoints {"file":"loop.py","lines":[4,6,1]}',
+          'Breakpoints in loop.py:',
+          '- line 4: `sum += item`',
+          '- line 6: ``',
+          '- line 1: `def total(items):`',
+          'They apply when you launch.',
+          '',
+          '→ launch {"configuration":"picky"}',
+          'Launched the launch.json configuration "picky" (it names no program) with fake (an adapter of its own extension); session "picky"; the adapter reported no process id.',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          '1 breakpoint not bound: loop.py:6 (Breakpoint on a line with no code (it is blank)).',
+          '1 breakpoint moved by the adapter: loop.py:1 → line 2.',
+          NEXT,
+          '',
+          '→ breakpoints {"file":"loop.py","lines":[4,7,1]}',
+          'Breakpoints in loop.py:',
+          '- line 4: `sum += item` — bound',
+          '- line 7: `` — not bound: the adapter gave no reason',
+          '- line 1: `def total(items):` — the adapter moved it to line 2: `sum = 0`',
+          '',
+          '→ step_over',
+          'Stopped (step) on thread 1 at loop.py:3 — `for item in items:` in main.',
+          '1 breakpoint not bound: loop.py:7 (no reason given).',
+          NEXT,
+          '',
+          '→ breakpoints {"file":"loop.py","lines":[7]}',
+          'Breakpoints in loop.py:',
+          '- line 7: `` — not bound: the adapter gave no reason',
+          '',
+          '→ continue',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          '1 breakpoint not bound: loop.py:7 (no reason given).',
+          NEXT,
+          '',
+          '→ continue',
+          'The program ended with exit code 0 without stopping.',
+          '1 breakpoint never bound: loop.py:7 (no reason given).',
+        ].join('\n'),
+      );
+    });
+
+    it('watch: set before the launch, shown with every stop, replaced while stopped (a failure and a long value said), capped, cleared', async () => {
+      const { host, debug } = setUp({ picky: picky() }, 30 * 60_000);
+      const text = await transcript(debug, [
+        { op: 'watch', expressions: ['sum', 'item'] },
+        { op: 'launch', configuration: 'picky' },
+        { op: 'step_over' },
+        { op: 'watch', expressions: ['sum', 'nope', 'long'] },
+        { op: 'status' },
+        { op: 'watch', expressions: Array.from({ length: 11 }, (_, index) => `x${index}`) },
+        { op: 'watch' },
+        { op: 'watch', expressions: [] },
+        { op: 'continue' },
+      ]);
+      assert.equal(
+        text,
+        [
+          '→ watch {"expressions":["sum","item"]}',
+          'Watching 2 expressions, shown with every stop: sum, item. They are evaluated at the next stop.',
+          '',
+          '→ launch {"configuration":"picky"}',
+          'Launched the launch.json configuration "picky" (it names no program) with fake (an adapter of its own extension); session "picky"; the adapter reported no process id.',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          'Watch:',
+          '- sum = 0 (int)',
+          '- item = 1 (int)',
+          NEXT,
+          '',
+          '→ step_over',
+          'Stopped (step) on thread 1 at loop.py:3 — `for item in items:` in main.',
+          'Watch:',
+          '- sum = 1 (int)',
+          '- item = 1 (int)',
+          NEXT,
+          '',
+          '→ watch {"expressions":["sum","nope","long"]}',
+          'Watching 3 expressions, shown with every stop: sum, nope, long.',
+          'Watch:',
+          '- sum = 1 (int)',
+          "- nope: cannot evaluate: NameError: name 'nope' is not defined",
+          '- long = long (frame 1)',
+          '',
+          '→ status',
+          'Session "picky" (fake), stopped (step); ends by itself in 30 min.',
+          'Breakpoints: none.',
+          'Watch: sum, nope, long.',
+          '',
+          `→ watch {"expressions":[${Array.from({ length: 11 }, (_, index) => `"x${index}"`).join(',')}]}`,
+          '! At most 10 watch expressions; 11 were given. Nothing was changed.',
+          '',
+          '→ watch',
+          '! op "watch" needs `expressions`: a list of expressions (an empty list clears them).',
+          '',
+          '→ watch {"expressions":[]}',
+          'Watch expressions cleared.',
+          '',
+          '→ continue',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          NEXT,
+        ].join('\n'),
+      );
+      // Evaluated as the Watch view does (adapters may word a watch's value differently from a REPL's).
+      assert.deepEqual([...new Set(host.connections[0].evaluateContexts)], ['watch']);
+    });
+
+    it('watch: a value past 400 characters is cut, as variables cut it', async () => {
+      const { debug } = setUp({ picky: picky() });
+      await debug({ op: 'watch', expressions: ['long'] });
+      const launched = await debug({ op: 'launch', configuration: 'picky' });
+      assert.match(
+        launched,
+        new RegExp(`\\nWatch:\\n- long = ${'x'.repeat(400)}… \\(450 characters, cut at 400\\) \\(str\\)\\n`),
+      );
+    });
+  });
+
   describe('launch plans (the built-in JavaScript debugger, which needs no binary)', () => {
     const planHost = () => {
       const fake = new FakeHost(folder, {}, {});

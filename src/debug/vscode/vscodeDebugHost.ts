@@ -15,6 +15,8 @@ import { userSettingValue } from '../../platform/vscode/userSettings';
 import { displayPath, resolveFileArgument } from '../../workspace/paths';
 import { currentText } from '../../workspace/vscode/fileTexts';
 import { AdapterContext, ADAPTERS } from '../adapters';
+import { BreakpointReports } from '../breakpointReports';
+import { fileOf } from '../debugController';
 import { DebugRefusal } from '../debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../debugHost';
 import { DapEvent, DebugConnection } from '../debugSession';
@@ -53,6 +55,8 @@ class EventStream {
   exceptionFilters: readonly string[] = [];
   /** What the adapter's `initialize` answer offers. */
   offeredFilters: string[] | undefined;
+  /** What the adapters of the family said of each breakpoint. */
+  readonly breakpoints = new BreakpointReports();
 
   /** The agent's filters this adapter knows (all of them before it has said what it offers). */
   knownFilters(): string[] {
@@ -158,8 +162,22 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         type?: string;
         seq?: number;
         command?: string;
-        arguments?: { filters?: string[]; threadId?: number; startFrame?: number };
+        arguments?: {
+          filters?: string[];
+          threadId?: number;
+          startFrame?: number;
+          source?: { path?: string };
+          breakpoints?: Array<{ line?: number }>;
+        };
       }) => {
+        const file = fileOf(message.arguments?.source?.path);
+        if (message.type === 'request' && message.command === 'setBreakpoints' && message.seq !== undefined && file)
+          stream.breakpoints.requested(
+            session.id,
+            message.seq,
+            file,
+            (message.arguments?.breakpoints ?? []).map((breakpoint) => breakpoint.line ?? 0),
+          );
         if (
           message.type === 'request' &&
           message.command === 'stackTrace' &&
@@ -190,6 +208,15 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         body?: Record<string, unknown>;
       }) => {
         if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
+        if (message.type === 'event' && message.event === 'breakpoint')
+          stream.breakpoints.changed(session.id, message.body?.reason, message.body?.breakpoint);
+        if (message.type === 'response' && message.command === 'setBreakpoints' && message.request_seq !== undefined)
+          stream.breakpoints.answered(
+            session.id,
+            message.request_seq,
+            message.success === true,
+            message.body?.breakpoints,
+          );
         if (message.type === 'response' && message.command === 'stackTrace' && message.request_seq !== undefined) {
           const question = asked.get(message.request_seq);
           asked.delete(message.request_seq);
@@ -408,6 +435,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       },
       offeredExceptionFilters: () => stream.offeredFilters,
       observedTopFrame: (threadId, timeoutMs) => stream.topFrameOf(threadId, timeoutMs),
+      breakpointAnswerCount: () => stream.breakpoints.answerCount,
+      adapterBreakpoints: async (file, wait) =>
+        wait ? stream.breakpoints.answerAfter(file, wait.since, wait.timeoutMs) : stream.breakpoints.of(file),
       ended,
       terminate: async () => {
         // Bounded: an adapter that ignores the disconnect must not hold up the next launch.

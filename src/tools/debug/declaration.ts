@@ -2,6 +2,7 @@
 import { ToolDeclaration } from '../../platform/toolDeclaration';
 import { ToolName } from '../../platform/toolNames';
 import { DEBUG_ADAPTERS } from '../../debug/adapters';
+import { VALUE_CAP, WATCH_CAP } from '../../debug/answers';
 import { MAX_LINE, MAX_WAIT_SECONDS } from '../schemaParts';
 
 export const DEBUG_OPS = [
@@ -20,6 +21,7 @@ export const DEBUG_OPS = [
   'scopes',
   'variables',
   'evaluate',
+  'watch',
   'output',
   'terminate',
 ] as const;
@@ -55,6 +57,7 @@ export interface DebugInput {
   frame_id?: number;
   reference?: number;
   expression?: string;
+  expressions?: string[];
   timeout_seconds?: number;
 }
 
@@ -74,8 +77,10 @@ export const debugDeclaration: ToolDeclaration = {
       'condition?, hit_condition?, log_message?}], an empty list clears the file; or exceptions: e.g. ["raised"] / ["uncaught"]), launch (program, ' +
       'args, optional adapter, cwd, env, or configuration = a launch.json name; or test = one test, run by its runner), attach (port, or pid), continue, pause, ' +
       'step_over, step_in, step_out, threads, stack (thread_id?, 30 frames), scopes (frame_id), variables (reference; 50 ' +
-      'children, values cut at 400 characters), evaluate (expression, frame_id?), output (stdout/stderr since the last ' +
-      'call), terminate.',
+      'children, values cut at 400 characters), evaluate (expression, frame_id?), watch (expressions: evaluated in the top frame ' +
+      'and shown with every stop from now on; [] clears), output (stdout/stderr since the last call), terminate. ' +
+      'Once a session runs, `breakpoints` says of each whether the adapter bound it, moved it (where) or not (its reason), ' +
+      'and every stop and the exit name those it did not bind.',
     "The adapter follows the program: .py debugpy (the project's .venv/venv Python first), .go delve, .js/.ts the " +
       "editor's JavaScript debugger, a native executable lldb (build it with -g first), .dart dart. A session ends by " +
       'itself after 30 minutes.',
@@ -173,6 +178,12 @@ export const debugDeclaration: ToolDeclaration = {
         description: 'variables: a reference from `scopes` or from a variable with children.',
       },
       expression: { type: 'string', description: "evaluate: an expression in the program's language." },
+      expressions: {
+        type: 'array',
+        maxItems: WATCH_CAP,
+        items: { type: 'string', minLength: 1, maxLength: 1000 },
+        description: `watch: expressions evaluated in the top frame at every stop and shown with it (at most ${WATCH_CAP}, values cut at ${VALUE_CAP} characters); replaces the earlier ones, [] clears.`,
+      },
       timeout_seconds: {
         type: 'integer',
         minimum: 1,

@@ -8,6 +8,7 @@ import {
   describeBreakpoints,
   describeEvaluate,
   describeOp,
+  describeWatch,
   TERMINATE_PREVIEW,
 } from '../../debug/launchPreview';
 import { debugDeclaration, DebugInput } from './declaration';
@@ -94,6 +95,8 @@ export function runDebugOp(
         { expression: input.expression, threadId: input.thread_id, frameId: input.frame_id },
         signal,
       );
+    case 'watch':
+      return controller.setWatch(conversation, input.expressions, signal);
     case 'output':
       return controller.output(conversation, signal);
     case 'terminate':
@@ -113,6 +116,8 @@ export function debugConfirmation(controller: DebugController, input: DebugInput
       return describeAttach({ adapter: input.adapter, port: input.port, pid: input.pid, cwd: input.cwd });
     case 'evaluate':
       return describeEvaluate(input.expression);
+    case 'watch':
+      return describeWatch(input.expressions);
     case 'terminate':
       return TERMINATE_PREVIEW;
     case 'breakpoints':

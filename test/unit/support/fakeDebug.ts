@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { BreakpointReports } from '../../../src/debug/breakpointReports';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../../../src/debug/debugHost';
 import { DapEvent, DebugConnection } from '../../../src/debug/debugSession';
 
@@ -28,6 +29,12 @@ export interface FakeProgram {
   /** 'script': printed after the last stop, before the exit. */
   readonly finalOutput?: string;
   readonly exitCode?: number;
+  /** Lines the adapter does not bind, with its message ('' for none); any other it binds where asked. */
+  readonly unbound?: Readonly<Record<number, string>>;
+  /** Lines the adapter binds elsewhere: asked → bound. */
+  readonly moved?: Readonly<Record<number, number>>;
+  /** Watch expressions that fail, with the adapter's message. */
+  readonly failing?: Readonly<Record<string, string>>;
 }
 
 /** One stop of a scripted program: where, why, what it printed on the way, and its locals. */
@@ -63,12 +70,19 @@ export class FakeConnection implements DebugConnection {
   private readonly listeners = new Set<(event: DapEvent) => void>();
   /** 'script': the index of the current (or next) stop. */
   private step = 0;
+  private readonly reports = new BreakpointReports();
+  private breakpointSeq = 0;
+  /** The `evaluate` requests' contexts, in order. */
+  readonly evaluateContexts: string[] = [];
 
   constructor(
     name: string,
     private readonly program: FakeProgram,
+    /** The editor's breakpoints at launch: answered at configuration, before the program runs. */
+    breakpoints: ReadonlyMap<string, readonly BreakpointSpec[]> = new Map(),
   ) {
     this.name = name;
+    for (const [file, specs] of breakpoints) this.answerBreakpoints(file, specs);
     this.ended = new Promise((resolve) => (this.endedWith = resolve));
     if (program.processId !== undefined)
       this.emit({ event: 'process', body: { name, systemProcessId: program.processId } });
@@ -135,6 +149,9 @@ export class FakeConnection implements DebugConnection {
         }
         return {} as T;
       case 'evaluate': {
+        this.evaluateContexts.push(String(args?.context));
+        const failure = this.program.failing?.[String(args?.expression)];
+        if (failure !== undefined) throw new Error(failure);
         if (this.program.behaviour !== 'script') return { result: '42' } as T;
         const local = this.stop()?.locals?.find((candidate) => candidate.name === args?.expression);
         if (!local) return { result: `${String(args?.expression)} (frame ${String(args?.frameId)})` } as T;
@@ -164,6 +181,35 @@ export class FakeConnection implements DebugConnection {
   }
 
   async setExceptionFilters(): Promise<void> {}
+
+  /** The editor sent the file's breakpoints: answered as the program's adapter would. */
+  answerBreakpoints(file: string, specs: readonly BreakpointSpec[]): void {
+    const seq = ++this.breakpointSeq;
+    this.reports.requested(
+      'fake',
+      seq,
+      file,
+      specs.map((spec) => spec.line),
+    );
+    this.reports.answered(
+      'fake',
+      seq,
+      true,
+      specs.map((spec, index) => {
+        const message = this.program.unbound?.[spec.line];
+        if (message !== undefined) return { id: seq * 100 + index, verified: false, message: message || undefined };
+        return { id: seq * 100 + index, verified: true, line: this.program.moved?.[spec.line] ?? spec.line };
+      }),
+    );
+  }
+
+  breakpointAnswerCount(): number {
+    return this.reports.answerCount;
+  }
+
+  async adapterBreakpoints(file: string, wait?: { since: number; timeoutMs: number }) {
+    return wait ? this.reports.answerAfter(file, wait.since, wait.timeoutMs) : this.reports.of(file);
+  }
 
   offeredExceptionFilters(): readonly string[] | undefined {
     return undefined;
@@ -214,13 +260,16 @@ export class FakeHost implements DebugHost {
     this.launches.push(plan);
     const program = this.programs[String(plan.configuration.name)] ?? { behaviour: 'entry' };
     if (program.startMs) await new Promise((resolve) => setTimeout(resolve, program.startMs));
-    const connection = new FakeConnection(String(plan.configuration.name), program);
+    const connection = new FakeConnection(String(plan.configuration.name), program, this.breakpoints);
     this.connections.push(connection);
     return connection;
   }
 
   async setBreakpoints(file: string, breakpoints: readonly BreakpointSpec[]): Promise<void> {
     this.breakpoints.set(file, breakpoints);
+    // The editor sends them to the running session, whose adapter answers a moment later.
+    const live = this.connections.filter((connection) => !connection.terminated && !connection.exited);
+    setImmediate(() => live.forEach((connection) => connection.answerBreakpoints(file, breakpoints)));
   }
 
   contextFor(): ReturnType<DebugHost['contextFor']> {

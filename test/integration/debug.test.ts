@@ -496,6 +496,93 @@ describe('debug tool', function () {
     });
   }
 
+  // Measured (js-debug in VS Code 1.139): a file the program never loads is answered verified: false,
+  // "Unbound breakpoint", for good; a blank line of a loaded script is bound on the next line with code.
+  it("js-debug: a breakpoint in a file the program never loads is not bound at launch (the adapter's message), and named again as never bound at the exit", async () => {
+    const app = 'debug/js/app.js';
+    const cart = 'debug/js/cart.js';
+    const line = lineOf(app, 'BREAK');
+    const never = lineOf(cart, 'BREAK');
+    await debug({ op: 'breakpoints', file: cart, lines: [never] });
+    await debug({ op: 'breakpoints', file: app, lines: [line] });
+    const launched = await debug({ op: 'launch', program: app, timeout_seconds: 90 });
+    assert.match(launched, new RegExp(`Stopped \\(breakpoint.*debug/js/app\\.js:${line} `), launched);
+    assert.match(
+      launched,
+      new RegExp(`\\n1 breakpoint not bound: debug/js/cart\\.js:${never} \\(Unbound breakpoint\\)\\.\\n`),
+      launched,
+    );
+    // Set again while the session runs: the adapter's answer, per breakpoint; a blank line of the loaded script too.
+    const blank = lineOf(app, 'console.log') - 1;
+    const again = await debug({ op: 'breakpoints', file: cart, lines: [never] });
+    assert.match(again, new RegExp(`- line ${never}: \`.*BREAK.*\` — not bound: Unbound breakpoint$`), again);
+    const loaded = await debug({ op: 'breakpoints', file: app, lines: [blank] });
+    assert.match(
+      loaded,
+      new RegExp(`- line ${blank}: \`\` — the adapter moved it to line ${blank + 1}: \`console\\.log`),
+      loaded,
+    );
+    await debug({ op: 'breakpoints', file: app, lines: [] });
+    const ended = await debug({ op: 'continue' });
+    assert.match(ended, /^The program ended/, ended);
+    assert.match(
+      ended,
+      new RegExp(`\\n1 breakpoint never bound: debug/js/cart\\.js:${never} \\(Unbound breakpoint\\)\\.`),
+      ended,
+    );
+  });
+
+  // Measured (Debian's debugpy 1.6.3): every breakpoint of a file it can read is verified; one on a
+  // blank or comment line is bound on the line with code before it (a line past the end: the last).
+  it('debugpy: a breakpoint on a blank line is moved by the adapter to the line with code before it, and the launch and breakpoints answers say where', async () => {
+    const source = 'debug/python/app.py';
+    const line = lineOf(source, 'BREAK');
+    const blank = lineOf(source, 'def main') - 1;
+    const bound = lineOf(source, 'return sum_');
+    assert.equal(fs.readFileSync(path.join(root, source), 'utf8').split('\n')[blank - 1], '');
+    await debug({ op: 'breakpoints', file: source, lines: [line, blank] });
+    const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
+    assert.match(launched, new RegExp(`Stopped \\(breakpoint.*debug/python/app\\.py:${line} `), launched);
+    assert.match(
+      launched,
+      new RegExp(`\\n1 breakpoint moved by the adapter: debug/python/app\\.py:${blank} → line ${bound}\\.`),
+      launched,
+    );
+    assert.doesNotMatch(launched, /not bound/, launched);
+    const set = await debug({ op: 'breakpoints', file: source, lines: [line, blank] });
+    assert.match(
+      set,
+      new RegExp(
+        `- line ${line}: \`.*BREAK.*\` — bound\\n- line ${blank}: \`\` — the adapter moved it to line ${bound}: \`return sum_\`$`,
+      ),
+      set,
+    );
+  });
+
+  it("watch (debugpy): set before the launch, the expressions' values come with each stop and change across two steps", async () => {
+    const source = 'debug/python/app.py';
+    const line = lineOf(source, 'BREAK');
+    await debug({ op: 'breakpoints', file: source, lines: [line] });
+    try {
+      assert.match(await debug({ op: 'watch', expressions: ['sum_', 'item', 'nope'] }), /^Watching 3 expressions/);
+      const launched = await debug({ op: 'launch', program: source, timeout_seconds: 90 });
+      assert.match(
+        launched,
+        /\nWatch:\n- sum_ = 0 \(int\)\n- item = 'apple' \(str\)\n- nope: cannot evaluate: .*nope.*\n/,
+        launched,
+      );
+      await debug({ op: 'breakpoints', file: source, lines: [] });
+      const first = await debug({ op: 'step_over' });
+      assert.match(first, /\nWatch:\n- sum_ = 3 \(int\)\n- item = 'apple' \(str\)\n/, first);
+      const second = await debug({ op: 'step_over' });
+      assert.match(second, /\nWatch:\n- sum_ = 3 \(int\)\n- item = 'pear' \(str\)\n/, second);
+      assert.match(await debug({ op: 'watch', expressions: [] }), /^Watch expressions cleared\.$/);
+      assert.doesNotMatch(await debug({ op: 'step_over' }), /Watch:/);
+    } finally {
+      await debug({ op: 'watch', expressions: [] });
+    }
+  });
+
   it('Python (debugpy): the launch answer gives the process id of the program, as the adapter reported it', async () => {
     const source = 'debug/python/app.py';
     await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'BREAK') }] });

@@ -74,54 +74,55 @@ describe('debug controller', () => {
     return blocks.join('\n\n');
   }
 
+  const items = {
+    name: 'items',
+    value: '[1, 2, 3]',
+    type: 'list',
+    children: [
+      { name: '0', value: '1', type: 'int' },
+      { name: '1', value: '2', type: 'int' },
+      { name: '2', value: '3', type: 'int' },
+    ],
+  };
+  /** Stops at the breakpoint on line 4, steps to line 3, stops on line 4 again, then runs to its end. */
+  const loop = (): FakeProgram => ({
+    behaviour: 'script',
+    processId: 4242,
+    source: path.join(folder, 'loop.py'),
+    output: 'starting\n',
+    stops: [
+      {
+        reason: 'breakpoint',
+        line: 4,
+        locals: [
+          { name: 'sum', value: '0', type: 'int' },
+          { name: 'item', value: '1', type: 'int' },
+          items,
+          { name: 'long', value: 'x'.repeat(450), type: 'str' },
+        ],
+      },
+      {
+        reason: 'step',
+        line: 3,
+        locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items],
+      },
+      {
+        reason: 'breakpoint',
+        line: 4,
+        output: 'tick\n',
+        locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '2', type: 'int' }, items],
+      },
+    ],
+    finalOutput: '6\n',
+    exitCode: 0,
+  });
+  const NEXT =
+    'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
+
   describe('transcripts: what the model reads, call by call', () => {
-    const items = {
-      name: 'items',
-      value: '[1, 2, 3]',
-      type: 'list',
-      children: [
-        { name: '0', value: '1', type: 'int' },
-        { name: '1', value: '2', type: 'int' },
-        { name: '2', value: '3', type: 'int' },
-      ],
-    };
-    /** Stops at the breakpoint on line 4, steps to line 3, stops on line 4 again, then runs to its end. */
-    const loop = (): FakeProgram => ({
-      behaviour: 'script',
-      processId: 4242,
-      source: path.join(folder, 'loop.py'),
-      output: 'starting\n',
-      stops: [
-        {
-          reason: 'breakpoint',
-          line: 4,
-          locals: [
-            { name: 'sum', value: '0', type: 'int' },
-            { name: 'item', value: '1', type: 'int' },
-            items,
-            { name: 'long', value: 'x'.repeat(450), type: 'str' },
-          ],
-        },
-        {
-          reason: 'step',
-          line: 3,
-          locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '1', type: 'int' }, items],
-        },
-        {
-          reason: 'breakpoint',
-          line: 4,
-          output: 'tick\n',
-          locals: [{ name: 'sum', value: '1', type: 'int' }, { name: 'item', value: '2', type: 'int' }, items],
-        },
-      ],
-      finalOutput: '6\n',
-      exitCode: 0,
-    });
     const loopConfiguration = {
       loop: { name: 'loop', type: 'fake', request: 'launch', program: '${workspaceFolder}/loop.py' },
     };
-    const NEXT =
-      'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
     const LAUNCHED_LOOP = [
       'Launched the launch.json configuration "loop" (loop.py) with fake (an adapter of its own extension); session "loop", process id 4242.',
       'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
@@ -364,40 +365,11 @@ describe('debug controller', () => {
   });
 
   describe('transcripts: what the adapter made of the breakpoints, and watch expressions', () => {
-    const NEXT =
-      'Next: "stack", "scopes"/"variables", "evaluate", "step_over", "step_in", "step_out", "continue" or "terminate".';
     /** loop.py's three stops; the adapter does not bind the blank lines 6 and 7, and binds line 1 on line 2. */
     const picky = (): FakeProgram => ({
-      behaviour: 'script',
-      source: path.join(folder, 'loop.py'),
-      stops: [
-        {
-          reason: 'breakpoint',
-          line: 4,
-          locals: [
-            { name: 'sum', value: '0', type: 'int' },
-            { name: 'item', value: '1', type: 'int' },
-            { name: 'long', value: 'x'.repeat(450), type: 'str' },
-          ],
-        },
-        {
-          reason: 'step',
-          line: 3,
-          locals: [
-            { name: 'sum', value: '1', type: 'int' },
-            { name: 'item', value: '1', type: 'int' },
-          ],
-        },
-        {
-          reason: 'breakpoint',
-          line: 4,
-          locals: [
-            { name: 'sum', value: '1', type: 'int' },
-            { name: 'item', value: '2', type: 'int' },
-          ],
-        },
-      ],
-      exitCode: 0,
+      ...loop(),
+      processId: undefined,
+      output: undefined,
       unbound: { 6: 'Breakpoint on a line with no code\n(it is blank)', 7: '' },
       moved: { 1: 2 },
       failing: { nope: "NameError: name 'nope' is not defined" },
@@ -447,13 +419,17 @@ describe('debug controller', () => {
           '- line 7: `` — not bound: the adapter gave no reason',
           '',
           '→ continue',
-          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
           '1 breakpoint not bound: loop.py:7 (no reason given).',
           NEXT,
           '',
           '→ continue',
           'The program ended with exit code 0 without stopping.',
           '1 breakpoint never bound: loop.py:7 (no reason given).',
+          'Output:',
+          'tick',
+          '6',
+          '',
         ].join('\n'),
       );
     });
@@ -514,7 +490,7 @@ describe('debug controller', () => {
           'Watch expressions cleared.',
           '',
           '→ continue',
-          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main. It printed output: op "output".',
           NEXT,
         ].join('\n'),
       );

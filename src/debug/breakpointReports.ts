@@ -44,8 +44,8 @@ export class BreakpointReports {
   /** setBreakpoints requests awaiting their answer, by `session\nseq`. */
   private readonly asked = new Map<string, { file: string; lines: number[] }>();
   private answers = 0;
-  /** The answer count at each file's latest answer. */
-  private readonly fileAnswers = new Map<string, number>();
+  /** The answer count at each file's latest answer, and the lines it was asked for. */
+  private readonly fileAnswers = new Map<string, { count: number; lines: readonly number[] }>();
   private readonly waiters = new Set<() => void>();
 
   /** How many answers came so far: a wait for the next one starts from it. */
@@ -74,7 +74,7 @@ export class BreakpointReports {
     files.set(question.file, entries);
     for (const entry of entries) this.note(question.file, entry);
     this.answers++;
-    this.fileAnswers.set(question.file, this.answers);
+    this.fileAnswers.set(question.file, { count: this.answers, lines: question.lines });
     for (const wake of [...this.waiters]) wake();
   }
 
@@ -115,19 +115,28 @@ export class BreakpointReports {
   }
 
   /**
-   * The file's breakpoints as the adapter's first answer for it after `since` has them (undefined
-   * when none came within `timeoutMs`). An answer that leaves some unbound waits a moment more for
-   * another session's (js-debug's child binds what its parent cannot).
+   * The file's breakpoints as the adapter's first answer for it after `since` to a request for
+   * exactly `lines` has them (undefined when none came within `timeoutMs`). Measured: the editor
+   * replaces a file's breakpoints one step at a time (a request per removal, then one with the new
+   * set), so an earlier step's answer is not the one. An answer that leaves some unbound waits a
+   * moment more for another session's (js-debug's child binds what its parent cannot).
    */
   async answerAfter(
     file: string,
     since: number,
     timeoutMs: number,
+    lines: readonly number[],
   ): Promise<ReadonlyMap<number, AdapterBreakpoint> | undefined> {
-    const answeredAfter = (mark: number) => (this.fileAnswers.get(file) ?? 0) > mark;
+    const wanted = [...lines].sort((a, b) => a - b).join(',');
+    const answeredAfter = (mark: number) => {
+      const latest = this.fileAnswers.get(file);
+      return (
+        latest !== undefined && latest.count > mark && [...latest.lines].sort((a, b) => a - b).join(',') === wanted
+      );
+    };
     await this.waitUntil(() => answeredAfter(since), timeoutMs);
     if (!answeredAfter(since)) return undefined;
-    const first = this.fileAnswers.get(file) ?? 0;
+    const first = this.fileAnswers.get(file)?.count ?? 0;
     if ([...(this.of(file)?.values() ?? [])].some((entry) => !entry.verified))
       await this.waitUntil(() => answeredAfter(first), SECOND_ANSWER_WAIT_MS);
     return this.of(file);

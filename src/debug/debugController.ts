@@ -466,7 +466,11 @@ export class DebugController {
       // The editor sends them to the running adapter: its answer says which it bound, and where.
       const reports =
         live && specs.length > 0
-          ? await live.connection.adapterBreakpoints(file, { since, timeoutMs: BREAKPOINT_ANSWER_WAIT_MS })
+          ? await live.connection.adapterBreakpoints(file, {
+              since,
+              timeoutMs: BREAKPOINT_ANSWER_WAIT_MS,
+              lines: specs.map((spec) => spec.line),
+            })
           : undefined;
       answers.push(
         breakpointsAnswer(

@@ -38,12 +38,12 @@ export interface DebugConnection {
   breakpointAnswerCount(): number;
   /**
    * What the adapter said of a file's breakpoints (breakpointReports.ts), by the line asked for;
-   * with `wait`, after its first answer for the file later than `since` (or `timeoutMs`).
+   * with `wait`, after its first answer later than `since` for exactly `lines` (or `timeoutMs`).
    * Undefined when it never answered for the file.
    */
   adapterBreakpoints(
     file: string,
-    wait?: { readonly since: number; readonly timeoutMs: number },
+    wait?: { readonly since: number; readonly timeoutMs: number; readonly lines: readonly number[] },
   ): Promise<ReadonlyMap<number, AdapterBreakpoint> | undefined>;
 }
 

@@ -106,6 +106,8 @@ describe('debug tool', function () {
       'debug/js/cart.js',
       'debug/go/main.go',
       'debug/c/main.c',
+      'debug/c/wait.c',
+      'debug/go/wait/main.go',
       'debug/rust/main.rs',
     ])
       await debug({ op: 'breakpoints', file, lines: [] });

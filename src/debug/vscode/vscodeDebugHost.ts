@@ -437,7 +437,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       observedTopFrame: (threadId, timeoutMs) => stream.topFrameOf(threadId, timeoutMs),
       breakpointAnswerCount: () => stream.breakpoints.answerCount,
       adapterBreakpoints: async (file, wait) =>
-        wait ? stream.breakpoints.answerAfter(file, wait.since, wait.timeoutMs) : stream.breakpoints.of(file),
+        wait
+          ? stream.breakpoints.answerAfter(file, wait.since, wait.timeoutMs, wait.lines)
+          : stream.breakpoints.of(file),
       ended,
       terminate: async () => {
         // Bounded: an adapter that ignores the disconnect must not hold up the next launch.

@@ -207,8 +207,8 @@ export class FakeConnection implements DebugConnection {
     return this.reports.answerCount;
   }
 
-  async adapterBreakpoints(file: string, wait?: { since: number; timeoutMs: number }) {
-    return wait ? this.reports.answerAfter(file, wait.since, wait.timeoutMs) : this.reports.of(file);
+  async adapterBreakpoints(file: string, wait?: { since: number; timeoutMs: number; lines: readonly number[] }) {
+    return wait ? this.reports.answerAfter(file, wait.since, wait.timeoutMs, wait.lines) : this.reports.of(file);
   }
 
   offeredExceptionFilters(): readonly string[] | undefined {

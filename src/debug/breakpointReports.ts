@@ -19,6 +19,8 @@ export interface AdapterBreakpoint {
 
 /** After an answer that leaves breakpoints unbound, how long another session's answer is waited for. */
 const SECOND_ANSWER_WAIT_MS = 500;
+/** setBreakpoints requests kept awaiting their answer (an adapter that never answers cannot grow it). */
+const ASKED_CAP = 1000;
 
 interface Entry {
   readonly requestedLine: number;
@@ -56,6 +58,13 @@ export class BreakpointReports {
   /** The editor (or we) asked the adapter of `session` to set a file's breakpoints. */
   requested(session: string, seq: number, file: string, lines: readonly number[]): void {
     this.asked.set(`${session}\n${seq}`, { file, lines: [...lines] });
+    if (this.asked.size > ASKED_CAP) this.asked.delete(this.asked.keys().next().value as string);
+  }
+
+  /** A session of the family ended (a js-debug child): what it bound no longer counts as bound now. */
+  sessionEnded(session: string): void {
+    this.bySession.delete(session);
+    for (const key of [...this.asked.keys()]) if (key.startsWith(`${session}\n`)) this.asked.delete(key);
   }
 
   /** The adapter's answer to request `seq`; a failed request leaves the file's breakpoints unanswered. */
@@ -97,8 +106,9 @@ export class BreakpointReports {
 
   /** What the adapter said of the file's breakpoints, by the line asked for; undefined when it never answered for the file. */
   of(file: string): ReadonlyMap<number, AdapterBreakpoint> | undefined {
+    // An answer of none (the human removed or deactivated them all) is an answer: only a file no session answered for is unknown.
+    if (![...this.bySession.values()].some((files) => files.has(file))) return undefined;
     const lists = [...this.bySession.values()].flatMap((files) => files.get(file) ?? []);
-    if (lists.length === 0) return undefined;
     const merged = new Map<number, AdapterBreakpoint>();
     for (const entry of lists) {
       const known = merged.get(entry.requestedLine);
@@ -137,7 +147,8 @@ export class BreakpointReports {
     await this.waitUntil(() => answeredAfter(since), timeoutMs);
     if (!answeredAfter(since)) return undefined;
     const first = this.fileAnswers.get(file)?.count ?? 0;
-    if ([...(this.of(file)?.values() ?? [])].some((entry) => !entry.verified))
+    // Only a family of several sessions may bind in another what one left unbound.
+    if (this.bySession.size > 1 && [...(this.of(file)?.values() ?? [])].some((entry) => !entry.verified))
       await this.waitUntil(() => answeredAfter(first), SECOND_ANSWER_WAIT_MS);
     return this.of(file);
   }

@@ -36,6 +36,41 @@ describe('breakpoint reports', () => {
     assert.equal(reports.of('/w/other.js'), undefined);
   });
 
+  it('an answer of none is an answer (the human removed them); a child that ended binds nothing now, though it once bound; unanswered requests are capped', async () => {
+    const reports = new BreakpointReports();
+    reports.requested('s', 1, FILE, [3]);
+    reports.answered('s', 1, true, [{ id: 1, verified: true }]);
+    reports.requested('s', 2, FILE, []);
+    reports.answered('s', 2, true, []);
+    assert.deepEqual(reports.of(FILE), new Map());
+    reports.requested('parent', 3, FILE, [5]);
+    reports.answered('parent', 3, true, [{ verified: false, message: 'Unbound breakpoint' }]);
+    reports.requested('child', 4, FILE, [5]);
+    reports.answered('child', 4, true, [{ verified: true }]);
+    assert.equal(reports.of(FILE)?.get(5)?.verified, true);
+    reports.sessionEnded('child');
+    assert.deepEqual(reports.of(FILE)?.get(5), {
+      verified: false,
+      everVerified: true,
+      line: undefined,
+      message: 'Unbound breakpoint',
+    });
+    // An adapter that never answers cannot grow what is kept: the oldest requests are dropped.
+    for (let seq = 10; seq < 5000; seq++) reports.requested('mute', seq, FILE, [1]);
+    reports.answered('mute', 10, true, [{ verified: true }]);
+    assert.equal(reports.of(FILE)?.get(1), undefined);
+    reports.answered('mute', 4999, true, [{ verified: true }]);
+    assert.equal(reports.of(FILE)?.get(1)?.verified, true);
+    // One session alone: no extra wait for another's answer.
+    const single = new BreakpointReports();
+    single.requested('s', 1, FILE, [3]);
+    const started = Date.now();
+    const waiting = single.answerAfter(FILE, 0, 3000, [3]);
+    single.answered('s', 1, true, [{ verified: false, message: 'no code' }]);
+    assert.equal((await waiting)?.get(3)?.verified, false);
+    assert.ok(Date.now() - started < 300, `${Date.now() - started} ms`);
+  });
+
   it('a family: bound in the child is bound, whatever the parent says; a refused request leaves the lines unbound', () => {
     const reports = new BreakpointReports();
     reports.requested('parent', 1, FILE, [3]);

@@ -247,6 +247,8 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   sessionEnded(session: vscode.DebugSession): void {
     const root = rootOf(session);
     if (this.targets.get(root.id) === session && session !== root) this.targets.set(root.id, root);
+    // A child that ended binds nothing any more (the root's stream goes with the root).
+    if (session !== root) this.streams.get(root.id)?.breakpoints.sessionEnded(session.id);
   }
 
   async launch(plan: LaunchPlan): Promise<DebugConnection> {

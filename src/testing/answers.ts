@@ -47,14 +47,14 @@ export function testAnswer({ plan, outcome, idleSeconds, timeoutSeconds }: TestA
       outcome.stoppedBecause === 'hung'
         ? `Hung: no output for ${idleSeconds} s, so the run was ended (its process group killed) after ${outcome.seconds.toFixed(1)} s.`
         : `Timed out: the run was ended (its process group killed) at its ${timeoutSeconds} s limit.`;
-    const running = runningTest(plan, outcome.outputTail);
+    const running = runningTestId(plan, outcome.outputTail);
     return [
       why,
-      running,
+      runningTest(plan, outcome.outputTail),
       command,
       outputSection('Its output', outcome.outputTail, outcome.outputCharacters, RUN_OUTPUT_LINES),
-      running.startsWith('Running when ended: ')
-        ? `Next: debug with test: ${running.slice('Running when ended: '.length).replace(/\.$/, '')} — or give a larger idle_seconds if it is only slow.`
+      running
+        ? `Next: ${debugStep(running.debugName, running.file)} — or give a larger idle_seconds if it is only slow.`
         : 'Next: run fewer tests (files or tests) to find the one that hangs, or give a larger idle_seconds if it is only slow.',
     ]
       .filter(Boolean)
@@ -112,9 +112,7 @@ function failureText(plan: Pick<TestPlan, 'runner'>, { testCase, facts }: Failur
     );
   if (testCase.output)
     lines.push(outputSection('  output', testCase.output, testCase.output.length, OUTPUT_LINES).replace(/\n/g, '\n  '));
-  lines.push(
-    `  next: debug with test: ${facts.debugName}${facts.file ? ` (debug launch, program: ${facts.file})` : ''}`,
-  );
+  lines.push(`  next: ${debugStep(facts.debugName, facts.file)}`);
   return lines;
 }
 
@@ -146,30 +144,40 @@ function selectionText(plan: Pick<TestPlan, 'files' | 'tests'>): string {
   return parts.length ? `selected ${parts.join('; ')}` : 'selected every test the runner finds';
 }
 
+/** The step that debugs one test: the name `debug launch test` selects it by, and its file as `program`. */
+function debugStep(debugName: string, file: string | undefined): string {
+  return `debug with test: ${debugName}${file ? ` (debug launch, program: ${file})` : ''}`;
+}
+
 /** The test running when a hung run was ended, from its progress output; else the last one that finished. */
 export function runningTest(plan: Pick<TestPlan, 'runner' | 'root' | 'workspaceFolder'>, outputTail: string): string {
   const running = runningTestId(plan, outputTail);
-  if (running) return `Running when ended: ${running}.`;
+  if (running) return `Running when ended: ${running.id}.`;
   const finished = [...outputTail.matchAll(/^[ \t]*(?:not )?ok \d+ - (.+)$/gm)].pop();
   if (finished)
     return `The test running is not reported by the runner; the last one that finished: ${finished[1].trim()}.`;
   return 'Which test was running is not known (no test had finished).';
 }
 
-/** The id of the test that was running when the run was ended, when the runner's progress says (pytest -v). */
+/**
+ * The test that was running when the run was ended, when the runner's progress says (pytest -v): its id
+ * as answers name tests (the file relative to the workspace folder), the node id `debug launch test`
+ * takes (relative to the runner's root, where the debug tool runs pytest too) and its file.
+ */
 export function runningTestId(
   plan: Pick<TestPlan, 'runner' | 'root' | 'workspaceFolder'>,
   outputTail: string,
-): string | undefined {
+): { id: string; debugName: string; file: string } | undefined {
   if (plan.runner !== 'pytest') return undefined;
   // `pytest -v` writes a test's node id before it runs, and its result after.
   const lastLine = outputTail.slice(outputTail.lastIndexOf('\n') + 1);
-  const id = /^(\S+::\S+)\s*$/.exec(lastLine)?.[1];
-  if (!id) return undefined;
-  // Its file as the model names files: relative to the workspace folder.
-  const file = path.resolve(plan.root, id.slice(0, id.indexOf('::')));
-  const shown = file.startsWith(plan.workspaceFolder + path.sep) ? path.relative(plan.workspaceFolder, file) : file;
-  return shown + id.slice(id.indexOf('::'));
+  const debugName = /^(\S+::\S+)\s*$/.exec(lastLine)?.[1];
+  if (!debugName) return undefined;
+  const absolute = path.resolve(plan.root, debugName.slice(0, debugName.indexOf('::')));
+  const file = absolute.startsWith(plan.workspaceFolder + path.sep)
+    ? path.relative(plan.workspaceFolder, absolute)
+    : absolute;
+  return { id: file + debugName.slice(debugName.indexOf('::')), debugName, file };
 }
 
 const TAP_SUMMARY = /^(?:Subtest: |(?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) \S+$)/;

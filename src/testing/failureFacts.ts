@@ -18,7 +18,7 @@ export interface Frame {
 export interface CaseFacts {
   /** What to name the test by: pytest's node id, Node's "suite > name". */
   readonly id: string;
-  /** The name `debug launch test` selects it by. */
+  /** What `debug launch test` selects it by, with the file as `program`: pytest's node id from the runner's root (where the debug tool runs pytest too), Node's test name. */
   readonly debugName: string;
   /** The test's file, relative to the run's root, when known. */
   readonly file?: string;
@@ -54,7 +54,6 @@ export function caseFacts(runner: TestRunnerId, testCase: JunitCase, root: strin
   return {
     ...facts,
     id,
-    debugName: runner === 'pytest' ? id : facts.debugName,
     ...(facts.file ? { file: shown(facts.file) } : {}),
     ...(facts.location ? { location: frame(facts.location) } : {}),
     frames: facts.frames.map(frame),

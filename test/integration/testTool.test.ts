@@ -4,9 +4,12 @@
  * and named with no process left; each run's results in our Test Explorer controller.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { processesMatching } from '../support/processes';
-import { invokeText, lineOf } from './support/tools';
+import { invokeText, lineOf, workspaceRoot } from './support/tools';
 
 interface ExplorerState {
   items: Array<{ id: string; label: string; children: string[] }>;
@@ -28,10 +31,21 @@ const lastRun = async () => (await explorerState()).runs.at(-1);
 describe('test tool', function () {
   this.timeout(120_000);
 
+  before(() => {
+    // The project's own venv, as a project has one: Debian's python3-pytest and debugpy through --system-site-packages.
+    const venv = path.join(workspaceRoot(), 'testtool', 'py', '.venv');
+    if (!fs.existsSync(path.join(venv, 'bin', 'python')))
+      execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+  });
+
   it('pytest: counts, then the failure with the assertion line, the rewritten comparison and the next step', async () => {
     const answer = await invokeText('test', { files: ['testtool/py/test_prices.py'] });
     assert.match(answer, /^pytest: 1 passed, 1 failed, 1 skipped, 0 errors \(3 tests/);
-    assert.match(answer, /-o junit_family=xunit1/, 'the command line is shown');
+    assert.match(
+      answer,
+      /testtool\/py\/\.venv\/bin\/python3 -m pytest .*-o junit_family=xunit1/,
+      "the command line is shown, the project's Python first",
+    );
     const line = lineOf('testtool/py/test_prices.py', 'assert discounted == 27');
     assert.ok(
       answer.includes(
@@ -42,7 +56,10 @@ describe('test tool', function () {
     assert.match(answer, /line: assert discounted == 27/);
     assert.match(answer, /pytest: assert 30 == 27/, 'actual 30 and expected 27 as pytest rewrites them');
     assert.match(answer, /output:\n\s+checking the discount/);
-    assert.match(answer, /next: debug with test: testtool\/py\/test_prices\.py::test_total_with_discount/);
+    assert.match(
+      answer,
+      /next: debug with test: test_prices\.py::test_total_with_discount \(debug launch, program: testtool\/py\/test_prices\.py\)/,
+    );
     assert.doesNotMatch(answer, /\x1b\[/, 'no colored text');
     assert.doesNotMatch(answer, /test_total_of_two/, 'a passing test is only counted');
 
@@ -60,6 +77,28 @@ describe('test tool', function () {
     assert.match(failed?.message ?? '', /assert 30 == 27/);
     const file = (await explorerState()).items.find((item) => item.id === 'testtool/py/test_prices.py');
     assert.ok(file?.children.includes('testtool/py/test_prices.py::test_total_of_two'), JSON.stringify(file));
+  });
+
+  it("pytest: the answer's next step is a launch debug takes: the failing test runs under the debugger (exit code 1, not 4 = none found)", async () => {
+    const answer = await invokeText('test', { files: ['testtool/py/test_prices.py'] });
+    const step = /next: debug with test: (\S+) \(debug launch, program: (\S+)\)/.exec(answer);
+    assert.ok(step, answer);
+    try {
+      const launched = await invokeText('debug', {
+        op: 'launch',
+        test: step[1],
+        program: step[2],
+        timeout_seconds: 120,
+      });
+      assert.doesNotMatch(launched, /^(Error|Refused)/, launched);
+      // Without breakpoints the test runs through: pytest's exit code 1 is a test that failed (4 would be none found).
+      const ended = launched.includes('exit code')
+        ? launched
+        : await invokeText('debug', { op: 'continue', timeout_seconds: 60 });
+      assert.match(ended, /exit code 1\b/, ended);
+    } finally {
+      await invokeText('debug', { op: 'terminate' });
+    }
   });
 
   it('pytest: one passing test by node id', async () => {
@@ -102,7 +141,10 @@ describe('test tool', function () {
     assert.ok(Date.now() - started < 30_000, 'ended long before the test would finish');
     assert.match(answer, /^Hung: no output for 3 s, so the run was ended/);
     assert.match(answer, /Running when ended: testtool\/py\/test_hang\.py::test_waits_forever\./);
-    assert.match(answer, /Next: debug with test: testtool\/py\/test_hang\.py::test_waits_forever/);
+    assert.match(
+      answer,
+      /Next: debug with test: test_hang\.py::test_waits_forever \(debug launch, program: testtool\/py\/test_hang\.py\)/,
+    );
     assert.deepEqual(processesMatching(/pytest.*test_hang\.py/), [], 'the process group was killed');
     const run = await lastRun();
     assert.deepEqual(

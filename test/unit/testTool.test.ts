@@ -177,7 +177,11 @@ describe('test tool: facts of a failure', () => {
     const [, failed] = parseJunit(PYTEST_REPORT).cases;
     const facts = caseFacts('pytest', failed, '/w/py', '/w');
     assert.equal(facts.id, 'py/tests/test_c.py::TestBox::test_helper');
-    assert.equal(facts.debugName, facts.id);
+    assert.equal(
+      facts.debugName,
+      'tests/test_c.py::TestBox::test_helper',
+      "from pytest's root, as debug launch test runs it",
+    );
     assert.deepEqual(facts.location, { file: 'py/tests/test_c.py', line: 6, where: undefined });
     assert.equal(facts.sourceLine, 'check(6)');
     assert.equal(facts.message, 'assert 6 == 7');
@@ -223,7 +227,7 @@ describe('test tool: answers', () => {
         "  the test's own frames: py/tests/test_c.py:6, py/tests/helpers.py:2 (AssertionError)",
         '  output:',
         '  printed by the test',
-        '  next: debug with test: py/tests/test_c.py::TestBox::test_helper (debug launch, program: py/tests/test_c.py)',
+        '  next: debug with test: tests/test_c.py::TestBox::test_helper (debug launch, program: py/tests/test_c.py)',
       ].join('\n'),
     );
   });
@@ -275,7 +279,10 @@ describe('test tool: answers', () => {
       hung,
       /^Hung: no output for 5 s, so the run was ended \(its process group killed\) after 1\.3 s\.\nRunning when ended: py\/tests\/test_c\.py::test_b\./,
     );
-    assert.match(hung, /Next: debug with test: py\/tests\/test_c\.py::test_b —/);
+    assert.match(
+      hung,
+      /Next: debug with test: tests\/test_c\.py::test_b \(debug launch, program: py\/tests\/test_c\.py\) —/,
+    );
     assert.match(
       runningTest({ ...pytestPlan, runner: 'node --test' }, 'ok 1 - first\n  not ok 2 - second\n# x'),
       /the last one that finished: second\./,

@@ -50,7 +50,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
       explorer.record(
         plan,
         outcome,
-        outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome.outputTail) : undefined,
+        outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome.outputTail)?.id : undefined,
       );
       return testAnswer({ plan, outcome, idleSeconds, timeoutSeconds });
     },

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { processesMatching } from '../support/processes';
-import { invokeText, lineOf, workspaceRoot } from './support/tools';
+import { browser, hasBrowser } from './support/browser';
+import { invokeText, lineOf, waitUntilAsync, workspaceRoot } from './support/tools';
 
 interface ExplorerState {
   items: Array<{ id: string; label: string; children: string[] }>;
@@ -77,6 +78,16 @@ describe('test tool', function () {
     assert.match(failed?.message ?? '', /assert 30 == 27/);
     const file = (await explorerState()).items.find((item) => item.id === 'testtool/py/test_prices.py');
     assert.ok(file?.children.includes('testtool/py/test_prices.py::test_total_of_two'), JSON.stringify(file));
+  });
+
+  it('the human sees the run in the Testing view: the file marked failed', async function () {
+    if (!hasBrowser()) this.skip();
+    await invokeText('test', { files: ['testtool/py/test_prices.py'] });
+    await vscode.commands.executeCommand('workbench.view.testing.focus');
+    const row = '.test-explorer .monaco-list-row[aria-label*="test_prices.py"][aria-label*="(Failed)"]';
+    await waitUntilAsync('the failed file in the Testing view', async () =>
+      ((await browser({ op: 'count', selector: row })).count ?? 0) > 0 ? true : undefined,
+    );
   });
 
   it("pytest: the answer's next step is a launch debug takes: the failing test runs under the debugger (exit code 1, not 4 = none found)", async () => {

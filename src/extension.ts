@@ -16,6 +16,7 @@ import { ToolRunner } from './tools/toolRunner';
 import { registerWrites } from './writes/vscode/registerWrites';
 import { createToolList } from './tools/toolList';
 import { registerMcp } from './mcp/vscode/registerMcp';
+import { registerTestExplorer } from './testing/vscode/testExplorer';
 
 /** What the extension exports: the measured activation time and where its log channel writes. */
 export interface ActivationInfo {
@@ -52,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
     const debug = phase('debug', () => registerDebug(context, runtime));
     const kernels = phase('kernels', () => registerKernels(context, runtime));
     const questions = phase('questions', () => registerQuestions(context, runtime));
+    const tests = phase('testing', () => registerTestExplorer(context));
     const approver = createApprovalCard(questions);
     runner.setApprover(approver);
     const vibe = phase('vibe', () =>
@@ -85,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): ActivationInfo {
       writes,
       debug,
       kernels,
+      tests,
       questions,
       vibe,
       runner,

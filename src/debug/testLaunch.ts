@@ -11,8 +11,19 @@ import { AdapterContext, AdapterId } from './adapters';
 import { DebugRefusal } from './debugErrors';
 import { describeResolution, resolveBinary } from '../project/binaryResolution';
 import { runToCompletion } from '../process/childProcess';
+import {
+  escapeRegExp,
+  javaScriptRunner,
+  nearestWith,
+  positional,
+  PYTEST_MARKERS,
+  runnerForFile,
+  runnerForFolder,
+  shellWord,
+  TestRunnerId,
+} from '../project/testRunners';
 
-export type TestRunnerId = 'pytest' | 'go test' | 'node --test' | 'jest' | 'mocha' | 'vitest' | 'cargo test';
+export { shellWord, type TestRunnerId };
 
 /** One test, as the model names it, and where. */
 export interface TestRequest {
@@ -59,16 +70,6 @@ interface RunnerSpec {
   prepare?(run: TestRun, facts: TestLaunchFacts): Promise<Partial<TestRun> & { readonly program?: string }>;
   configuration(run: TestRun & { readonly program?: string }, facts: TestLaunchFacts): Record<string, unknown>;
 }
-
-const PYTEST_MARKERS = [
-  'pytest.ini',
-  'pyproject.toml',
-  'setup.cfg',
-  'tox.ini',
-  'conftest.py',
-  'setup.py',
-  'requirements.txt',
-];
 
 /** jest, mocha and vitest: the script in node_modules that runs each, as their own docs launch them under a debugger. */
 const NODE_RUNNER_SCRIPTS: Readonly<Record<'jest' | 'mocha' | 'vitest', string>> = {
@@ -252,12 +253,8 @@ export function testCommandLine(run: TestRun): string {
 function runnerFor(request: TestRequest, workspaceFolder: string, isDir: boolean): { id: TestRunnerId; root?: string } {
   const program = request.program;
   if (program && !isDir) {
-    const extension = path.extname(program).toLowerCase();
-    if (extension === '.py') return { id: 'pytest' };
-    if (extension === '.go') return { id: 'go test' };
-    if (extension === '.rs') return { id: 'cargo test' };
-    if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx'].includes(extension))
-      return javaScriptRunner(path.dirname(program), workspaceFolder);
+    const found = runnerForFile(program, workspaceFolder);
+    if ('id' in found) return found;
     throw new DebugRefusal(
       `No test runner is known for ${path.basename(program)}: \`test\` runs pytest (.py), go test (.go), Node's runner, jest, mocha or vitest (.js/.ts), cargo test (.rs). Give the test file as \`program\`.`,
     );
@@ -278,46 +275,15 @@ function runnerFor(request: TestRequest, workspaceFolder: string, isDir: boolean
   }
   // No file and no adapter: the nearest project around the folder (or cwd) says which.
   const start = program ?? request.cwd ?? workspaceFolder;
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    const fits: TestRunnerId[] = [];
-    if (fs.existsSync(path.join(dir, 'go.mod')) || hasFileEnding(dir, '_test.go')) fits.push('go test');
-    if (fs.existsSync(path.join(dir, 'Cargo.toml'))) fits.push('cargo test');
-    if (PYTEST_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)))) fits.push('pytest');
-    const script = testScript(dir);
-    if (script !== undefined) fits.push(scriptRunnerName(script) ?? 'node --test');
-    if (fits.length === 1) return fits[0] === 'go test' ? { id: fits[0], root: dir } : { id: fits[0] };
-    if (fits.length > 1)
-      throw new DebugRefusal(
-        `Several test runners fit ${display(workspaceFolder, dir) || 'the workspace folder'}: ${fits.join(', ')}. Give \`program\` (the test file) or \`adapter\`.`,
-      );
-    if (dir === workspaceFolder || !dir.startsWith(workspaceFolder + path.sep)) break;
-  }
+  const found = runnerForFolder(start, workspaceFolder);
+  if ('id' in found) return found;
+  if ('several' in found)
+    throw new DebugRefusal(
+      `Several test runners fit ${display(workspaceFolder, found.dir) || 'the workspace folder'}: ${found.several.join(', ')}. Give \`program\` (the test file) or \`adapter\`.`,
+    );
   throw new DebugRefusal(
     `No test runner found for ${display(workspaceFolder, start) || 'the workspace folder'}: no go.mod, Cargo.toml, pytest configuration or package.json test script there or above. Give \`program\` (the test file).`,
   );
-}
-
-/** A JavaScript test file's runner: the one the nearest package.json's test script runs, else Node's own. */
-function javaScriptRunner(dir: string, workspaceFolder: string): { id: TestRunnerId } {
-  const project = nearestWith(dir, workspaceFolder, ['package.json']);
-  const script = project ? testScript(project) : undefined;
-  return { id: (script === undefined ? undefined : scriptRunnerName(script)) ?? 'node --test' };
-}
-
-function testScript(dir: string): string | undefined {
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-      scripts?: Record<string, unknown>;
-    };
-    const script = manifest.scripts?.test;
-    return typeof script === 'string' ? script : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function scriptRunnerName(script: string): 'jest' | 'mocha' | 'vitest' | undefined {
-  return /\b(jest|mocha|vitest)\b/.exec(script)?.[1] as 'jest' | 'mocha' | 'vitest' | undefined;
 }
 
 /** The runner's script in the project's node_modules (or a parent's, as npm hoists), or why not. */
@@ -354,10 +320,6 @@ export function goRunPattern(test: string): string {
     .split('/')
     .map((level) => `^${level.replace(/\./g, '\\.')}$`)
     .join('/');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /**
@@ -433,22 +395,6 @@ function binaryInputs(context: AdapterContext) {
   };
 }
 
-/** The nearest folder from `start` up to the workspace folder that holds one of the markers. */
-function nearestWith(start: string, workspaceFolder: string, markers: readonly string[]): string | undefined {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (markers.some((marker) => fs.existsSync(path.join(dir, marker)))) return dir;
-    if (dir === workspaceFolder || !dir.startsWith(workspaceFolder + path.sep)) return undefined;
-  }
-}
-
-function hasFileEnding(dir: string, ending: string): boolean {
-  try {
-    return fs.readdirSync(dir).some((entry) => entry.endsWith(ending));
-  } catch {
-    return false;
-  }
-}
-
 function isDirectory(file: string): boolean {
   try {
     return fs.statSync(file).isDirectory();
@@ -459,16 +405,6 @@ function isDirectory(file: string): boolean {
 
 function display(root: string, file: string | undefined): string {
   return file === undefined ? '' : path.relative(root, file);
-}
-
-/** A relative path as a runner's positional argument: one starting with "-" is made `./-…`, never an option. */
-function positional(relative: string): string {
-  return relative.startsWith('-') ? `./${relative}` : relative;
-}
-
-/** A word as a shell would need it: quoted unless it holds only characters that need no quoting. */
-export function shellWord(word: string): string {
-  return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function lastLines(text: string, count: number): string {

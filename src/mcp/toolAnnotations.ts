@@ -34,6 +34,8 @@ export const WRITE_AND_EXEC_BEHAVIOUR: Readonly<Partial<Record<ToolName, Behavio
   // Runs the project's programs and code: anything they do.
   [ToolName.debug]: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   [ToolName.eval]: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // Runs the project's tests: its code, with whatever it does.
+  [ToolName.test]: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   // A worker on a model provider's model, with the access granted.
   [ToolName.vibeSpawn]: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
 };

@@ -11,6 +11,7 @@ export const ToolName = {
   patch: 'patch',
   debug: 'debug',
   eval: 'eval',
+  test: 'test',
   askUser: 'ask_user',
   vibeSpawn: 'vibe_spawn',
   vibeSpawnReadonly: 'vibe_spawn_readonly',

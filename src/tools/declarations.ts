@@ -16,6 +16,7 @@ import { editDeclaration } from './edit/declaration';
 import { patchDeclaration } from './patch/declaration';
 import { debugDeclaration } from './debug/declaration';
 import { evalDeclaration } from './eval/declaration';
+import { testDeclaration } from './test/declaration';
 import { askUserDeclaration } from './askUser/declaration';
 import {
   vibeSpawnDeclaration,
@@ -38,6 +39,7 @@ export const TOOL_CATALOG: readonly ToolDeclaration[] = [
   patchDeclaration,
   debugDeclaration,
   evalDeclaration,
+  testDeclaration,
   askUserDeclaration,
   vibeSpawnDeclaration,
   vibeSpawnReadonlyDeclaration,

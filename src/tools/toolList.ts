@@ -21,6 +21,8 @@ import { createDebugTool } from './debug/tool';
 import { withSecretsMasked } from '../platform/vscode/userSettings';
 import { KernelPool } from '../kernels/kernelPool';
 import { createEvalTool } from './eval/tool';
+import { createTestTool } from './test/tool';
+import { TestExplorer } from '../testing/vscode/testExplorer';
 import { QuestionService } from '../questions/vscode/registerQuestions';
 import { createAskUserTool } from './askUser/tool';
 import { VibeService } from '../vibe/vscode/registerVibe';
@@ -35,6 +37,8 @@ export interface ToolServices {
   readonly writes: WriteService;
   readonly debug: DebugController;
   readonly kernels: KernelPool;
+  /** Where the test tool's runs show in Test Explorer. */
+  readonly tests: TestExplorer;
   readonly questions: QuestionService;
   readonly vibe: VibeService;
   /** Where a cell's tool() calls go. */
@@ -61,6 +65,7 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createPatchTool(services.writes),
     createDebugTool(services.debug, withSecretsMasked),
     createEvalTool(services.kernels, services.runner),
+    createTestTool(services.tests),
     createAskUserTool(services.questions),
     ...createVibeTools(services.vibe),
   ] as AnyLiveTool[];

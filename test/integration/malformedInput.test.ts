@@ -26,6 +26,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   patch: { patch: '*** Begin Patch\n*** End Patch' },
   debug: { op: 'status' },
   eval: { code: '1', description: 'one' },
+  test: { files: ['testtool/py/test_prices.py'], tests: ['test_total_of_two'], timeout_seconds: 60, idle_seconds: 30 },
   ask_user: { question: 'Which?', options: [{ label: 'a' }] },
   vibe_spawn: { brief: 'b', label: 'l' },
   vibe_spawn_readonly: { brief: 'b', label: 'l' },

@@ -545,6 +545,24 @@ describe('MCP endpoint: an agent outside the extension host, through live-tools-
     }
   });
 
+  it('test over MCP: listed at the exec cap only; the card shows the command line, and Allow runs the tests', async function () {
+    if (!hasBrowser()) this.skip();
+    await setSetting('liveTools.mcp.maxTier', 'write');
+    const client = await connect({ ...baseEnv(), ...terminalEnv });
+    assert.ok(!(await client.listTools()).tools.some((tool) => tool.name === 'test'), 'not offered below exec');
+    await setSetting('liveTools.mcp.maxTier', 'exec');
+    await waitUntilAsync('test to be listed', async () =>
+      (await client.listTools()).tools.some((tool) => tool.name === 'test') ? true : undefined,
+    );
+    const result = await callAnswered(
+      client,
+      { name: 'test', arguments: { tests: ['testtool/py/test_prices.py::test_total_of_two'] } },
+      'Allow',
+      [/-m pytest -v --color=no/, /PYTHONUNBUFFERED=1/],
+    );
+    assert.match(textOf(result), /^pytest: 1 passed, 0 failed, 0 skipped, 0 errors/);
+  });
+
   it("Connect an Agent copies each agent's command, and the .mcp.json it adds starts a working session; one linking out of the workspace is refused", async () => {
     const claude = await vscode.commands.executeCommand<string>('liveTools.connectAgent', { target: 'claude' });
     assert.equal(claude, `claude mcp add live-tools -- ${process.execPath} ${bridge}`);

@@ -61,6 +61,7 @@ describe('one writer', () => {
     [path.join('mcp', 'endpointServer.ts')]:
       "the window's discovery file and socket directory, in the user's state directory",
     [path.join('mcp', 'endpoint.ts')]: "the discovery files of windows that are gone, in the user's state directory",
+    [path.join('testing', 'runTests.ts')]: "the test runner's report, in a temporary folder of its own",
     [path.join('structural', 'indexWorker.ts')]: "the trigram index, in the extension's workspace storage",
     [path.join('vibe', 'workerCopies.ts')]:
       "workers' private copies, in the extension's storage (their work comes back as a staged change the writer applies)",

@@ -1,0 +1,188 @@
+/**
+ * What a `test` call runs: the project's runner (found as `debug launch test` finds it,
+ * project/testRunners.ts), its exact command line, folder and environment changes, and the
+ * machine-readable report it writes. One entry per runner in `TEST_TOOL_RUNNERS`; planning starts nothing.
+ */
+import * as path from 'node:path';
+import {
+  escapeRegExp,
+  nearestWith,
+  positional,
+  PYTEST_MARKERS,
+  runnerForFile,
+  runnerForFolder,
+  shellWord,
+  TestRunnerId,
+} from '../project/testRunners';
+import { TestRefusal } from './testingErrors';
+
+export interface TestRequest {
+  /** Test files, absolute. */
+  readonly files: readonly string[];
+  /** Test names or node ids (pytest `tests/test_a.py::test_x`, Node's test name). */
+  readonly tests: readonly string[];
+  readonly workspaceFolder: string;
+}
+
+/** What the runner needs of the machine: how a command is found (the project's own first, then PATH). */
+export interface PlanContext {
+  resolve(command: string, root: string): string | undefined;
+}
+
+export interface TestPlan {
+  readonly runner: TestRunnerId;
+  readonly root: string;
+  /** The workspace folder answers name files against. */
+  readonly workspaceFolder: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Variables set for the run, on top of the editor's environment. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Where the runner writes its JUnit report (in `reportDir`). */
+  readonly reportFile: string;
+  readonly files: readonly string[];
+  readonly tests: readonly string[];
+}
+
+export interface RunnerTable {
+  /** Markers of the root the runner runs from. */
+  readonly markers: readonly string[];
+  /** The executable, by name (resolved project first, then PATH). */
+  readonly executable: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** The arguments, selection included, that make the runner write its JUnit report to `report`. */
+  args(selection: Selection, report: string): string[];
+  /** What a person passes to `debug launch test` for the case (the name or node id). */
+  readonly installHint: string;
+}
+
+interface Selection {
+  readonly files: readonly string[];
+  readonly tests: readonly string[];
+}
+
+/** The runners the `test` tool runs today; go test, jest, vitest, mocha and cargo test get an entry each later. */
+export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTable>>> = {
+  pytest: {
+    markers: PYTEST_MARKERS,
+    executable: 'python3',
+    // Unbuffered: the progress line naming a test reaches us before the test runs (the hung test is named).
+    env: { PYTHONUNBUFFERED: '1' },
+    args: (selection, report) => [
+      '-m',
+      'pytest',
+      '-v',
+      '--color=no',
+      `--junitxml=${report}`,
+      // xunit1 carries each case's file and line; out-err keeps each test's captured output in the report.
+      '-o',
+      'junit_family=xunit1',
+      '-o',
+      'junit_logging=out-err',
+      ...pytestSelection(selection),
+    ],
+    installHint: 'pip install pytest (Debian: apt install python3-pytest)',
+  },
+  'node --test': {
+    markers: ['package.json'],
+    executable: 'node',
+    env: {},
+    args: (selection, report) => [
+      '--test',
+      '--test-reporter=junit',
+      `--test-reporter-destination=${report}`,
+      // Progress to stdout: each test as it ends, so a hung run names the last one that finished.
+      '--test-reporter=tap',
+      '--test-reporter-destination=stdout',
+      ...selection.tests.map((test) => `--test-name-pattern=${escapeRegExp(test)}`),
+      ...selection.files,
+    ],
+    installHint: "Node 20.13 or later (its runner's junit reporter)",
+  },
+};
+
+/** pytest: node ids and files as positional arguments; plain names as one `-k` expression. */
+function pytestSelection(selection: Selection): string[] {
+  const ids = selection.tests.filter((test) => test.includes('::'));
+  const names = selection.tests.filter((test) => !test.includes('::'));
+  const idFiles = new Set(ids.map((id) => id.split('::')[0]));
+  const files = selection.files.filter((file) => !idFiles.has(file));
+  return [...(names.length ? ['-k', names.join(' or ')] : []), ...files, ...ids];
+}
+
+/** The run for a request, or why none; `reportDir` is a fresh folder of ours. */
+export function planTests(request: TestRequest, reportDir: string, context: PlanContext): TestPlan {
+  for (const test of request.tests)
+    if (test.trim().startsWith('-'))
+      throw new TestRefusal(
+        `A test name starts with "-" (${JSON.stringify(test)}): the runner would take it for an option. Give the test's name or node id.`,
+      );
+  const { workspaceFolder } = request;
+  // A pytest node id names its file: it counts as a file for finding the runner.
+  const idFiles = request.tests
+    .filter((test) => test.includes('::'))
+    .map((test) => path.resolve(workspaceFolder, test.split('::')[0]));
+  const files = [...request.files, ...idFiles];
+  const searches = files.length
+    ? files.map((file) => runnerForFile(file, workspaceFolder))
+    : [runnerForFolder(workspaceFolder, workspaceFolder)];
+  const ids = new Set<TestRunnerId>();
+  for (const search of searches) {
+    if ('id' in search) ids.add(search.id);
+    else if ('unknownExtension' in search)
+      throw new TestRefusal(
+        `No test runner is known for ${search.unknownExtension}: the test tool runs pytest (.py) and Node's runner (.js/.mjs/.cjs/.ts).`,
+      );
+    else if ('several' in search)
+      throw new TestRefusal(
+        `Several test runners fit the workspace folder: ${search.several.join(', ')}. Give \`files\` (test files of one runner).`,
+      );
+    else
+      throw new TestRefusal(
+        'No test runner found in the workspace folder: no pytest configuration or package.json test script. Give `files` (the test files).',
+      );
+  }
+  if (ids.size > 1)
+    throw new TestRefusal(
+      `These files run under different runners (${[...ids].join(', ')}): call the test tool once per runner.`,
+    );
+  const runner = [...ids][0];
+  const table = TEST_TOOL_RUNNERS[runner];
+  if (!table)
+    throw new TestRefusal(
+      `The tests run under ${runner}, which the test tool does not run yet (pytest and Node's runner do). Run them in a terminal, or debug one with debug launch test.`,
+    );
+  const start = files.length ? path.dirname(files[0]) : workspaceFolder;
+  const root = nearestWith(start, workspaceFolder, table.markers) ?? workspaceFolder;
+  const executable = context.resolve(table.executable, root);
+  if (!executable)
+    throw new TestRefusal(
+      `${table.executable} is not in the project (.venv/bin, venv/bin, node_modules/.bin) nor on PATH: ${runner} needs it (${table.installHint}).`,
+    );
+  const relative = (file: string): string => positional(path.relative(root, file) || '.');
+  const selection: Selection = {
+    files: request.files.map(relative),
+    tests: request.tests.map((test) => {
+      if (!test.includes('::')) return test;
+      const [file, ...rest] = test.split('::');
+      return [relative(path.resolve(workspaceFolder, file)), ...rest].join('::');
+    }),
+  };
+  const reportFile = path.join(reportDir, 'report.xml');
+  return {
+    runner,
+    root,
+    workspaceFolder,
+    command: executable,
+    args: table.args(selection, reportFile),
+    env: table.env,
+    reportFile,
+    files: selection.files,
+    tests: request.tests,
+  };
+}
+
+/** The command line as a shell would take it (the report file named as is). */
+export function commandLineOf(plan: Pick<TestPlan, 'command' | 'args'>): string {
+  return [plan.command, ...plan.args].map(shellWord).join(' ');
+}

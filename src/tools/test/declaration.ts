@@ -1,0 +1,65 @@
+/** The test tool's input and declaration: run the project's tests through its own runner. */
+import { ToolDeclaration } from '../../platform/toolDeclaration';
+import { ToolName } from '../../platform/toolNames';
+import { MAX_WAIT_SECONDS } from '../schemaParts';
+
+/** Defaults: the whole run's limit, and the silence after which a run counts as hung. */
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+export const DEFAULT_IDLE_SECONDS = 60;
+
+export interface TestInput {
+  files?: string[];
+  tests?: string[];
+  timeout_seconds?: number;
+  idle_seconds?: number;
+}
+
+export const testDeclaration: ToolDeclaration = {
+  name: ToolName.test,
+  tier: 'exec',
+  resource: 'workspace',
+  displayName: 'Test',
+  icon: '$(beaker)',
+  userDescription: "Run the project's tests through its own runner; results also show in Test Explorer.",
+  modelDescription: [
+    "Run tests through the project's own runner (found as debug's launch test finds it: pytest for .py, Node's " +
+      'built-in runner (node --test) for .js/.ts; go test, jest, vitest, mocha and cargo test are not run by this tool yet). ' +
+      'Give files (test files) and/or tests (pytest node ids such as tests/test_a.py::test_x or names; Node test names); ' +
+      'neither runs every test the runner finds.',
+    'Answers the counts (passed, failed, skipped, errors), then each failure: its id, file:line of the failing ' +
+      "assertion in the test's code, expected/actual as the runner reports them, the test's own stack frames, the " +
+      'tail of its output, and the next step (debug with test: <id>). A run silent for idle_seconds (default 60) is ' +
+      'ended and answered as hung, naming the test that was running when the runner says. The human sees each run in Test Explorer.',
+  ].join('\n'),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      files: {
+        type: 'array',
+        maxItems: 200,
+        items: { type: 'string', minLength: 1, maxLength: 4096 },
+        description: 'Test files, relative to the workspace folder.',
+      },
+      tests: {
+        type: 'array',
+        maxItems: 200,
+        items: { type: 'string', minLength: 1, maxLength: 1000 },
+        description:
+          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names.',
+      },
+      timeout_seconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_WAIT_SECONDS,
+        description: `The whole run's limit (default ${DEFAULT_TIMEOUT_SECONDS}); then it is ended.`,
+      },
+      idle_seconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_WAIT_SECONDS,
+        description: `A run with no output for this long is ended as hung (default ${DEFAULT_IDLE_SECONDS}).`,
+      },
+    },
+    additionalProperties: false,
+  },
+};

@@ -1,0 +1,180 @@
+/**
+ * The `test` tool in the real editor: pytest (Debian's python3-pytest) and Node's own runner on the
+ * fixtures of test/fixtures/ts-project/testtool/, answered from their JUnit reports; a hung run ended
+ * and named with no process left; each run's results in our Test Explorer controller.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { processesMatching } from '../support/processes';
+import { browser, hasBrowser } from './support/browser';
+import { invokeText, lineOf, waitUntilAsync, workspaceRoot } from './support/tools';
+
+interface ExplorerState {
+  items: Array<{ id: string; label: string; children: string[] }>;
+  runs: Array<{
+    name: string;
+    results: Array<{
+      id: string;
+      state: string;
+      durationMs?: number;
+      message?: string;
+      location?: { file: string; line: number };
+    }>;
+  }>;
+}
+
+const explorerState = () => vscode.commands.executeCommand<ExplorerState>('liveTools.testExplorerState');
+const lastRun = async () => (await explorerState()).runs.at(-1);
+
+describe('test tool', function () {
+  this.timeout(120_000);
+
+  before(() => {
+    // The project's own venv, as a project has one: Debian's python3-pytest and debugpy through --system-site-packages.
+    const venv = path.join(workspaceRoot(), 'testtool', 'py', '.venv');
+    if (!fs.existsSync(path.join(venv, 'bin', 'python')))
+      execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+  });
+
+  it('pytest: counts, then the failure with the assertion line, the rewritten comparison and the next step', async () => {
+    const answer = await invokeText('test', { files: ['testtool/py/test_prices.py'] });
+    assert.match(answer, /^pytest: 1 passed, 1 failed, 1 skipped, 0 errors \(3 tests/);
+    assert.match(
+      answer,
+      /testtool\/py\/\.venv\/bin\/python3 -m pytest .*-o junit_family=xunit1/,
+      "the command line is shown, the project's Python first",
+    );
+    const line = lineOf('testtool/py/test_prices.py', 'assert discounted == 27');
+    assert.ok(
+      answer.includes(
+        `FAILED testtool/py/test_prices.py::test_total_with_discount — testtool/py/test_prices.py:${line}`,
+      ),
+      answer,
+    );
+    assert.match(answer, /line: assert discounted == 27/);
+    assert.match(answer, /pytest: assert 30 == 27/, 'actual 30 and expected 27 as pytest rewrites them');
+    assert.match(answer, /output:\n\s+checking the discount/);
+    assert.match(
+      answer,
+      /next: debug with test: test_prices\.py::test_total_with_discount \(debug launch, program: testtool\/py\/test_prices\.py\)/,
+    );
+    assert.doesNotMatch(answer, /\x1b\[/, 'no colored text');
+    assert.doesNotMatch(answer, /test_total_of_two/, 'a passing test is only counted');
+
+    const run = await lastRun();
+    assert.ok(run, 'a run is in Test Explorer');
+    const states = Object.fromEntries(run.results.map((result) => [result.id, result.state]));
+    assert.deepEqual(states, {
+      'testtool/py/test_prices.py::test_total_of_two': 'passed',
+      'testtool/py/test_prices.py::test_total_with_discount': 'failed',
+      'testtool/py/test_prices.py::test_skipped_on_purpose': 'skipped',
+    });
+    const failed = run.results.find((result) => result.state === 'failed');
+    assert.equal(failed?.location?.line, line);
+    assert.match(failed?.location?.file ?? '', /testtool\/py\/test_prices\.py$/);
+    assert.match(failed?.message ?? '', /assert 30 == 27/);
+    const file = (await explorerState()).items.find((item) => item.id === 'testtool/py/test_prices.py');
+    assert.ok(file?.children.includes('testtool/py/test_prices.py::test_total_of_two'), JSON.stringify(file));
+  });
+
+  it('the human sees the run in the Testing view: the file marked failed', async function () {
+    if (!hasBrowser()) this.skip();
+    await invokeText('test', { files: ['testtool/py/test_prices.py'] });
+    await vscode.commands.executeCommand('workbench.view.testing.focus');
+    const row = '.test-explorer .monaco-list-row[aria-label*="test_prices.py"][aria-label*="(Failed)"]';
+    await waitUntilAsync('the failed file in the Testing view', async () =>
+      ((await browser({ op: 'count', selector: row })).count ?? 0) > 0 ? true : undefined,
+    );
+  });
+
+  it("pytest: the answer's next step is a launch debug takes: the failing test runs under the debugger (exit code 1, not 4 = none found)", async () => {
+    const answer = await invokeText('test', { files: ['testtool/py/test_prices.py'] });
+    const step = /next: debug with test: (\S+) \(debug launch, program: (\S+)\)/.exec(answer);
+    assert.ok(step, answer);
+    try {
+      const launched = await invokeText('debug', {
+        op: 'launch',
+        test: step[1],
+        program: step[2],
+        timeout_seconds: 120,
+      });
+      assert.doesNotMatch(launched, /^(Error|Refused)/, launched);
+      // Without breakpoints the test runs through: pytest's exit code 1 is a test that failed (4 would be none found).
+      const ended = launched.includes('exit code')
+        ? launched
+        : await invokeText('debug', { op: 'continue', timeout_seconds: 60 });
+      assert.match(ended, /exit code 1\b/, ended);
+    } finally {
+      await invokeText('debug', { op: 'terminate' });
+    }
+  });
+
+  it('pytest: one passing test by node id', async () => {
+    const answer = await invokeText('test', { tests: ['testtool/py/test_prices.py::test_total_of_two'] });
+    assert.match(answer, /^pytest: 1 passed, 0 failed, 0 skipped, 0 errors \(1 tests/);
+    assert.doesNotMatch(answer, /FAILED/);
+  });
+
+  it('says when no test matched, and what was selected', async () => {
+    const answer = await invokeText('test', { tests: ['testtool/py/test_prices.py::test_nothing_here'] });
+    assert.match(answer, /^No test matched: selected tests testtool\/py\/test_prices\.py::test_nothing_here\./);
+  });
+
+  it("Node's runner: the failing assertion's expected and actual, at its line", async () => {
+    const answer = await invokeText('test', { files: ['testtool/node/cart.test.js'] });
+    assert.match(answer, /^node --test: 1 passed, 1 failed, 0 skipped, 0 errors/);
+    const line = lineOf('testtool/node/cart.test.js', 'assert.strictEqual(cartTotal([{ price: 2 }]), 7)');
+    assert.ok(answer.includes(`FAILED counts the shipping — testtool/node/cart.test.js:${line}`), answer);
+    assert.match(answer, /expected: 7\n\s+actual: 2/);
+    assert.match(answer, /the test's own frames: testtool\/node\/cart\.test\.js:\d+/);
+    assert.doesNotMatch(answer, /node:internal/, "the runner's frames are left out");
+    assert.match(answer, /cart output line/);
+    assert.match(
+      answer,
+      /next: debug with test: counts the shipping \(debug launch, program: testtool\/node\/cart\.test\.js\)/,
+    );
+    const run = await lastRun();
+    assert.deepEqual(
+      run?.results.map((result) => [result.id, result.state]),
+      [
+        ['sums the prices', 'passed'],
+        ['counts the shipping', 'failed'],
+      ],
+    );
+  });
+
+  it('a hung run is ended, the running test named, its processes gone', async () => {
+    const started = Date.now();
+    const answer = await invokeText('test', { files: ['testtool/py/test_hang.py'], idle_seconds: 3 });
+    assert.ok(Date.now() - started < 30_000, 'ended long before the test would finish');
+    assert.match(answer, /^Hung: no output for 3 s, so the run was ended/);
+    assert.match(answer, /Running when ended: testtool\/py\/test_hang\.py::test_waits_forever\./);
+    assert.match(
+      answer,
+      /Next: debug with test: test_hang\.py::test_waits_forever \(debug launch, program: testtool\/py\/test_hang\.py\)/,
+    );
+    assert.deepEqual(processesMatching(/pytest.*test_hang\.py/), [], 'the process group was killed');
+    const run = await lastRun();
+    assert.deepEqual(
+      run?.results.find((result) => result.id === 'testtool/py/test_hang.py::test_waits_forever')?.state,
+      'errored',
+    );
+  });
+
+  it('a cancelled run ends at once and leaves no process', async () => {
+    const source = new vscode.CancellationTokenSource();
+    const pending = invokeText('test', { files: ['testtool/py/test_hang.py'] }, source.token).catch(
+      (error: Error) => `rejected: ${error.name}`,
+    );
+    const started = Date.now();
+    setTimeout(() => source.cancel(), 1500);
+    const answer = await pending;
+    assert.ok(Date.now() - started < 15_000, answer);
+    assert.match(answer, /Cancel/);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.deepEqual(processesMatching(/pytest.*test_hang\.py/), []);
+  });
+});

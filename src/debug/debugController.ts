@@ -56,6 +56,7 @@ import { untilAborted } from '../async/abortSignal';
 import { candidateDirs, rootsFor } from '../project/projectRoots';
 import { Logger, nullLogger } from '../log/logger';
 import { belongsTo } from '../platform/caller';
+import { withDeadline } from '../async/deadline';
 
 /** Project roots listed per adapter by `adapters`. */
 const ROOTS_SHOWN = 3;
@@ -688,12 +689,14 @@ export class DebugController {
     if (conversation.watch.length === 0) return '';
     const values = await Promise.all(
       conversation.watch.map((expression): Promise<WatchValue> =>
-        withinWatchTime(
+        withDeadline(
           session.connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', {
             expression,
             frameId: frame?.id,
             context: 'watch',
           }),
+          WATCH_WAIT_MS / 1000,
+          'its value',
         ).then(
           (result) => ({ expression, result }),
           (error: unknown) => ({ expression, error: error instanceof Error ? error.message : String(error) }),
@@ -749,15 +752,6 @@ export class DebugController {
 
 /** How long one watch expression may take at a stop: a slow one must not hold up every step. */
 const WATCH_WAIT_MS = 3_000;
-
-/** The evaluation's answer, or a refusal saying it took too long (the adapter may still answer later; it is not waited for). */
-function withinWatchTime<T>(evaluation: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no value within ${WATCH_WAIT_MS / 1000} s`)), WATCH_WAIT_MS);
-  });
-  return Promise.race([evaluation, late]).finally(() => clearTimeout(timer));
-}
 
 /** How long the editor's own stack answer for a stop is waited for, beside our request. */
 const OBSERVED_FRAME_WAIT_MS = 2_000;

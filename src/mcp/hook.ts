@@ -10,6 +10,8 @@
  * No `vscode` here (the bridge's bundle).
  */
 import * as path from 'node:path';
+import { DeadlineExceeded, withDeadline } from '../async/deadline';
+import { LineLimit } from './lineLimit';
 import { connectToWindow } from './windowConnection';
 
 /** How long one run may take before it answers "pending" (the agents' hook limits are 60 s or more). */
@@ -18,6 +20,8 @@ export const HOOK_BUDGET_MS = 25_000;
 const BEFORE_BUDGET_MS = 8_000;
 /** The largest event read: a Write's event carries the whole file. */
 export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
+/** The longest reply line read from the window (its answers are far smaller). */
+const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 /** Files one event may name (a Codex patch may touch many); the window checks at most its own cap of them. */
 const MAX_FILES = 20;
 
@@ -153,20 +157,19 @@ async function askWindow(event: HookEvent, env: NodeJS.ProcessEnv): Promise<stri
   });
   if (typeof connection === 'string') return `Not checked: ${connection}`;
   const { socket, rest } = connection;
-  const replies = new LineReader();
+  // A line past the cap stops the replies: the call's answer never comes, and the budget ends the run.
+  const replies = new LineLimit(MAX_REPLY_BYTES, () => undefined);
   const waiting = new Map<number, (reply: JsonRpcReply) => void>();
+  replies.on('data', (line: Buffer) => {
+    let reply: JsonRpcReply;
+    try {
+      reply = JSON.parse(line.toString('utf8')) as JsonRpcReply;
+    } catch {
+      return;
+    }
+    if (typeof reply.id === 'number') waiting.get(reply.id)?.(reply);
+  });
   const closed = new Promise<string>((resolve) => {
-    const onLine = (line: string): void => {
-      let reply: JsonRpcReply;
-      try {
-        reply = JSON.parse(line) as JsonRpcReply;
-      } catch {
-        return;
-      }
-      if (typeof reply.id === 'number') waiting.get(reply.id)?.(reply);
-    };
-    replies.onLine = onLine;
-    socket.on('data', (chunk: Buffer) => replies.push(chunk));
     socket.on('close', () => resolve('Not checked: the window closed the connection.'));
     socket.on('error', () => resolve('Not checked: the connection to the window failed.'));
   });
@@ -175,8 +178,8 @@ async function askWindow(event: HookEvent, env: NodeJS.ProcessEnv): Promise<stri
     return Promise.race([new Promise<JsonRpcReply>((resolve) => waiting.set(id, resolve)), closed]);
   };
   try {
-    if (rest.length > 0) replies.push(rest);
-    socket.resume();
+    if (rest.length > 0) replies.write(rest);
+    socket.pipe(replies);
     const initialized = await request(1, 'initialize', {
       protocolVersion: '2025-06-18',
       capabilities: {},
@@ -204,39 +207,12 @@ interface JsonRpcReply {
   readonly error?: { readonly message?: string };
 }
 
-/** Whole lines of what the window sends (each one JSON-RPC message), at most 16 MiB each. */
-class LineReader {
-  onLine: (line: string) => void = () => undefined;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-
-  push(chunk: Buffer): void {
-    let from = 0;
-    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, from)) {
-      this.pending.push(chunk.subarray(from, end));
-      const line = Buffer.concat(this.pending).toString('utf8');
-      this.pending = [];
-      this.pendingBytes = 0;
-      from = end + 1;
-      this.onLine(line);
-    }
-    if (from >= chunk.length) return;
-    this.pendingBytes += chunk.length - from;
-    // A line past the cap is dropped: the call's answer never comes, and the budget ends the run.
-    if (this.pendingBytes > 16 * 1024 * 1024) this.pending = [];
-    else this.pending.push(chunk.subarray(from));
-  }
-}
-
 /** What `work` settles to within `ms`, else undefined. */
-async function withBudget<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function withBudget<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  return withDeadline(work, ms / 1000, 'the window').catch((error: unknown) => {
+    if (error instanceof DeadlineExceeded) return undefined;
+    throw error;
+  });
 }
 
 /** All of a stream as text, or undefined past `max` bytes. */

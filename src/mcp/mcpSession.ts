@@ -5,7 +5,8 @@
  * cancelled request's signal passed on. Its own bundle (dist/mcpSession.js), loaded when the
  * first client connects: the SDK is not part of activation. No `vscode` here.
  */
-import { Duplex, Transform, TransformCallback } from 'node:stream';
+import { Duplex } from 'node:stream';
+import { LineLimit } from './lineLimit';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -56,52 +57,6 @@ export interface McpSession {
 
 /** The longest MCP message (one line) a client may send: a `write` of a large file fits, a runaway stream does not. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-
-/**
- * Passes what a client sends on as whole lines (one message each), and calls `exceeded` (once, then
- * passes nothing more) when a line grows past `max` bytes. Whole lines: the SDK's reader appends
- * each chunk to the bytes it holds by copying them all (`Buffer.concat`), which for a message of many
- * chunks is quadratic; here a line's chunks are kept apart and joined once.
- */
-export class LineLimit extends Transform {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private over = false;
-
-  constructor(
-    private readonly max: number,
-    private readonly exceeded: () => void,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (this.over) return done();
-    let from = 0;
-    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, from)) {
-      if (!this.hold(chunk.subarray(from, newline + 1), newline - from)) return done();
-      this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes));
-      this.pending = [];
-      this.pendingBytes = 0;
-      from = newline + 1;
-    }
-    if (from < chunk.length && !this.hold(chunk.subarray(from), chunk.length - from)) return done();
-    done();
-  }
-
-  /** Holds a piece of the current line (`length` bytes of it count: its newline does not); false once the line is past the cap. */
-  private hold(piece: Buffer, length: number): boolean {
-    if (this.pendingBytes + length > this.max) {
-      this.over = true;
-      this.pending = [];
-      this.exceeded();
-      return false;
-    }
-    this.pending.push(piece);
-    this.pendingBytes += piece.length;
-    return true;
-  }
-}
 
 /** What a client gets for a message past the cap, before the connection closes (JSON-RPC's invalid request). */
 export function oversizeReply(max: number): string {

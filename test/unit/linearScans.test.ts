@@ -10,7 +10,7 @@ import { editsFor, nearMatch, OldStringNotFound, OldStringNotUnique } from '../.
 import { OutputCollector } from '../../src/kernels/kernelResult';
 import { relativeSpecifiers } from '../../src/writes/importers';
 import { parsePatch } from '../../src/writes/patchParser';
-import { LineLimit } from '../../src/mcp/mcpSession';
+import { LineLimit } from '../../src/mcp/lineLimit';
 import { BoundedLineReader } from '../../src/process/boundedLineReader';
 import { compilePattern } from '../../src/structural/pattern';
 import { mayMatch, RUN_SEARCH_STEPS } from '../../src/structural/prefilter';

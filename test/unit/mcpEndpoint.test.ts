@@ -27,7 +27,8 @@ import {
 } from '../../src/mcp/connectConfig';
 import { acceptHello, EndpointServer } from '../../src/mcp/endpointServer';
 import { nullLogger } from '../../src/log/logger';
-import { LineLimit, MAX_MESSAGE_BYTES, McpHost, McpSession, serveSession } from '../../src/mcp/mcpSession';
+import { LineLimit } from '../../src/mcp/lineLimit';
+import { MAX_MESSAGE_BYTES, McpHost, McpSession, serveSession } from '../../src/mcp/mcpSession';
 import { suiteTempDir } from '../support/tempDir';
 import { repoRoot } from '../support/repoRoot';
 

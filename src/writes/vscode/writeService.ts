@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { DeadlineExceeded } from '../../async/deadline';
+import { DeadlineExceeded, withDeadline } from '../../async/deadline';
 import { boundedTimeout } from '../../async/timers';
 import { applyEdits, TextEdit, withLineBreaksOf } from '../../edits/textEdits';
 import { FileChange, WorkspaceWriter, WriteKind } from '../../workspace/vscode/workspaceWriter';
@@ -407,17 +407,16 @@ export class WriteService {
   ): Promise<{ items?: DiagnosticItem[] }> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return {};
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => (timer = boundedTimeout(() => resolve(undefined), remaining)));
     try {
-      const result = await Promise.race([this.lsp.fileDiagnostics(this.display(path), token), timeout]);
-      if (!result || result.freshness.kind !== 'verified') return {};
-      return { items: result.items };
+      const result = await withDeadline(
+        this.lsp.fileDiagnostics(this.display(path), token),
+        remaining / 1000,
+        `the diagnostics of ${this.display(path)}`,
+      );
+      return result.freshness.kind === 'verified' ? { items: result.items } : {};
     } catch (error) {
       if (error instanceof DeadlineExceeded) return {};
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

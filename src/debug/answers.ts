@@ -375,6 +375,51 @@ export function terminatedAnswer(session: string, output: string): string {
 
 export const NO_SESSION_TO_TERMINATE = 'No debug session to terminate.';
 
+// ---------------------------------------------------------------------------------------
+// The human's own session, sent to the chat ("Send the Paused State to the Agent").
+
+/** Frames of the program's own (in the workspace) the sent state lists. */
+export const SENT_FRAMES_CAP = 10;
+
+/** What the agent may do with the human's session it was sent, and whether the human let it drive it. */
+export type Drive = 'ask' | 'allowed' | 'denied';
+
+export interface PausedStateFacts {
+  readonly session: string;
+  readonly adapter: string;
+  /** `Stopped (breakpoint) on thread 1 at file:line — \`text\` in fn.` */
+  readonly stop: string;
+  /** The workspace's frames, innermost first, each `#id name at where`; at most SENT_FRAMES_CAP. */
+  readonly frames: readonly string[];
+  readonly totalFrames: number;
+  /** The top frame's first scope, worded by variablesAnswer; empty when it has none. */
+  readonly locals: string;
+  readonly localsOf: string;
+}
+
+/** The text the chat is given: the stop, the program's own frames, the top frame's locals, and what the agent may do. */
+export function pausedStateAnswer(facts: PausedStateFacts): string {
+  const left = facts.totalFrames - facts.frames.length;
+  return [
+    `The paused state of my debug session "${facts.session}" (${facts.adapter}):`,
+    facts.stop,
+    `Stack (${facts.frames.length} of ${facts.totalFrames} frames, innermost first; the program's own, at most ${SENT_FRAMES_CAP}${left > 0 ? `; ${left} more are in libraries or past the cap: debug op "stack" lists them` : ''}):`,
+    ...facts.frames.map((frame) => `- ${frame}`),
+    facts.locals ? `Locals of ${facts.localsOf}: ${facts.locals}` : `${facts.localsOf}: no variables.`,
+    `You may read this session with the debug tool (status, stack, scopes, variables, threads, output) while you have no session of your own. Continuing, stepping, pausing or evaluating in it is asked of me once; you never end it.`,
+  ].join('\n');
+}
+
+/** `status` of a conversation without a session of its own, when the human sent one. */
+export function sharedStatusLine(session: string, adapter: string, state: ProgramState, drive: Drive): string {
+  const head = `No session of this conversation's own. The human sent their session "${session}" (${adapter}, ${describeState(state)}) to the chat`;
+  if (drive === 'allowed')
+    return `${head}, and you are driving it (they allowed it): continue, step, pause and evaluate act on it. It does not end by itself, and you do not end it.`;
+  if (drive === 'denied')
+    return `${head}; they did not let you drive it: stack, scopes, variables and output still read it.`;
+  return `${head}: stack, scopes, variables and output read it; the first continue, step, pause or evaluate asks them whether you may drive it.`;
+}
+
 function capValue(value: string): string {
   return value.length > VALUE_CAP
     ? `${value.slice(0, VALUE_CAP)}… (${value.length} characters, cut at ${VALUE_CAP})`
@@ -417,4 +462,10 @@ export const refusal = {
   testOrConfiguration:
     'Give `test` (with `program`, the test file) or `configuration` (a launch.json name), not both: a configuration already says what runs.',
   noConfiguration: (name: string) => `No configuration named "${name}" in .vscode/launch.json.`,
+  notPausedToSend: (session: string, state: ProgramState) =>
+    `The debug session "${session}" is ${describeState(state)}, not paused: stop it at a breakpoint (or pause it), then send its state.`,
+  driveRefused: (session: string, op: string, drive: Drive) =>
+    `The session "${session}" is the human's (they sent it to the chat)${drive === 'denied' ? ' and they did not let you drive it' : ' and they did not answer whether you may drive it'}: op "${op}" was not done, the session is as it was. Stack, scopes, variables and output still read it.`,
+  notYoursToEnd: (session: string) =>
+    `The session "${session}" is the human's (they sent it to the chat): you do not end it; they end it from the debug toolbar. Nothing was done.`,
 } as const;

@@ -22,12 +22,16 @@ import {
   launchedAnswer,
   launchedWhat,
   movedNote,
+  Drive,
   NO_SESSION_TO_TERMINATE,
   notStoppedAnswer,
+  pausedStateAnswer,
   outputAnswer,
   programEndedAnswer,
   refusal,
   scopesAnswer,
+  SENT_FRAMES_CAP,
+  sharedStatusLine,
   stackAnswer,
   STACK_CAP,
   statusAnswer,
@@ -118,7 +122,33 @@ export interface EvaluateRequest extends FrameRequest {
   readonly expression?: string;
 }
 
+/**
+ * Ops that act on the human's own session when a conversation uses it (the human is asked once per
+ * conversation); every other op only reads it, and `terminate` never ends it.
+ */
+export const DRIVING_OPS: ReadonlySet<string> = new Set([
+  'continue',
+  'step_over',
+  'step_in',
+  'step_out',
+  'pause',
+  'evaluate',
+]);
+
+/** How long each request for the sent state may take: the command answers the human, bounded. */
+const SEND_REQUEST_WAIT_S = 10;
+
+/** A session the human started and sent to the chat: read by a conversation without one of its own, driven once allowed. */
+interface SharedSession {
+  readonly id: string;
+  readonly session: DebugSessionState;
+  /** Conversations the human let drive it, and those they refused. */
+  readonly allowed: Set<string>;
+  readonly denied: Set<string>;
+}
+
 interface Conversation {
+  readonly id: string;
   session: DebugSessionState | undefined;
   queue: Promise<unknown>;
   ttl: NodeJS.Timeout | undefined;
@@ -132,6 +162,8 @@ export class DebugController {
   private readonly conversations = new Map<string, Conversation>();
   /** Breakpoints as the agent set them, per file, so `status` can list them. */
   private readonly breakpoints = new Map<string, readonly BreakpointSpec[]>();
+  /** The human's session last sent to the chat; no other session of theirs is reachable. */
+  private shared: SharedSession | undefined;
 
   constructor(
     private readonly host: DebugHost,
@@ -287,6 +319,7 @@ export class DebugController {
   terminate(conversationId: string, signal?: AbortSignal): Promise<string> {
     return this.queued(conversationId, 'terminate', signal, async (conversation) => {
       const session = conversation.session;
+      if (!session && this.shared) throw new DebugRefusal(refusal.notYoursToEnd(this.shared.session.connection.name));
       if (!session) return takeExpiredNote(conversation) ?? NO_SESSION_TO_TERMINATE;
       const output = session.takeOutput().text;
       await this.end(conversation);
@@ -299,10 +332,138 @@ export class DebugController {
     return describeLaunch(request, this.host);
   }
 
+  /**
+   * The human sends their paused session (`id`, the editor's) to the chat: from now on it is the one
+   * session of theirs a conversation without its own may read (and drive, once allowed); a session
+   * sent before is let go, untouched. Answers the text the chat is given: the stop, the program's own
+   * frames, the top frame's locals. Refused, and nothing is shared, when it is not paused.
+   */
+  async sendPausedState(id: string, connection: DebugConnection, adapter: string, threadId?: number): Promise<string> {
+    const known = this.shared?.id === id ? this.shared : undefined;
+    const shared = known ?? {
+      id,
+      session: new DebugSessionState(connection, adapter, connection.name, Date.now()),
+      allowed: new Set<string>(),
+      denied: new Set<string>(),
+    };
+    const session = shared.session;
+    if (session.state.kind !== 'stopped') {
+      if (!known) session.dispose();
+      throw new DebugRefusal(refusal.notPausedToSend(connection.name, session.state));
+    }
+    const text = await this.pausedState(session, threadId ?? session.state.threadId ?? 1);
+    if (!known) {
+      this.unshare();
+      this.shared = shared;
+      void connection.ended.then(() => {
+        if (this.shared === shared) this.unshare();
+      });
+    }
+    // Sent again, the human invites anew: a refusal of theirs is asked again.
+    shared.denied.clear();
+    this.log.info('debug.shared', `the human sent "${connection.name}" (${adapter}) to the chat`);
+    return text;
+  }
+
+  /**
+   * The session's name when `op` of this conversation would drive the human's session and they were
+   * not asked yet (the tool then asks them, naming who asks, and calls `answerDrive`).
+   */
+  driveQuestion(conversationId: string, op: string): string | undefined {
+    const shared = this.shared;
+    if (!shared || !DRIVING_OPS.has(op) || this.conversations.get(conversationId)?.session) return undefined;
+    return this.driveOf(shared, conversationId) === 'ask' ? shared.session.connection.name : undefined;
+  }
+
+  /** What the human answered: allowed, denied, or nothing (undefined: asked again next time). */
+  answerDrive(conversationId: string, allowed: boolean | undefined): void {
+    if (!this.shared || allowed === undefined) return;
+    (allowed ? this.shared.allowed : this.shared.denied).add(conversationId);
+    this.log.info(
+      'debug.shared',
+      `${conversationId} ${allowed ? 'may' : 'may not'} drive "${this.shared.session.connection.name}"`,
+    );
+  }
+
+  private driveOf(shared: SharedSession, conversationId: string): Drive {
+    return shared.allowed.has(conversationId) ? 'allowed' : shared.denied.has(conversationId) ? 'denied' : 'ask';
+  }
+
+  /** The human's sent session for a conversation without its own: any reading op, a driving one once allowed. */
+  private sharedFor(conversation: Conversation, op: string): DebugSessionState | undefined {
+    const shared = this.shared;
+    if (!shared) return undefined;
+    const drive = this.driveOf(shared, conversation.id);
+    if (DRIVING_OPS.has(op) && drive !== 'allowed')
+      throw new DebugRefusal(refusal.driveRefused(shared.session.connection.name, op, drive));
+    return shared.session;
+  }
+
+  /** Lets go of the sent session: it is the human's, so it is only no longer listened to. */
+  private unshare(): void {
+    this.shared?.session.dispose();
+    this.shared = undefined;
+  }
+
+  /** The stop, the program's own frames (capped) and the top frame's first scope, each request bounded. */
+  private async pausedState(session: DebugSessionState, threadId: number): Promise<string> {
+    const ask = <T>(command: string, args: Record<string, unknown>): Promise<T> =>
+      withDeadline(session.connection.request<T>(command, args), SEND_REQUEST_WAIT_S, `"${command}"`);
+    const { stackFrames, totalFrames } = await ask<{ stackFrames: Frame[]; totalFrames?: number }>('stackTrace', {
+      threadId,
+      startFrame: 0,
+      levels: STACK_CAP,
+    });
+    const top = stackFrames[0];
+    if (!top) throw new DebugRefusal(refusal.noFrames(threadId));
+    const sources = new Map<string, Promise<string | undefined>>();
+    const own = stackFrames.filter((frame) => {
+      const file = fileOf(frame.source?.path);
+      return file !== undefined && this.host.display(file) !== file;
+    });
+    const frames = await Promise.all(
+      own
+        .slice(0, SENT_FRAMES_CAP)
+        .map(async (frame) => `#${frame.id} ${frame.name} at ${await this.where(frame, sources)}`),
+    );
+    const { scopes } = await ask<{ scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }> }>(
+      'scopes',
+      { frameId: top.id },
+    );
+    const scope = scopes.find((candidate) => !candidate.expensive && candidate.variablesReference > 0);
+    const locals = scope
+      ? variablesAnswer(
+          (
+            await ask<{ variables: Array<{ name: string; value: string; type?: string; variablesReference: number }> }>(
+              'variables',
+              { variablesReference: scope.variablesReference },
+            )
+          ).variables,
+        )
+      : '';
+    const state = session.state as Extract<DebugSessionState['state'], { kind: 'stopped' }>;
+    return pausedStateAnswer({
+      session: session.connection.name,
+      adapter: session.adapter,
+      stop: stopAnswer({ ...state, threadId }, ` at ${await this.where(top, sources)} in ${top.name}`, false).split(
+        '\n',
+      )[0],
+      frames,
+      totalFrames: totalFrames ?? stackFrames.length,
+      locals,
+      localsOf: `${top.name} (frame #${top.id}${scope ? `, scope "${scope.name}"` : ''})`,
+    });
+  }
+
   /** Ends the debug sessions of a conversation and of its workers: its client went away. */
   async endConversation(conversationId: string): Promise<void> {
     const ending = [...this.conversations].filter(([id]) => belongsTo(id, conversationId));
     for (const [id] of ending) this.conversations.delete(id);
+    // The human's session is left as it is; only what they allowed this conversation goes.
+    for (const [id] of ending) {
+      this.shared?.allowed.delete(id);
+      this.shared?.denied.delete(id);
+    }
     await Promise.all(ending.map(([, conversation]) => this.end(conversation)));
   }
 
@@ -310,6 +471,7 @@ export class DebugController {
   async disposeAll(): Promise<void> {
     await Promise.all([...this.conversations.values()].map((conversation) => this.end(conversation)));
     this.conversations.clear();
+    this.unshare();
   }
 
   /**
@@ -354,6 +516,7 @@ export class DebugController {
     let conversation = this.conversations.get(id);
     if (!conversation) {
       conversation = {
+        id,
         session: undefined,
         queue: Promise.resolve(),
         ttl: undefined,
@@ -398,7 +561,8 @@ export class DebugController {
 
   private describeStatus(conversation: Conversation): string {
     const session = conversation.session;
-    return statusAnswer({
+    const shared = session ? undefined : this.shared;
+    const answer = statusAnswer({
       session: session && {
         name: session.connection.name,
         adapter: session.adapter,
@@ -410,6 +574,15 @@ export class DebugController {
       exceptions: conversation.exceptions,
       watch: conversation.watch,
     });
+    if (!shared) return answer;
+    const { name } = shared.session.connection;
+    const line = sharedStatusLine(
+      name,
+      shared.session.adapter,
+      shared.session.state,
+      this.driveOf(shared, conversation.id),
+    );
+    return [line, ...answer.split('\n').slice(1)].join('\n');
   }
 
   private async placeBreakpoints(conversation: Conversation, request: BreakpointsRequest): Promise<string> {
@@ -590,7 +763,7 @@ export class DebugController {
   }
 
   private live(conversation: Conversation, op: string): DebugSessionState {
-    const session = conversation.session;
+    const session = conversation.session ?? this.sharedFor(conversation, op);
     if (!session) throw new DebugRefusal(takeExpiredNote(conversation) ?? refusal.noSession(op));
     if (session.state.kind === 'ended' && op !== 'output')
       throw new DebugRefusal(refusal.sessionEnded(session.connection.name, session.state));

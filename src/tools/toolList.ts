@@ -63,7 +63,7 @@ export function createToolList(services: ToolServices): AnyLiveTool[] {
     createWriteTool(services.writes),
     createEditTool(services.writes),
     createPatchTool(services.writes),
-    createDebugTool(services.debug, withSecretsMasked),
+    createDebugTool(services.debug, withSecretsMasked, services.approver),
     createEvalTool(services.kernels, services.runner),
     createTestTool(services.tests),
     createAskUserTool(services.questions),

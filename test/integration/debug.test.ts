@@ -12,7 +12,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
 import { commandLine, processesMatching } from '../support/processes';
-import { activateExtension, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, lineOf, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
+import { chatReady, scriptedModel, sendChat } from './support/chat';
+import { answeringCards } from './support/vibe';
+import type { ScriptedModelApi } from '../scripted-model/api';
 
 const debug = (input: object, token?: vscode.CancellationToken) => invokeText('debug', input, token);
 
@@ -952,5 +955,196 @@ describe('debug tool: the launch confirmation shows what runs', function () {
     assert.match(card, /⚠ `PYTHONPATH` = `\/tmp\/agent-test` — \*\*changes where Python imports modules from/, card);
     assert.match(card, /`MODE` = `fast`/, card);
     assert.match(await answer, /raised: .*the human denied this debug call/);
+  });
+});
+
+describe("debug tool: the human's own session, sent to the agent", function () {
+  this.timeout(240_000);
+  let root: string;
+  const source = 'debug/python/app.py';
+  /** Sessions this suite started as the human would, and the stops the adapter reported for each. */
+  const started: vscode.DebugSession[] = [];
+  const stops = new Map<string, number>();
+  let tracker: vscode.Disposable | undefined;
+  let breakpoint: vscode.SourceBreakpoint | undefined;
+
+  before(async function () {
+    if (!hasBrowser()) this.skip();
+    await activateExtension();
+    await chatReady();
+    root = workspaceRoot();
+    const venv = path.join(root, 'debug', 'python', '.venv');
+    if (!fs.existsSync(path.join(venv, 'bin', 'python')))
+      execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+    tracker = vscode.debug.registerDebugAdapterTrackerFactory('live-debugpy', {
+      createDebugAdapterTracker: (session) => ({
+        onDidSendMessage: (message: { type?: string; event?: string }) => {
+          if (message.type === 'event' && message.event === 'stopped')
+            stops.set(session.id, (stops.get(session.id) ?? 0) + 1);
+        },
+      }),
+    });
+  });
+
+  after(async () => {
+    for (const session of started) await vscode.debug.stopDebugging(session).then(undefined, () => undefined);
+    if (breakpoint) vscode.debug.removeBreakpoints([breakpoint]);
+    tracker?.dispose();
+    await debug({ op: 'terminate' }).catch(() => undefined);
+    await noDebugProcesses();
+  });
+
+  /** Starts app.py under debugpy as a person would (a plain launch configuration, not through the tool) and waits for its stop. */
+  async function startAsTheHuman(name: string): Promise<vscode.DebugSession> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const seen = new Promise<vscode.DebugSession>((resolve) => {
+      const subscription = vscode.debug.onDidStartDebugSession((session) => {
+        if (session.name !== name) return;
+        subscription.dispose();
+        resolve(session);
+      });
+    });
+    await vscode.debug.startDebugging(folder, {
+      type: 'live-debugpy',
+      request: 'launch',
+      name,
+      program: path.join(root, source),
+      cwd: path.join(root, 'debug', 'python'),
+      python: path.join(root, 'debug', 'python', '.venv', 'bin', 'python'),
+      console: 'internalConsole',
+      justMyCode: true,
+    });
+    const session = await seen;
+    started.push(session);
+    await waitUntilAsync(`${name} to stop`, async () => ((stops.get(session.id) ?? 0) > 0 ? true : undefined), 60_000);
+    return session;
+  }
+
+  /** Where a session's first thread is, asked of its adapter directly (as the Debug view would). */
+  async function topOf(session: vscode.DebugSession): Promise<{ line: number; sum: string }> {
+    const { threads } = (await session.customRequest('threads')) as { threads: Array<{ id: number }> };
+    const { stackFrames } = (await session.customRequest('stackTrace', {
+      threadId: threads[0].id,
+      startFrame: 0,
+      levels: 1,
+    })) as { stackFrames: Array<{ id: number; line: number }> };
+    const { result } = (await session.customRequest('evaluate', {
+      expression: 'sum_',
+      frameId: stackFrames[0].id,
+      context: 'watch',
+    })) as { result: string };
+    return { line: stackFrames[0].line, sum: result };
+  }
+
+  /** The text of the user messages of a chat request (the chat wraps the query in its own prompt). */
+  function userText(request: {
+    messages: ReadonlyArray<{ role: string; parts: ReadonlyArray<{ kind: string; text?: string }> }>;
+  }): string {
+    return request.messages
+      .filter((message) => message.role === 'user')
+      .flatMap((message) => message.parts.map((part) => part.text ?? ''))
+      .join('\n');
+  }
+
+  /** Runs the command as the Call Stack view's context menu does (with the session's id) and returns what the model received. */
+  async function sendToTheChat(model: ScriptedModelApi, session: vscode.DebugSession): Promise<string> {
+    model.reset();
+    model.script([() => ({ text: 'I see where it stopped.' })]);
+    await vscode.commands.executeCommand('liveTools.sendPausedStateToAgent', session.id);
+    const [request] = await model.waitForRequests(1, 90_000);
+    return userText(request);
+  }
+
+  it("'Send the Paused State to the Agent' on a session the human started: the chat gets the stop, stack and a local; the agent drives it once allowed (asked once), a denial leaves it as it was; a session not sent is never reached", async () => {
+    const line = lineOf(source, 'BREAK');
+    breakpoint = new vscode.SourceBreakpoint(
+      new vscode.Location(vscode.Uri.file(path.join(root, source)), new vscode.Position(line - 1, 0)),
+    );
+    vscode.debug.addBreakpoints([breakpoint]);
+    const sent = await startAsTheHuman('Human: sent');
+    const other = await startAsTheHuman('Human: not sent');
+
+    // A chat with the scripted model selected, as the human has it open.
+    const model = await scriptedModel();
+    await sendChat(model, 'Hello', [() => ({ text: 'Hello.' })]);
+    await model.waitForRequests(1, 90_000);
+
+    const text = await sendToTheChat(model, sent);
+    assert.match(text, /The paused state of my debug session "Human: sent" \(debugpy\):/, text);
+    assert.match(
+      text,
+      new RegExp(
+        `Stopped \\(breakpoint\\) on thread \\d+ at debug/python/app\\.py:${line} — \`sum_ \\+= prices\\[item\\]  # BREAK\` in total\\.`,
+      ),
+      text,
+    );
+    assert.match(text, /^- #\d+ total at debug\/python\/app\.py:\d+/m, text);
+    assert.match(
+      text,
+      /^- #\d+ main at debug\/python\/app\.py:\d+ — `result = total\(\["apple", "pear", "plum"\]\)`/m,
+      text,
+    );
+    assert.match(text, /^Locals of total \(frame #\d+, scope "Locals"\): \d+ variables:/m, text);
+    assert.match(text, /^- prices = \{'apple': 3, 'pear': 5, 'plum': 7\} \(dict\)/m, text);
+    assert.doesNotMatch(text, /Human: not sent/, text);
+
+    // Reading needs no question; the status says whose session it is.
+    assert.match(
+      await debug({ op: 'status' }),
+      /^No session of this conversation's own\. The human sent their session "Human: sent" \(debugpy, stopped \(breakpoint\)\) to the chat: stack, scopes, variables and output read it; the first continue/,
+    );
+    assert.match(await debug({ op: 'stack' }), new RegExp(`total at debug/python/app\\.py:${line} `));
+
+    // Denied: the agent is told, the session is as it was, and the next driving op is refused without asking.
+    const denied = await answeringCards(debug({ op: 'step_over' }), /drive your debug session/, () => 'Deny');
+    assert.equal(denied.cards.length, 1, denied.cards.join('\n---\n'));
+    assert.match(denied.cards[0], /another extension: Let another extension drive your debug session "Human: sent"\?/);
+    assert.match(
+      denied.answer,
+      /is the human's \(they sent it to the chat\) and they did not let you drive it: op "step_over" was not done/,
+    );
+    assert.deepEqual(await topOf(sent), { line, sum: '0' });
+    const again = await answeringCards(debug({ op: 'evaluate', expression: 'sum_ := 99' }), /drive your debug session/);
+    assert.equal(again.cards.length, 0);
+    assert.match(again.answer, /did not let you drive it/);
+    assert.deepEqual(await topOf(sent), { line, sum: '0' });
+
+    // Sent again, the human is asked again; allowed once, the next ops are not asked.
+    await sendToTheChat(model, sent);
+    const stepped = await answeringCards(debug({ op: 'step_over' }), /drive your debug session/, () => 'Allow');
+    assert.equal(stepped.cards.length, 1, stepped.cards.join('\n---\n'));
+    assert.match(stepped.answer, /^Stopped \(step\) on thread \d+ at debug\/python\/app\.py:\d+/, stepped.answer);
+    const continued = await answeringCards(debug({ op: 'continue' }), /drive your debug session/);
+    assert.equal(continued.cards.length, 0);
+    assert.match(
+      continued.answer,
+      new RegExp(`^Stopped \\(breakpoint\\) on thread \\d+ at debug/python/app\\.py:${line} `),
+    );
+    const evaluated = await answeringCards(debug({ op: 'evaluate', expression: 'sum_' }), /drive your debug session/);
+    assert.equal(evaluated.cards.length, 0);
+    assert.match(evaluated.answer, /^sum_ = 3\b/);
+    assert.match(await debug({ op: 'status' }), /and you are driving it \(they allowed it\)/);
+
+    // The agent never ends it; the session not sent is where it stopped, untouched.
+    assert.match(await debug({ op: 'terminate' }), /is the human's \(they sent it to the chat\): you do not end it/);
+    assert.deepEqual(await topOf(sent), { line, sum: '3' });
+    assert.deepEqual(await topOf(other), { line, sum: '0' });
+
+    // Once the sent session ends, the other one (paused, never sent) is not reachable.
+    const ended = new Promise<void>((resolve) => {
+      const subscription = vscode.debug.onDidTerminateDebugSession((session) => {
+        if (session.id !== sent.id) return;
+        subscription.dispose();
+        resolve();
+      });
+    });
+    await vscode.debug.stopDebugging(sent);
+    await ended;
+    await waitUntilAsync('the sent session to be let go', async () =>
+      /^No debug session in this conversation/.test(await debug({ op: 'status' })) ? true : undefined,
+    );
+    assert.match(await debug({ op: 'stack' }), /No debug session for op "stack"/);
+    assert.match(await debug({ op: 'step_over' }), /No debug session for op "step_over"/);
+    assert.deepEqual(await topOf(other), { line, sum: '0' });
   });
 });

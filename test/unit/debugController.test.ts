@@ -14,7 +14,7 @@ import type { DebugInput } from '../../src/tools/debug/declaration';
 import { debugConfirmation, runDebugOp } from '../../src/tools/debug/tool';
 import { OUTPUT_KEEP_CHARS } from '../../src/debug/debugSession';
 import { planSession } from '../../src/debug/launchPlan';
-import { FakeHost, FakeProgram } from './support/fakeDebug';
+import { FakeConnection, FakeHost, FakeProgram } from './support/fakeDebug';
 import { settlesWithin } from './support/settles';
 
 const CONVERSATION = 'test';
@@ -841,6 +841,80 @@ describe('debug controller', () => {
       const text = confirm({ op: 'launch', program: 'app.py', env: { X: 'a`b``c', Y: 'line\nbreak' } });
       assert.match(text, /`{3}a`b``c`{3}/);
       assert.match(text, /`line\\nbreak`/);
+    });
+  });
+
+  describe("the human's own session, sent to the chat", () => {
+    it('is read by a conversation without its own, driven only once allowed, never ended; a denial leaves it as it was; a session not paused is not sent', async () => {
+      const { host, controller, debug } = setUp({ mine: { behaviour: 'entry' } });
+      const human = new FakeConnection('Human: loop', loop());
+      const sent = await controller.sendPausedState('s1', human, 'debugpy');
+      assert.equal(
+        sent,
+        [
+          'The paused state of my debug session "Human: loop" (debugpy):',
+          'Stopped (breakpoint) on thread 1 at loop.py:4 — `sum += item` in main.',
+          "Stack (2 of 2 frames, innermost first; the program's own, at most 10):",
+          '- #1 main at loop.py:4 — `sum += item`',
+          '- #2 <module> at loop.py:1 — `def total(items):`',
+          'Locals of main (frame #1, scope "Locals"): 4 variables:',
+          '- sum = 0 (int)',
+          '- item = 1 (int)',
+          '- items = [1, 2, 3] (list) [reference 20]',
+          `- long = ${'x'.repeat(400)}… (450 characters, cut at 400) (str)`,
+          'You may read this session with the debug tool (status, stack, scopes, variables, threads, output) while you have no session of your own. Continuing, stepping, pausing or evaluating in it is asked of me once; you never end it.',
+        ].join('\n'),
+      );
+      assert.match(
+        await debug({ op: 'status' }),
+        /^No session of this conversation's own\. The human sent their session "Human: loop" \(debugpy, stopped \(breakpoint\)\) to the chat: stack/,
+      );
+      assert.match(await debug({ op: 'stack' }), /- #1 main at loop\.py:4/);
+      // Not asked yet (the tool asks on the card first): a driving op is refused, and nothing is sent.
+      const before = human.requests.length;
+      await assert.rejects(
+        debug({ op: 'step_over' }),
+        /did not answer whether you may drive it: op "step_over" was not done/,
+      );
+      assert.equal(controller.driveQuestion(CONVERSATION, 'step_over'), 'Human: loop');
+      assert.equal(controller.driveQuestion(CONVERSATION, 'stack'), undefined);
+      controller.answerDrive(CONVERSATION, false);
+      assert.equal(controller.driveQuestion(CONVERSATION, 'evaluate'), undefined);
+      await assert.rejects(debug({ op: 'evaluate', expression: 'sum' }), /they did not let you drive it/);
+      assert.equal(human.requests.slice(before).filter((request) => request !== 'stackTrace').length, 0);
+      // Sent again: asked again; allowed, it steps, and is never ended by the agent.
+      await controller.sendPausedState('s1', human, 'debugpy');
+      assert.equal(controller.driveQuestion(CONVERSATION, 'step_over'), 'Human: loop');
+      controller.answerDrive(CONVERSATION, true);
+      assert.equal(controller.driveQuestion(CONVERSATION, 'continue'), undefined);
+      assert.match(await debug({ op: 'step_over' }), /^Stopped \(step\) on thread 1 at loop\.py:3/);
+      assert.match(await debug({ op: 'status' }), /you are driving it \(they allowed it\)/);
+      await assert.rejects(
+        debug({ op: 'terminate' }),
+        /is the human's \(they sent it to the chat\): you do not end it/,
+      );
+      assert.equal(human.terminated, false);
+      // A conversation with its own session uses its own; its end leaves the human's running.
+      assert.match(
+        await runDebugOp(controller, 'other', { op: 'launch', configuration: 'mine' } as DebugInput),
+        /Launched/,
+      );
+      assert.equal(controller.driveQuestion('other', 'step_over'), undefined);
+      await controller.endConversation(CONVERSATION);
+      await controller.endConversation('other');
+      assert.equal(human.terminated, false);
+      assert.equal(host.connections[0].terminated, true);
+      // A session that is not paused is refused, and the one sent before stays the one reachable.
+      const running = new FakeConnection('Human: spin', { behaviour: 'never' });
+      await assert.rejects(
+        controller.sendPausedState('s2', running, 'debugpy'),
+        /"Human: spin" is running, not paused/,
+      );
+      assert.match(await debug({ op: 'status' }), /"Human: loop"/);
+      // Once the sent session ends, nothing of the human's is reachable.
+      await human.terminate();
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.match(await debug({ op: 'status' }), /^No debug session in this conversation/);
     });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Wires the debug area: the adapter descriptor factories of our own debug types (debugpy, lldb,
  * delve, dart; JavaScript is the editor's own js-debug), one tracker on every session, the
- * `debug` resource (ready while a workspace folder is open) and the controller the tool drives.
+ * `debug` resource (ready while a workspace folder is open), the controller the tool drives, and
+ * "Send the Paused State to the Agent" for the human's own sessions.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -9,7 +10,9 @@ import { Setting } from '../../platform/settings';
 import { Runtime } from '../../runtime';
 import { ADAPTERS, resolveAdapter } from '../adapters';
 import { DebugController } from '../debugController';
+import { withSecretsMasked } from '../../platform/vscode/userSettings';
 import { startDelve } from './delveBridge';
+import { registerSendPausedState } from './sendPausedState';
 import { ADAPTER_FIELD, VscodeDebugHost } from './vscodeDebugHost';
 
 export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime): DebugController {
@@ -65,5 +68,6 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
     runtime.log,
   );
   context.subscriptions.push({ dispose: () => void controller.disposeAll() });
+  registerSendPausedState(context, host, controller, withSecretsMasked);
   return controller;
 }

@@ -145,10 +145,13 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   private launches = 0;
   /** Exception filters of launches whose session has not started yet, by launch id. */
   private readonly launchFilters = new Map<string, readonly string[]>();
+  /** Every live session the tracker saw, by id (the Call Stack view names a session by it). */
+  private readonly sessions = new Map<string, vscode.DebugSession>();
 
   createDebugAdapterTracker(session: vscode.DebugSession): vscode.DebugAdapterTracker {
     const root = rootOf(session);
     const stream = this.streamOf(root.id);
+    this.sessions.set(session.id, session);
     // A child (js-debug runs the program in one) becomes where requests go as soon as its adapter
     // exists: its first stop can arrive before the editor announces the session as started.
     if (session !== root) this.targets.set(root.id, session);
@@ -187,7 +190,13 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         ) {
           asked.set(message.seq, { threadId: message.arguments.threadId, epoch: stream.epoch });
         }
-        if (message.type === 'request' && message.command && RESUMING.has(message.command)) stream.epoch++;
+        if (message.type === 'request' && message.command && RESUMING.has(message.command)) {
+          stream.epoch++;
+          // Not every adapter says `continued` when the client resumes (the human's step in the toolbar):
+          // a session read by the agent must not look stopped while it runs.
+          if (message.command !== 'pause')
+            stream.push({ event: 'continued', body: { threadId: message.arguments?.threadId, fromRequest: true } });
+        }
         // The editor sends its own exception settings when it configures the session: ours are added.
         // The tracker sees the very message the adapter is sent, so adding to it changes the request.
         if (
@@ -245,6 +254,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   }
 
   sessionEnded(session: vscode.DebugSession): void {
+    this.sessions.delete(session.id);
     const root = rootOf(session);
     if (this.targets.get(root.id) === session && session !== root) this.targets.set(root.id, root);
     // A child that ended binds nothing any more (the root's stream goes with the root).
@@ -392,6 +402,17 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
       this.streams.set(rootId, stream);
     }
     return stream;
+  }
+
+  /** A live session by the editor's id, when the tracker saw it. */
+  sessionById(id: string): vscode.DebugSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** The connection to a session the human started (its family's root: requests go where the program runs). */
+  connectionFor(session: vscode.DebugSession): { id: string; connection: DebugConnection } {
+    const root = rootOf(session);
+    return { id: root.id, connection: this.connectionOf(root) };
   }
 
   private connectionOf(root: vscode.DebugSession): DebugConnection {

@@ -14,9 +14,19 @@ import {
 import { debugDeclaration, DebugInput } from './declaration';
 import { withAbortSignal } from '../../async/abortSignal';
 import type { LiveTool } from '../liveTool';
+import type { Caller } from '../../platform/caller';
+import type { Approver } from '../../platform/vscode/approver';
+import type * as vscode from 'vscode';
 
-/** `mask` hides credentials in the answer (platform/secretMask.ts; the identity when the user turned that off). */
-export function createDebugTool(controller: DebugController, mask: (text: string) => string): LiveTool<DebugInput> {
+/**
+ * `mask` hides credentials in the answer (platform/secretMask.ts; the identity when the user turned that off);
+ * `approver` asks the human once whether a conversation may drive the session they sent to the chat.
+ */
+export function createDebugTool(
+  controller: DebugController,
+  mask: (text: string) => string,
+  approver: Approver,
+): LiveTool<DebugInput> {
   return {
     declaration: debugDeclaration,
 
@@ -30,9 +40,49 @@ export function createDebugTool(controller: DebugController, mask: (text: string
 
     // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
     // Values, evaluations and program output can hold credentials: masked before the model reads them.
-    invoke: async (input, { conversation, token }) =>
-      mask(await withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal))),
+    invoke: async (input, { conversation, caller, token }) => {
+      await askToDrive(controller, approver, caller, conversation, input.op, token);
+      return mask(await withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)));
+    },
   };
+}
+
+/**
+ * The first op of a conversation that would drive the human's own session (the one they sent to the
+ * chat) asks them, on the card naming who asks; the answer holds for the conversation. A conversation
+ * with a session of its own, or one that only reads, is not asked.
+ */
+async function askToDrive(
+  controller: DebugController,
+  approver: Approver,
+  caller: Caller,
+  conversation: string,
+  op: string,
+  token: vscode.CancellationToken,
+): Promise<void> {
+  const session = controller.driveQuestion(conversation, op);
+  if (session === undefined) return;
+  const choice = await approver.choose(
+    {
+      caller,
+      question: `Let ${caller.label} drive your debug session "${session}"?`,
+      context:
+        `${caller.label} asks to **${op.replace('_', ' ')}** in your debug session "${session}", which you sent to the chat. ` +
+        'Allowed, it may continue, step, pause and evaluate expressions in that session until its conversation ends ' +
+        '(you are not asked again); it never ends your session. Denied, it is told, and may still read the state you sent.',
+      options: [
+        {
+          label: 'Allow',
+          description: 'it may drive this session (continue, step, pause, evaluate); it never ends it',
+        },
+        { label: 'Deny', description: 'it is told; the session is left as it is' },
+      ],
+    },
+    token,
+  );
+  // A cancelled call is answered as cancelled by the op itself; nothing is recorded.
+  if (token.isCancellationRequested) return;
+  controller.answerDrive(conversation, choice === undefined ? undefined : choice === 'Allow');
 }
 
 /** One op of the tool as the controller's typed call: the model's snake_case input mapped onto it. */

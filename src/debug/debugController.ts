@@ -145,6 +145,11 @@ interface SharedSession {
   /** Conversations the human let drive it, and those they refused. */
   readonly allowed: Set<string>;
   readonly denied: Set<string>;
+  /**
+   * The conversation that uses it: the first to, after it was sent (the chat it was sent to answers
+   * first). Another conversation — a worker, a terminal agent — never sees it.
+   */
+  user: string | undefined;
 }
 
 interface Conversation {
@@ -319,7 +324,8 @@ export class DebugController {
   terminate(conversationId: string, signal?: AbortSignal): Promise<string> {
     return this.queued(conversationId, 'terminate', signal, async (conversation) => {
       const session = conversation.session;
-      if (!session && this.shared) throw new DebugRefusal(refusal.notYoursToEnd(this.shared.session.connection.name));
+      const shared = session ? undefined : this.sharedWith(conversationId);
+      if (shared) throw new DebugRefusal(refusal.notYoursToEnd(shared.session.connection.name));
       if (!session) return takeExpiredNote(conversation) ?? NO_SESSION_TO_TERMINATE;
       const output = session.takeOutput().text;
       await this.end(conversation);
@@ -345,6 +351,7 @@ export class DebugController {
       session: new DebugSessionState(connection, adapter, connection.name, Date.now()),
       allowed: new Set<string>(),
       denied: new Set<string>(),
+      user: undefined,
     };
     const session = shared.session;
     if (session.state.kind !== 'stopped') {
@@ -359,8 +366,9 @@ export class DebugController {
         if (this.shared === shared) this.unshare();
       });
     }
-    // Sent again, the human invites anew: a refusal of theirs is asked again.
+    // Sent again, the human invites anew (maybe in another chat): a refusal of theirs is asked again.
     shared.denied.clear();
+    shared.user = undefined;
     this.log.info('debug.shared', `the human sent "${connection.name}" (${adapter}) to the chat`);
     return text;
   }
@@ -370,18 +378,19 @@ export class DebugController {
    * not asked yet (the tool then asks them, naming who asks, and calls `answerDrive`).
    */
   driveQuestion(conversationId: string, op: string): string | undefined {
-    const shared = this.shared;
+    const shared = this.sharedWith(conversationId);
     if (!shared || !DRIVING_OPS.has(op) || this.conversations.get(conversationId)?.session) return undefined;
     return this.driveOf(shared, conversationId) === 'ask' ? shared.session.connection.name : undefined;
   }
 
   /** What the human answered: allowed, denied, or nothing (undefined: asked again next time). */
   answerDrive(conversationId: string, allowed: boolean | undefined): void {
-    if (!this.shared || allowed === undefined) return;
-    (allowed ? this.shared.allowed : this.shared.denied).add(conversationId);
+    const shared = this.sharedWith(conversationId);
+    if (!shared || allowed === undefined) return;
+    (allowed ? shared.allowed : shared.denied).add(conversationId);
     this.log.info(
       'debug.shared',
-      `${conversationId} ${allowed ? 'may' : 'may not'} drive "${this.shared.session.connection.name}"`,
+      `${conversationId} ${allowed ? 'may' : 'may not'} drive "${shared.session.connection.name}"`,
     );
   }
 
@@ -389,10 +398,17 @@ export class DebugController {
     return shared.allowed.has(conversationId) ? 'allowed' : shared.denied.has(conversationId) ? 'denied' : 'ask';
   }
 
+  /** The sent session, unless another conversation uses it. */
+  private sharedWith(conversationId: string): SharedSession | undefined {
+    const shared = this.shared;
+    return shared && (shared.user === undefined || shared.user === conversationId) ? shared : undefined;
+  }
+
   /** The human's sent session for a conversation without its own: any reading op, a driving one once allowed. */
   private sharedFor(conversation: Conversation, op: string): DebugSessionState | undefined {
-    const shared = this.shared;
+    const shared = this.sharedWith(conversation.id);
     if (!shared) return undefined;
+    shared.user = conversation.id;
     const drive = this.driveOf(shared, conversation.id);
     if (DRIVING_OPS.has(op) && drive !== 'allowed')
       throw new DebugRefusal(refusal.driveRefused(shared.session.connection.name, op, drive));
@@ -463,6 +479,7 @@ export class DebugController {
     for (const [id] of ending) {
       this.shared?.allowed.delete(id);
       this.shared?.denied.delete(id);
+      if (this.shared?.user === id) this.shared.user = undefined;
     }
     await Promise.all(ending.map(([, conversation]) => this.end(conversation)));
   }
@@ -561,7 +578,7 @@ export class DebugController {
 
   private describeStatus(conversation: Conversation): string {
     const session = conversation.session;
-    const shared = session ? undefined : this.shared;
+    const shared = session ? undefined : this.sharedWith(conversation.id);
     const answer = statusAnswer({
       session: session && {
         name: session.connection.name,

@@ -870,6 +870,13 @@ describe('debug controller', () => {
         /^No session of this conversation's own\. The human sent their session "Human: loop" \(debugpy, stopped \(breakpoint\)\) to the chat: stack/,
       );
       assert.match(await debug({ op: 'stack' }), /- #1 main at loop\.py:4/);
+      // The first conversation to use it has it: another (a worker, a terminal agent) never sees it.
+      assert.match(await runDebugOp(controller, 'bystander', { op: 'status' } as DebugInput), /^No debug session/);
+      await assert.rejects(
+        runDebugOp(controller, 'bystander', { op: 'stack' } as DebugInput),
+        /No debug session for op "stack"/,
+      );
+      assert.equal(controller.driveQuestion('bystander', 'step_over'), undefined);
       // Not asked yet (the tool asks on the card first): a driving op is refused, and nothing is sent.
       const before = human.requests.length;
       await assert.rejects(

@@ -27,6 +27,13 @@ export function registerSendPausedState(
         );
         return;
       }
+      if (host.startedByTool(session)) {
+        // Sending it would let other conversations read a session that is one conversation's own.
+        void vscode.window.showInformationMessage(
+          `The debug session "${session.name}" was started by an agent's debug tool: that agent already reads and drives it. Ask it in its own chat.`,
+        );
+        return;
+      }
       let text: string;
       try {
         const { id, connection } = host.connectionFor(session);

@@ -409,6 +409,11 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     return this.sessions.get(id);
   }
 
+  /** Whether the debug tool started the session's family: then it is an agent's own, not the human's. */
+  startedByTool(session: vscode.DebugSession): boolean {
+    return typeof rootOf(session).configuration[LAUNCH_ID_FIELD] === 'string';
+  }
+
   /** The connection to a session the human started (its family's root: requests go where the program runs). */
   connectionFor(session: vscode.DebugSession): { id: string; connection: DebugConnection } {
     const root = rootOf(session);

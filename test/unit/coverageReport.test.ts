@@ -18,6 +18,7 @@ import {
 import { MeasuredCoverage, runTests, TestOutcome } from '../../src/testing/runTests';
 import { coverageCommandLineOf, planTests } from '../../src/testing/testPlan';
 import { TestRefusal } from '../../src/testing/testingErrors';
+import { testConfirmation } from '../../src/tools/test/confirmation';
 import { repoRoot } from '../support/repoRoot';
 import { withTempDir } from '../support/tempDir';
 import { assertLinear } from './support/growth';
@@ -241,6 +242,26 @@ describe('coverage: plans and runs', () => {
     ]);
     assert.equal(coverageCommandLineOf(node), undefined);
     assert.throws(() => plan('debug/go/main_test.go'), TestRefusal);
+  });
+
+  it('the confirmation card shows both commands coverage.py runs, and Node its one', () => {
+    const pytest = testConfirmation(plan('testtool/py/test_prices.py'), { mode: 'coverage' });
+    assert.equal(pytest.title, 'Run pytest tests with coverage?');
+    assert.ok(
+      pytest.message.includes(
+        [
+          '```sh',
+          '/usr/bin/python3 -m coverage run --data-file=/tmp/r/coverage.data --source=. -m pytest -v --color=no --junitxml=/tmp/r/report.xml -o junit_family=xunit1 -o junit_logging=out-err test_prices.py',
+          '# then, to write the coverage report:',
+          '/usr/bin/python3 -m coverage lcov --data-file=/tmp/r/coverage.data -o /tmp/r/coverage.lcov',
+          '```',
+        ].join('\n'),
+      ),
+      pytest.message,
+    );
+    const node = testConfirmation(plan('testtool/node/cart-module.test.js'), { mode: 'coverage' });
+    assert.match(node.message, /coverage measured by Node's --experimental-test-coverage:/);
+    assert.match(node.message, /```sh\n\/usr\/bin\/node --experimental-test-coverage .*cart-module\.test\.js\n```/);
   });
 
   it('a Python without coverage.py: the run says so, what to install, and no test ran', async function () {

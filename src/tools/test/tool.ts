@@ -2,15 +2,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { withAbortSignal } from '../../async/abortSignal';
 import { resolveBinary } from '../../project/binaryResolution';
-import { shellWord } from '../../project/testRunners';
 import { runningTestId, testAnswer } from '../../testing/answers';
 import { coverageSection, coverageToolMissingAnswer } from '../../testing/coverageAnswer';
 import { runTests } from '../../testing/runTests';
-import { commandLineOf, coverageCommandLineOf, planTests, TestPlan } from '../../testing/testPlan';
+import { planTests, TestPlan } from '../../testing/testPlan';
 import { TestExplorer } from '../../testing/vscode/testExplorer';
 import { containingFolder, NoWorkspaceFolder } from '../../workspace/paths';
 import { resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import type { LiveTool } from '../liveTool';
+import { testConfirmation } from './confirmation';
 import { DEFAULT_IDLE_SECONDS, DEFAULT_TIMEOUT_SECONDS, testDeclaration, TestInput } from './declaration';
 
 /** Runs the project's tests (testing/): the plan shown to the human is the run that starts. */
@@ -23,25 +23,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
 
     async prepare(input) {
       const plan = planFor(input);
-      const env = Object.entries(plan.env);
-      const after = coverageCommandLineOf(plan);
-      return {
-        plan,
-        confirmation: {
-          title: `Run ${plan.runner} tests${plan.coverage ? ' with coverage' : ''}?`,
-          message: [
-            `Run the project's tests with ${plan.runner}${plan.coverage ? `, coverage measured by ${plan.coverage.measuredBy}` : ''}:`,
-            '',
-            '```sh',
-            commandLineOf(plan),
-            ...(after ? ['# then, to write the coverage report:', after] : []),
-            '```',
-            `- working directory: \`${plan.root}\``,
-            `- environment: ${env.length ? env.map(([key, value]) => `\`${key}=${shellWord(value)}\``).join(', ') + ' set; the rest is the editor’s' : 'the editor’s, unchanged'}`,
-            `- the report${plan.coverage ? 's go' : ' goes'} to a temporary folder, removed after; the run is ended after ${input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS} s, or ${input.idle_seconds ?? DEFAULT_IDLE_SECONDS} s without output`,
-          ].join('\n'),
-        },
-      };
+      return { plan, confirmation: testConfirmation(plan, input) };
     },
 
     async invoke(input, { token }, plan) {

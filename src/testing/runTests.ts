@@ -1,7 +1,8 @@
 /**
  * Runs a planned test run as a child process group (process/childProcess.ts): bounded by a time limit
  * and by a silence limit (no output for `idleSeconds` = hung), ended on cancel; its output kept as a
- * tail only; its JUnit report read when its size allows. What it finds goes to `answers.ts`.
+ * tail only; its JUnit report read when its size allows; with coverage, the runner's report writer run
+ * after it (coverage.py's) and its coverage report read the same way. What it finds goes to `answers.ts`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -100,7 +101,9 @@ async function runAndRead(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Pro
   });
   const stoppedBecause = hung && completed.stoppedBecause === 'cancelled' ? 'hung' : completed.stoppedBecause;
   const { report, problem } = stoppedBecause ? { report: undefined, problem: undefined } : readReport(plan.reportFile);
-  const coverage = plan.coverage && !stoppedBecause ? await measuredCoverage(plan, limits, baseEnv, tail) : {};
+  // The report's writer (coverage.py's `coverage lcov`) gets what is left of the run's time limit.
+  const left = { ...limits, timeoutSeconds: Math.max(10, Math.ceil(limits.timeoutSeconds - completed.seconds)) };
+  const coverage = plan.coverage && !stoppedBecause ? await measuredCoverage(plan, left, baseEnv, tail) : {};
   return {
     exitCode: completed.exitCode,
     seconds: completed.seconds,

@@ -14,6 +14,7 @@ import {
   shellWord,
   TestRunnerId,
 } from '../project/testRunners';
+import { CoverageFormat } from './coverageReport';
 import { TestRefusal } from './testingErrors';
 
 export interface TestRequest {
@@ -22,6 +23,8 @@ export interface TestRequest {
   /** Test names or node ids (pytest `tests/test_a.py::test_x`, Node's test name). */
   readonly tests: readonly string[];
   readonly workspaceFolder: string;
+  /** Measure coverage too (`mode: "coverage"`). */
+  readonly coverage?: boolean;
 }
 
 /** What the runner needs of the machine: how a command is found (the project's own first, then PATH). */
@@ -42,6 +45,34 @@ export interface TestPlan {
   readonly reportFile: string;
   readonly files: readonly string[];
   readonly tests: readonly string[];
+  /** With `mode: "coverage"`: the coverage report the run writes, and how. */
+  readonly coverage?: CoveragePlan;
+}
+
+export interface CoveragePlan {
+  readonly format: CoverageFormat;
+  readonly measuredBy: string;
+  /** Where the coverage report is written (in `reportDir`). */
+  readonly reportFile: string;
+  /** A second command of the same executable, after the tests, that writes the report (coverage.py's). */
+  readonly afterArgs?: readonly string[];
+  /** The run's output when the executable cannot measure coverage. */
+  readonly missing?: RegExp;
+  readonly installHint: string;
+}
+
+/** A runner's coverage: how its run measures, and what writes the report. */
+export interface CoverageTable {
+  readonly format: CoverageFormat;
+  /** What measures it, as the answer names it. */
+  readonly measuredBy: string;
+  /** The run's arguments with coverage on: the report to `report`, or with `after` the data to `data`. */
+  args(runArgs: readonly string[], report: string, data: string): string[];
+  /** The arguments of a second run of the same executable, after the tests, that write `report` from `data`. */
+  after?(report: string, data: string): string[];
+  readonly missing?: RegExp;
+  /** What to install when the runner cannot measure. */
+  readonly installHint: string;
 }
 
 export interface RunnerTable {
@@ -54,6 +85,8 @@ export interface RunnerTable {
   args(selection: Selection, report: string): string[];
   /** What a person passes to `debug launch test` for the case (the name or node id). */
   readonly installHint: string;
+  /** How the runner measures coverage (`mode: "coverage"`), when it can. */
+  readonly coverage?: CoverageTable;
 }
 
 interface Selection {
@@ -82,6 +115,16 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
       ...pytestSelection(selection),
     ],
     installHint: 'pip install pytest (Debian: apt install python3-pytest)',
+    coverage: {
+      format: 'lcov',
+      measuredBy: 'coverage.py',
+      // The project's files only (--source=.), files never imported included; `coverage lcov` writes the report after.
+      args: (runArgs, _report, data) => ['-m', 'coverage', 'run', `--data-file=${data}`, '--source=.', ...runArgs],
+      after: (report, data) => ['-m', 'coverage', 'lcov', `--data-file=${data}`, '-o', report],
+      missing: /No module named coverage\b/,
+      installHint:
+        "coverage.py 6.3 or later in the project's Python: pip install coverage (Debian: apt install python3-coverage; a venv sees it with --system-site-packages)",
+    },
   },
   'node --test': {
     markers: ['package.json'],
@@ -98,6 +141,17 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
       ...selection.files,
     ],
     installHint: "Node 20.13 or later (its runner's junit reporter)",
+    coverage: {
+      format: 'lcov',
+      measuredBy: "Node's --experimental-test-coverage",
+      args: (runArgs, report) => [
+        '--experimental-test-coverage',
+        '--test-reporter=lcov',
+        `--test-reporter-destination=${report}`,
+        ...runArgs,
+      ],
+      installHint: "Node 20.13 or later (its runner's lcov reporter)",
+    },
   },
 };
 
@@ -168,21 +222,45 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
       return [relative(path.resolve(workspaceFolder, file)), ...rest].join('::');
     }),
   };
+  const chosen = { files: selection.files, tests: request.tests };
   const reportFile = path.join(reportDir, 'report.xml');
+  const args = table.args(selection, reportFile);
+  if (!request.coverage)
+    return { runner, root, workspaceFolder, command: executable, args, env: table.env, reportFile, ...chosen };
+  const coverage = table.coverage;
+  if (!coverage)
+    throw new TestRefusal(
+      `Coverage is not measured for ${runner} by the test tool yet (pytest and Node's runner are). Give mode: "run", or measure it in a terminal.`,
+    );
+  const coverageFile = path.join(reportDir, coverage.format === 'go' ? 'coverage.out' : 'coverage.lcov');
+  const data = path.join(reportDir, 'coverage.data');
   return {
     runner,
     root,
     workspaceFolder,
     command: executable,
-    args: table.args(selection, reportFile),
+    args: coverage.args(args, coverageFile, data),
     env: table.env,
     reportFile,
-    files: selection.files,
-    tests: request.tests,
+    ...chosen,
+    coverage: {
+      format: coverage.format,
+      measuredBy: coverage.measuredBy,
+      reportFile: coverageFile,
+      ...(coverage.after ? { afterArgs: coverage.after(coverageFile, data) } : {}),
+      ...(coverage.missing ? { missing: coverage.missing } : {}),
+      installHint: coverage.installHint,
+    },
   };
 }
 
 /** The command line as a shell would take it (the report file named as is). */
 export function commandLineOf(plan: Pick<TestPlan, 'command' | 'args'>): string {
   return [plan.command, ...plan.args].map(shellWord).join(' ');
+}
+
+/** The command that writes the coverage report after the tests, when the runner needs one. */
+export function coverageCommandLineOf(plan: Pick<TestPlan, 'command' | 'coverage'>): string | undefined {
+  const after = plan.coverage?.afterArgs;
+  return after ? commandLineOf({ command: plan.command, args: after }) : undefined;
 }

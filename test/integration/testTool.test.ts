@@ -1,7 +1,8 @@
 /**
  * The `test` tool in the real editor: pytest (Debian's python3-pytest) and Node's own runner on the
  * fixtures of test/fixtures/ts-project/testtool/, answered from their JUnit reports; a hung run ended
- * and named with no process left; each run's results in our Test Explorer controller.
+ * and named with no process left; each run's results in our Test Explorer controller; coverage runs
+ * (coverage.py from Debian's python3-coverage, Node's own) answered and shown in the editor.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -23,7 +24,9 @@ interface ExplorerState {
       message?: string;
       location?: { file: string; line: number };
     }>;
+    coverage?: Array<{ file: string; covered: number; total: number; linesRun: number[]; linesNotRun: number[] }>;
   }>;
+  coverageDetailsLoaded: string[];
 }
 
 const explorerState = () => vscode.commands.executeCommand<ExplorerState>('liveTools.testExplorerState');
@@ -144,6 +147,59 @@ describe('test tool', function () {
         ['counts the shipping', 'failed'],
       ],
     );
+  });
+
+  it('pytest coverage: the module under test, lines run and not run, in the answer and in the editor', async function () {
+    const answer = await invokeText('test', { files: ['testtool/py/test_prices.py'], mode: 'coverage' });
+    assert.match(answer, /^pytest: 1 passed, 1 failed, 1 skipped, 0 errors/);
+    assert.match(answer, /\.venv\/bin\/python3 -m coverage run --data-file=\S+ --source=\. -m pytest -v/);
+    const discount = lineOf('testtool/py/prices.py', 'if percent > 100:');
+    assert.ok(
+      answer.includes(`- testtool/py/prices.py: 3/6 lines (50%); not run: ${discount}-${discount + 2}`),
+      answer,
+    );
+    assert.match(
+      answer,
+      /^Coverage \(coverage\.py, lines run\): 3 of 6 lines in 1 files \(50%\); 2 test files listed last\.$/m,
+    );
+    assert.match(answer, /- testtool\/py\/test_prices\.py \(test file\): 10\/10 lines/);
+    assert.match(answer, /The editor shows it: the Testing view's Test Coverage section/);
+
+    const prices = (await lastRun())?.coverage?.find((file) => file.file === 'testtool/py/prices.py');
+    assert.deepEqual(prices, {
+      file: 'testtool/py/prices.py',
+      covered: 3,
+      total: 6,
+      linesRun: [1, 2, discount - 1],
+      linesNotRun: [discount, discount + 1, discount + 2],
+    });
+    // The editor asks for the file's lines when it shows the file with coverage.
+    const file = path.join(workspaceRoot(), 'testtool', 'py', 'prices.py');
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await waitUntilAsync("the editor loads prices.py's lines", async () =>
+      (await explorerState()).coverageDetailsLoaded.includes(file) ? true : undefined,
+    );
+    if (!hasBrowser()) return;
+    // The human sees them: not-run lines marked in the gutter (their line numbers), run lines too.
+    const gutter = (kind: string) => browser({ op: 'count', selector: `.monaco-editor .coverage-deco-gutter.${kind}` });
+    await waitUntilAsync('the not-run lines of prices.py marked in the gutter', async () =>
+      (await gutter('coverage-deco-miss')).count === 3 ? true : undefined,
+    );
+    assert.equal((await gutter('coverage-deco-hit')).count, 3);
+  });
+
+  it("Node's runner coverage: the module the tests import, its branch never taken", async () => {
+    const answer = await invokeText('test', { files: ['testtool/node/cart-module.test.js'], mode: 'coverage' });
+    assert.match(answer, /^node --test: 1 passed, 0 failed/);
+    assert.match(
+      answer,
+      /--experimental-test-coverage --test-reporter=lcov --test-reporter-destination=\S+coverage\.lcov/,
+    );
+    const branch = lineOf('testtool/node/cart.js', 'return sum - 10;');
+    assert.ok(answer.includes(`- testtool/node/cart.js: 7/9 lines (77.7%); not run: ${branch}-${branch + 1}`), answer);
+    const cart = (await lastRun())?.coverage?.find((file) => file.file === 'testtool/node/cart.js');
+    assert.deepEqual(cart?.linesNotRun, [branch, branch + 1]);
+    assert.equal(cart?.covered, 7);
   });
 
   it('a hung run is ended, the running test named, its processes gone', async () => {

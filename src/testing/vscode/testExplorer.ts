@@ -1,11 +1,14 @@
 /**
  * What the agent's test runs show the human in Test Explorer: our own TestController, one item per
  * test file and test, and a TestRun per `test` call with each test's state, duration and failure
- * message at its location. `liveTools.testExplorerState` hands back what was reported (for tests).
+ * message at its location; a coverage run's files through `addCoverage`, their lines loaded by the
+ * editor from the coverage profile. `liveTools.testExplorerState` hands back what was reported (for tests).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Failure, failuresOf } from '../answers';
+import { FileSummary, summarize } from '../coverageAnswer';
+import { CoverageStatement } from '../coverageReport';
 import { caseFacts } from '../failureFacts';
 import { TestOutcome } from '../runTests';
 import { commandLineOf, TestPlan } from '../testPlan';
@@ -21,14 +24,51 @@ export interface ReportedResult {
   readonly location?: { readonly file: string; readonly line: number };
 }
 
+/** A file's coverage as it was given to the editor: counts, and the lines run and not run (first 1000 each). */
+export interface ReportedCoverage {
+  readonly file: string;
+  readonly covered: number;
+  readonly total: number;
+  readonly linesRun: readonly number[];
+  readonly linesNotRun: readonly number[];
+}
+
 export interface ReportedRun {
   readonly name: string;
   readonly results: readonly ReportedResult[];
+  readonly coverage?: readonly ReportedCoverage[];
 }
+
+/** Files reported to the editor a run (the rest stay in the answer's count). */
+const MAX_COVERAGE_FILES_SHOWN = 2_000;
+const REPORTED_LINES = 1_000;
 
 export class TestExplorer implements vscode.Disposable {
   private readonly controller = vscode.tests.createTestController('agentLiveTools.tests', 'Agent Live Tools');
   private readonly runs: ReportedRun[] = [];
+  /** Each file's statements, for the editor's `loadDetailedCoverage`. */
+  private readonly details = new WeakMap<vscode.FileCoverage, readonly CoverageStatement[]>();
+  /** Files whose lines the editor asked for, newest last (for tests). */
+  private readonly detailsLoaded: string[] = [];
+  /**
+   * Coverage runs are made with this profile: the editor asks it for a file's lines. Its tag is on no
+   * item, so Test Explorer offers no "run with coverage" button for the agent's items.
+   */
+  private readonly coverageProfile = this.controller.createRunProfile(
+    'Agent coverage',
+    vscode.TestRunProfileKind.Coverage,
+    () => undefined,
+    false,
+    new vscode.TestTag('agentLiveTools.agentRunsOnly'),
+  );
+
+  constructor() {
+    this.coverageProfile.loadDetailedCoverage = async (_run, fileCoverage) => {
+      this.detailsLoaded.push(fileCoverage.uri.fsPath);
+      if (this.detailsLoaded.length > 50) this.detailsLoaded.shift();
+      return (this.details.get(fileCoverage) ?? []).map(statementCoverage);
+    };
+  }
 
   /** Reports a finished (or ended) run: items for its tests, their states, the failures at their lines. */
   record(plan: TestPlan, outcome: TestOutcome, runningTest?: string): void {
@@ -48,7 +88,8 @@ export class TestExplorer implements vscode.Disposable {
       : undefined;
     const items = [...entries.map((entry) => entry.item), ...(hungItem ? [hungItem] : [])];
     const name = `Agent: ${commandLineOf(plan)}`;
-    const run = this.controller.createTestRun(new vscode.TestRunRequest(items), name, false);
+    const profile = outcome.coverage ? this.coverageProfile : undefined;
+    const run = this.controller.createTestRun(new vscode.TestRunRequest(items, undefined, profile), name, false);
     const results: ReportedResult[] = [];
     for (const { testCase, facts, item } of entries) {
       const durationMs = Math.round(testCase.seconds * 1000);
@@ -85,20 +126,42 @@ export class TestExplorer implements vscode.Disposable {
       results.push({ id: runningTest, state: 'errored', message: text });
     }
     if (outcome.outputTail) run.appendOutput(outcome.outputTail.replace(/\r?\n/g, '\r\n'));
+    const coverage = outcome.coverage ? this.addCoverage(run, plan, outcome) : undefined;
     run.end();
-    this.runs.push({ name, results });
+    this.runs.push({ name, results, ...(coverage ? { coverage } : {}) });
     if (this.runs.length > 20) this.runs.shift();
   }
 
-  /** The controller's items (file → tests) and the runs reported, newest last. */
-  state(): { items: Array<{ id: string; label: string; children: string[] }>; runs: readonly ReportedRun[] } {
+  /** Each workspace file's coverage on the run: its counts now, its statements when the editor asks. */
+  private addCoverage(run: vscode.TestRun, plan: TestPlan, outcome: TestOutcome): ReportedCoverage[] {
+    const statements = new Map((outcome.coverage?.files ?? []).map((file) => [file.file, file.statements]));
+    const reported: ReportedCoverage[] = [];
+    const files = outcome.coverage ? summarize(outcome.coverage, plan.workspaceFolder) : [];
+    for (const summary of files.slice(0, MAX_COVERAGE_FILES_SHOWN)) {
+      const fileCoverage = new vscode.FileCoverage(
+        vscode.Uri.file(summary.file),
+        new vscode.TestCoverageCount(summary.covered, summary.total),
+      );
+      this.details.set(fileCoverage, statements.get(summary.file) ?? []);
+      run.addCoverage(fileCoverage);
+      reported.push(reportedCoverage(summary, statements.get(summary.file) ?? []));
+    }
+    return reported;
+  }
+
+  /** The controller's items (file → tests), the runs reported (newest last), the files whose lines the editor loaded. */
+  state(): {
+    items: Array<{ id: string; label: string; children: string[] }>;
+    runs: readonly ReportedRun[];
+    coverageDetailsLoaded: readonly string[];
+  } {
     const items: Array<{ id: string; label: string; children: string[] }> = [];
     this.controller.items.forEach((item) => {
       const children: string[] = [];
       item.children.forEach((child) => children.push(child.id));
       items.push({ id: item.id, label: item.label, children });
     });
-    return { items, runs: this.runs };
+    return { items, runs: this.runs, coverageDetailsLoaded: this.detailsLoaded };
   }
 
   dispose(): void {
@@ -125,6 +188,31 @@ export class TestExplorer implements vscode.Disposable {
     if (line !== undefined && item.uri) item.range = new vscode.Range(line - 1, 0, line - 1, 0);
     return item;
   }
+}
+
+/** A statement as the editor shows it: an lcov line as its line, a Go block as its range (columns 1-based). */
+function statementCoverage(statement: CoverageStatement): vscode.StatementCoverage {
+  const line = statement.line - 1;
+  const location =
+    statement.endLine === undefined
+      ? new vscode.Position(line, 0)
+      : new vscode.Range(
+          line,
+          Math.max(0, (statement.column ?? 1) - 1),
+          statement.endLine - 1,
+          Math.max(0, (statement.endColumn ?? 1) - 1),
+        );
+  return new vscode.StatementCoverage(statement.hits, location);
+}
+
+function reportedCoverage(summary: FileSummary, statements: readonly CoverageStatement[]): ReportedCoverage {
+  const linesRun: number[] = [];
+  const linesNotRun: number[] = [];
+  for (const statement of statements) {
+    const lines = statement.hits > 0 ? linesRun : linesNotRun;
+    if (lines.length < REPORTED_LINES) lines.push(statement.line);
+  }
+  return { file: summary.relative, covered: summary.covered, total: summary.total, linesRun, linesNotRun };
 }
 
 export function registerTestExplorer(context: vscode.ExtensionContext): TestExplorer {

@@ -12,6 +12,7 @@ export interface TestInput {
   tests?: string[];
   timeout_seconds?: number;
   idle_seconds?: number;
+  mode?: 'run' | 'coverage';
 }
 
 export const testDeclaration: ToolDeclaration = {
@@ -30,6 +31,9 @@ export const testDeclaration: ToolDeclaration = {
       "assertion in the test's code, expected/actual as the runner reports them, the test's own stack frames, the " +
       'tail of its output, and the next step (debug with test: <id>). A run silent for idle_seconds (default 60) is ' +
       'ended and answered as hung, naming the test that was running when the runner says. The human sees each run in Test Explorer.',
+    'mode: "coverage" also measures which lines the tests run (coverage.py for pytest, which the project\'s Python must have; ' +
+      "Node's --experimental-test-coverage) and answers, per file of the workspace, lines run of lines measured and the lines " +
+      "never run; the human sees it in the editor's coverage view.",
   ].join('\n'),
   inputSchema: {
     type: 'object',
@@ -58,6 +62,11 @@ export const testDeclaration: ToolDeclaration = {
         minimum: 1,
         maximum: MAX_WAIT_SECONDS,
         description: `A run with no output for this long is ended as hung (default ${DEFAULT_IDLE_SECONDS}).`,
+      },
+      mode: {
+        type: 'string',
+        enum: ['run', 'coverage'],
+        description: 'run (default): the tests only; coverage: also which lines they run, per file.',
       },
     },
     additionalProperties: false,

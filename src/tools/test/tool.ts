@@ -2,14 +2,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { withAbortSignal } from '../../async/abortSignal';
 import { resolveBinary } from '../../project/binaryResolution';
-import { shellWord } from '../../project/testRunners';
 import { runningTestId, testAnswer } from '../../testing/answers';
+import { coverageSection, coverageToolMissingAnswer } from '../../testing/coverageAnswer';
 import { runTests } from '../../testing/runTests';
-import { commandLineOf, planTests, TestPlan } from '../../testing/testPlan';
+import { planTests, TestPlan } from '../../testing/testPlan';
 import { TestExplorer } from '../../testing/vscode/testExplorer';
 import { containingFolder, NoWorkspaceFolder } from '../../workspace/paths';
 import { resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import type { LiveTool } from '../liveTool';
+import { testConfirmation } from './confirmation';
 import { DEFAULT_IDLE_SECONDS, DEFAULT_TIMEOUT_SECONDS, testDeclaration, TestInput } from './declaration';
 
 /** Runs the project's tests (testing/): the plan shown to the human is the run that starts. */
@@ -22,23 +23,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
 
     async prepare(input) {
       const plan = planFor(input);
-      const env = Object.entries(plan.env);
-      return {
-        plan,
-        confirmation: {
-          title: `Run ${plan.runner} tests?`,
-          message: [
-            `Run the project's tests with ${plan.runner}:`,
-            '',
-            '```sh',
-            commandLineOf(plan),
-            '```',
-            `- working directory: \`${plan.root}\``,
-            `- environment: ${env.length ? env.map(([key, value]) => `\`${key}=${shellWord(value)}\``).join(', ') + ' set; the rest is the editor’s' : 'the editor’s, unchanged'}`,
-            `- the report goes to a temporary file, removed after; the run is ended after ${input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS} s, or ${input.idle_seconds ?? DEFAULT_IDLE_SECONDS} s without output`,
-          ].join('\n'),
-        },
-      };
+      return { plan, confirmation: testConfirmation(plan, input) };
     },
 
     async invoke(input, { token }, plan) {
@@ -47,12 +32,15 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
       const outcome = await withAbortSignal(token, (signal) =>
         runTests(plan, { timeoutSeconds, idleSeconds, signal }, process.env),
       );
+      if (outcome.coverageToolMissing) return coverageToolMissingAnswer(plan);
       explorer.record(
         plan,
         outcome,
         outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome.outputTail)?.id : undefined,
       );
-      return testAnswer({ plan, outcome, idleSeconds, timeoutSeconds });
+      const answer = testAnswer({ plan, outcome, idleSeconds, timeoutSeconds });
+      const coverage = coverageSection(plan, outcome);
+      return coverage ? `${answer}\n\n${coverage}` : answer;
     },
   };
 }
@@ -70,7 +58,8 @@ function planFor(input: TestInput): TestPlan {
     os.tmpdir(),
     `agent-live-tools-test-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   );
-  return planTests({ files, tests: input.tests ?? [], workspaceFolder }, reportDir, {
+  const coverage = input.mode === 'coverage';
+  return planTests({ files, tests: input.tests ?? [], workspaceFolder, coverage }, reportDir, {
     resolve: (command, root) => {
       const found = resolveBinary(command, {
         root,

@@ -208,7 +208,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
   const table = TEST_TOOL_RUNNERS[runner];
   if (!table)
     throw new TestRefusal(
-      `The tests run under ${runner}, which the test tool does not run yet (${Object.keys(TEST_TOOL_RUNNERS).join(', ')} it does). Run them in a terminal, or debug one with debug launch test.`,
+      `The tests run under ${runner}, which the test tool does not run yet (it runs ${Object.keys(TEST_TOOL_RUNNERS).join(', ')}). Run them in a terminal, or debug one with debug launch test.`,
     );
   const start = files.length ? path.dirname(files[0]) : workspaceFolder;
   const root = nearestWith(start, workspaceFolder, table.markers) ?? workspaceFolder;

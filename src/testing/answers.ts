@@ -73,7 +73,7 @@ export function testAnswer({ plan, outcome, idleSeconds, timeoutSeconds }: TestA
     return [
       `No test matched: ${selectionText(plan)}${total ? ` (${counts.skipped} skipped)` : ''}.`,
       command,
-      'Check the names (pytest: file::name node ids, -k names; Node: the test names as test() gives them) or give only `files`.',
+      'Check the names (pytest: file::name node ids, -k names; Node: the test names as test() gives them; mocha, jest, vitest: the full title, describe names and test name joined by spaces, or a part of it) or give only `files`.',
       outputSection("The runner's output", outcome.outputTail, outcome.outputCharacters, 10),
     ].join('\n');
   const lines = [
@@ -100,7 +100,12 @@ export function testAnswer({ plan, outcome, idleSeconds, timeoutSeconds }: TestA
 }
 
 function failureText(plan: Pick<TestPlan, 'runner'>, { testCase, facts }: Failure): string[] {
-  const where = facts.location ? ` — ${facts.location.file}:${facts.location.line}` : '';
+  // A JavaScript test file that did not load has no test to debug: the file is what failed.
+  const where = facts.location
+    ? ` — ${facts.location.file}:${facts.location.line}`
+    : facts.file && !facts.debugName
+      ? ` — ${facts.file}`
+      : '';
   const lines = [`${testCase.outcome === 'error' ? 'ERROR' : 'FAILED'} ${facts.id}${where}`];
   if (facts.sourceLine) lines.push(`  line: ${facts.sourceLine}`);
   if (facts.expected !== undefined || facts.actual !== undefined)
@@ -112,7 +117,9 @@ function failureText(plan: Pick<TestPlan, 'runner'>, { testCase, facts }: Failur
     );
   if (testCase.output)
     lines.push(outputSection('  output', testCase.output, testCase.output.length, OUTPUT_LINES).replace(/\n/g, '\n  '));
-  lines.push(`  next: ${debugStep(facts.debugName, facts.file)}`);
+  lines.push(
+    `  next: ${facts.debugName ? debugStep(facts.debugName, facts.file) : 'fix what the message says so the file loads, then run it again'}`,
+  );
   return lines;
 }
 

@@ -32,16 +32,25 @@ export interface CaseFacts {
   readonly actual?: string;
   /** Frames in the project's code, innermost last for pytest, as the stack lists them for Node. */
   readonly frames: readonly Frame[];
+  /** The line the test is declared at, when the report says (jest, vitest). */
+  readonly line?: number;
 }
 
 const MESSAGE_LINES = 12;
+/** The message of a test file that did not load (jest explains at length before it names the syntax error). */
+const FILE_MESSAGE_LINES = 30;
 const FRAME_COUNT = 8;
 /** Longer lines are no frame (a path and a function name are far shorter); the patterns look at bounded text only. */
 const FRAME_LINE_CHARACTERS = 2000;
 
 /** Paths in the facts are relative to `workspaceFolder` (as the model names files), absolute outside it. */
 export function caseFacts(runner: TestRunnerId, testCase: JunitCase, root: string, workspaceFolder: string): CaseFacts {
-  const facts = runner === 'pytest' ? pytestFacts(testCase) : nodeFacts(testCase);
+  const facts =
+    runner === 'pytest'
+      ? pytestFacts(testCase)
+      : runner === 'node --test'
+        ? nodeFacts(testCase)
+        : javaScriptRunnerFacts(testCase, root);
   const shown = (file: string): string => {
     const absolute = path.resolve(root, file);
     return absolute.startsWith(workspaceFolder + path.sep) ? path.relative(workspaceFolder, absolute) : absolute;
@@ -139,5 +148,50 @@ function nodeFacts(testCase: JunitCase): CaseFacts {
     ...(expected !== undefined ? { expected } : {}),
     ...(actual !== undefined ? { actual } : {}),
     frames: frames.slice(0, FRAME_COUNT),
+  };
+}
+
+/**
+ * mocha, jest, vitest: the test's full title (what `--grep` and `--testNamePattern` match) names it; the
+ * stack's frames outside node: and node_modules (mocha writes them relative to the run's folder); the
+ * failure's place is the first frame in the test's file; expected and actual as the report gives them.
+ */
+function javaScriptRunnerFacts(testCase: JunitCase, root: string): CaseFacts {
+  const id = testCase.classname || testCase.name;
+  const frames: Frame[] = [];
+  for (const line of (testCase.details ?? '').split('\n')) {
+    const trimmed = line.trim();
+    const frame =
+      trimmed.length <= FRAME_LINE_CHARACTERS
+        ? /^at (?:(.*?) \()?((?:file:\/\/)?[^\s():][^():]*):(\d+):\d+\)?$/.exec(trimmed)
+        : null;
+    if (!frame || frames.length >= 50) continue;
+    const file = frame[2].replace(/^file:\/\//, '');
+    if (file.startsWith('node:') || file.includes('/node_modules/') || file.startsWith('node_modules/')) continue;
+    if (!frames.some((known) => known.file === file && known.line === Number(frame[3])))
+      frames.push({ file, line: Number(frame[3]), where: frame[1] });
+  }
+  const file = testCase.file;
+  const testFile = file === undefined ? undefined : path.resolve(root, file);
+  const location = frames.find((frame) => path.resolve(root, frame.file) === testFile) ?? frames[0];
+  // A file that did not load: its message is all there is to go on (jest's explains before it names the error).
+  const messageLines = (testCase.message ?? '')
+    .split('\n')
+    .filter((line) => testCase.classname || (line.trim() && !/^\s*at /.test(line)));
+  const message = messageLines
+    .slice(0, testCase.classname ? MESSAGE_LINES : FILE_MESSAGE_LINES)
+    .join('\n')
+    .trim();
+  return {
+    id,
+    // A file that did not load has no test to debug (its case has no title of the runner's).
+    debugName: testCase.classname,
+    ...((file ?? location) ? { file: file ?? location.file } : {}),
+    ...(location ? { location } : {}),
+    ...(message ? { message } : {}),
+    ...(testCase.expected !== undefined ? { expected: testCase.expected } : {}),
+    ...(testCase.actual !== undefined ? { actual: testCase.actual } : {}),
+    frames: frames.slice(0, FRAME_COUNT),
+    ...(testCase.line !== undefined ? { line: testCase.line } : {}),
   };
 }

@@ -28,6 +28,9 @@ export interface JunitCase {
   /** The failure's or error's text (the traceback, the stack). */
   readonly details?: string;
   readonly output?: string;
+  /** Expected and actual as the runner's report gives them apart (mocha's and jest's JSON; JUnit has no place for them). */
+  readonly expected?: string;
+  readonly actual?: string;
 }
 
 export interface JunitReport {

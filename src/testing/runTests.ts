@@ -1,8 +1,9 @@
 /**
  * Runs a planned test run as a child process group (process/childProcess.ts): bounded by a time limit
  * and by a silence limit (no output for `idleSeconds` = hung), ended on cancel; its output kept as a
- * tail only; its JUnit report read when its size allows; with coverage, the runner's report writer run
- * after it (coverage.py's) and its coverage report read the same way. What it finds goes to `answers.ts`.
+ * tail only; its report (JUnit, or the runner's JSON) read when its size allows; with coverage, the
+ * runner's report writer run after it (coverage.py's) and its coverage report read the same way. What it
+ * finds goes to `answers.ts`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,7 +18,7 @@ import {
   parseCoverage,
 } from './coverageReport';
 import { JunitReport, MAX_REPORT_BYTES, parseJunit } from './junitReport';
-import { TestPlan } from './testPlan';
+import { TEST_TOOL_RUNNERS, TestPlan } from './testPlan';
 
 /** Characters of the run's output kept (its tail). */
 export const OUTPUT_TAIL_CHARACTERS = 64_000;
@@ -100,7 +101,9 @@ async function runAndRead(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Pro
     if (idle) clearTimeout(idle);
   });
   const stoppedBecause = hung && completed.stoppedBecause === 'cancelled' ? 'hung' : completed.stoppedBecause;
-  const { report, problem } = stoppedBecause ? { report: undefined, problem: undefined } : readReport(plan.reportFile);
+  const { report, problem } = stoppedBecause
+    ? { report: undefined, problem: undefined }
+    : readReport(plan.reportFile, TEST_TOOL_RUNNERS[plan.runner]?.report?.parse);
   // The report's writer (coverage.py's `coverage lcov`) gets what is left of the run's time limit.
   const left = { ...limits, timeoutSeconds: Math.max(10, Math.ceil(limits.timeoutSeconds - completed.seconds)) };
   const coverage = plan.coverage && !stoppedBecause ? await measuredCoverage(plan, left, baseEnv, tail) : {};
@@ -192,8 +195,11 @@ function readGoModulePath(goMod: string): string | undefined {
   }
 }
 
-/** The report, its size checked before it is read. */
-export function readReport(file: string): { report?: JunitReport; problem?: string } {
+/** The report, its size checked before it is read; JUnit XML unless the runner's reader is given. */
+export function readReport(
+  file: string,
+  parse: (text: string) => JunitReport = parseJunit,
+): { report?: JunitReport; problem?: string } {
   let size: number;
   try {
     size = fs.statSync(file).size;
@@ -202,5 +208,9 @@ export function readReport(file: string): { report?: JunitReport; problem?: stri
   }
   if (size > MAX_REPORT_BYTES)
     return { problem: `its report is ${size} bytes, over the ${MAX_REPORT_BYTES} bytes read` };
-  return { report: parseJunit(fs.readFileSync(file, 'utf8')) };
+  try {
+    return { report: parse(fs.readFileSync(file, 'utf8')) };
+  } catch (error) {
+    return { problem: `its report could not be read (${error instanceof Error ? error.message : String(error)})` };
+  }
 }

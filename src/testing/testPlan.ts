@@ -15,6 +15,8 @@ import {
   TestRunnerId,
 } from '../project/testRunners';
 import { CoverageFormat } from './coverageReport';
+import { JunitReport } from './junitReport';
+import { parseJestJson, parseMochaJson } from './jsonReports';
 import { TestRefusal } from './testingErrors';
 
 export interface TestRequest {
@@ -41,7 +43,7 @@ export interface TestPlan {
   readonly args: readonly string[];
   /** Variables set for the run, on top of the editor's environment. */
   readonly env: Readonly<Record<string, string>>;
-  /** Where the runner writes its JUnit report (in `reportDir`). */
+  /** Where the runner writes its report (in `reportDir`): JUnit, or the runner's JSON (`RunnerTable.report`). */
   readonly reportFile: string;
   readonly files: readonly string[];
   readonly tests: readonly string[];
@@ -81,8 +83,10 @@ export interface RunnerTable {
   /** The executable, by name (resolved project first, then PATH). */
   readonly executable: string;
   readonly env: Readonly<Record<string, string>>;
-  /** The arguments, selection included, that make the runner write its JUnit report to `report`. */
+  /** The arguments, selection included, that make the runner write its report to `report`. */
   args(selection: Selection, report: string): string[];
+  /** A report other than JUnit XML: its file's name and its reader (the cases as a JUnit report gives them). */
+  readonly report?: { readonly fileName: string; readonly parse: (text: string) => JunitReport };
   /** What a person passes to `debug launch test` for the case (the name or node id). */
   readonly installHint: string;
   /** How the runner measures coverage (`mode: "coverage"`), when it can. */
@@ -94,7 +98,7 @@ interface Selection {
   readonly tests: readonly string[];
 }
 
-/** The runners the `test` tool runs today; go test, jest, vitest, mocha and cargo test get an entry each later. */
+/** The runners the `test` tool runs; a runner without an entry is refused with the runners that have one. */
 export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTable>>> = {
   pytest: {
     markers: PYTEST_MARKERS,
@@ -153,7 +157,61 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
       installHint: "Node 20.13 or later (its runner's lcov reporter)",
     },
   },
+  // mocha has one reporter per run: its JSON (file, message, expected/actual, stack) to our file, none on stdout.
+  mocha: {
+    markers: ['package.json'],
+    executable: 'mocha',
+    env: {},
+    args: (selection, report) => [
+      '--no-watch',
+      '--reporter=json',
+      `--reporter-option=output=${report}`,
+      ...(selection.tests.length ? [`--grep=${namePattern(selection.tests)}`] : []),
+      ...selection.files,
+    ],
+    report: { fileName: 'report.json', parse: parseMochaJson },
+    installHint: 'npm install --save-dev mocha',
+  },
+  // jest's JSON to our file; its progress (a line per file, each test when one file runs) goes to stderr, uncolored.
+  jest: {
+    markers: ['package.json'],
+    executable: 'jest',
+    env: { FORCE_COLOR: '0' },
+    args: (selection, report) => [
+      '--watch=false',
+      '--watchAll=false',
+      '--json',
+      `--outputFile=${report}`,
+      '--testLocationInResults',
+      ...(selection.tests.length ? [`--testNamePattern=${namePattern(selection.tests)}`] : []),
+      ...(selection.files.length ? ['--runTestsByPath', ...selection.files] : []),
+    ],
+    report: { fileName: 'report.json', parse: parseJestJson },
+    installHint: 'npm install --save-dev jest',
+  },
+  // `vitest run` never watches; two reporters: JSON to our file, verbose (a line per test as it ends) to stdout.
+  vitest: {
+    markers: ['package.json'],
+    executable: 'vitest',
+    env: { NO_COLOR: '1' },
+    args: (selection, report) => [
+      'run',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      '--reporter=verbose',
+      '--includeTaskLocation',
+      ...(selection.tests.length ? [`--testNamePattern=${namePattern(selection.tests)}`] : []),
+      ...selection.files,
+    ],
+    report: { fileName: 'report.json', parse: parseJestJson },
+    installHint: 'npm install --save-dev vitest',
+  },
 };
+
+/** mocha, jest, vitest: names as one pattern, each matched literally (in the test's full title). */
+function namePattern(tests: readonly string[]): string {
+  return tests.map(escapeRegExp).join('|');
+}
 
 /** pytest: node ids and files as positional arguments; plain names as one `-k` expression. */
 function pytestSelection(selection: Selection): string[] {
@@ -185,7 +243,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
     if ('id' in search) ids.add(search.id);
     else if ('unknownExtension' in search)
       throw new TestRefusal(
-        `No test runner is known for ${search.unknownExtension}: the test tool runs pytest (.py) and Node's runner (.js/.mjs/.cjs/.ts).`,
+        `No test runner is known for ${search.unknownExtension}: the test tool runs pytest (.py), and Node's runner, mocha, jest or vitest (.js/.mjs/.cjs/.ts, as package.json's test script names them).`,
       );
     else if ('several' in search)
       throw new TestRefusal(
@@ -204,7 +262,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
   const table = TEST_TOOL_RUNNERS[runner];
   if (!table)
     throw new TestRefusal(
-      `The tests run under ${runner}, which the test tool does not run yet (pytest and Node's runner do). Run them in a terminal, or debug one with debug launch test.`,
+      `The tests run under ${runner}, which the test tool does not run yet (it runs ${Object.keys(TEST_TOOL_RUNNERS).join(', ')}). Run them in a terminal, or debug one with debug launch test.`,
     );
   const start = files.length ? path.dirname(files[0]) : workspaceFolder;
   const root = nearestWith(start, workspaceFolder, table.markers) ?? workspaceFolder;
@@ -223,7 +281,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
     }),
   };
   const chosen = { files: selection.files, tests: request.tests };
-  const reportFile = path.join(reportDir, 'report.xml');
+  const reportFile = path.join(reportDir, table.report?.fileName ?? 'report.xml');
   const args = table.args(selection, reportFile);
   if (!request.coverage)
     return { runner, root, workspaceFolder, command: executable, args, env: table.env, reportFile, ...chosen };

@@ -1,7 +1,8 @@
 /**
  * The `test` tool in the real editor: pytest (Debian's python3-pytest) and Node's own runner on the
- * fixtures of test/fixtures/ts-project/testtool/, answered from their JUnit reports; a hung run ended
- * and named with no process left; each run's results in our Test Explorer controller; coverage runs
+ * fixtures of test/fixtures/ts-project/testtool/, answered from their JUnit reports, and mocha (this
+ * repository's, linked into the fixture's node_modules) from its JSON report; a hung run ended and
+ * named with no process left; each run's results in our Test Explorer controller; coverage runs
  * (coverage.py from Debian's python3-coverage, Node's own) answered and shown in the editor.
  */
 import * as assert from 'node:assert/strict';
@@ -40,6 +41,13 @@ describe('test tool', function () {
     const venv = path.join(workspaceRoot(), 'testtool', 'py', '.venv');
     if (!fs.existsSync(path.join(venv, 'bin', 'python')))
       execFileSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv]);
+    // The mocha project's own mocha, where npm install puts it (node_modules/mocha, its bin linked in .bin).
+    const modules = path.join(workspaceRoot(), 'testtool', 'mocha', 'node_modules');
+    fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
+    if (!fs.existsSync(path.join(modules, 'mocha')))
+      fs.symlinkSync(path.dirname(require.resolve('mocha/package.json')), path.join(modules, 'mocha'));
+    if (!fs.existsSync(path.join(modules, '.bin', 'mocha')))
+      fs.symlinkSync('../mocha/bin/mocha.js', path.join(modules, '.bin', 'mocha'));
   });
 
   it('pytest: counts, then the failure with the assertion line, the rewritten comparison and the next step', async () => {
@@ -200,6 +208,100 @@ describe('test tool', function () {
     const cart = (await lastRun())?.coverage?.find((file) => file.file === 'testtool/node/cart.js');
     assert.deepEqual(cart?.linesNotRun, [branch, branch + 1]);
     assert.equal(cart?.covered, 7);
+  });
+
+  it("mocha (package.json's test script): counts, the failing strictEqual at its line, expected and actual, from its JSON report", async () => {
+    const answer = await invokeText('test', { files: ['testtool/mocha/cart.spec.js'] });
+    assert.match(answer, /^mocha: 1 passed, 1 failed, 0 skipped, 0 errors \(2 tests/);
+    assert.match(
+      answer,
+      /Command: \S*testtool\/mocha\/node_modules\/\.bin\/mocha --no-watch --reporter=json --reporter-option=output=\S+report\.json cart\.spec\.js \(in \S*testtool\/mocha\)/,
+      "the project's own mocha, its json reporter to our file",
+    );
+    const line = lineOf('testtool/mocha/cart.spec.js', 'assert.strictEqual(cartTotal([{ price: 2 }]), 7)');
+    assert.ok(answer.includes(`FAILED cart counts the shipping — testtool/mocha/cart.spec.js:${line}`), answer);
+    assert.match(answer, /expected: 7\n\s+actual: 2/);
+    assert.match(answer, /message: Expected values to be strictly equal:/);
+    assert.match(answer, /the test's own frames: testtool\/mocha\/cart\.spec\.js:\d+ \(Context\.<anonymous>\)$/m);
+    assert.doesNotMatch(answer, /node:internal|node_modules\/mocha\/lib/, "mocha's and node's frames are left out");
+    assert.match(
+      answer,
+      /next: debug with test: cart counts the shipping \(debug launch, program: testtool\/mocha\/cart\.spec\.js\)/,
+    );
+    assert.doesNotMatch(answer, /\x1b\[/, 'no colored text');
+    const run = await lastRun();
+    assert.deepEqual(
+      run?.results.map((result) => [result.id, result.state]),
+      [
+        ['cart sums the prices', 'passed'],
+        ['cart counts the shipping', 'failed'],
+      ],
+    );
+    const failed = run?.results.find((result) => result.state === 'failed');
+    assert.equal(failed?.location?.line, line);
+    assert.match(failed?.location?.file ?? '', /testtool\/mocha\/cart\.spec\.js$/);
+    const file = (await explorerState()).items.find((item) => item.id === 'testtool/mocha/cart.spec.js');
+    assert.ok(file?.children.includes('cart counts the shipping'), JSON.stringify(file));
+  });
+
+  it('mocha: one test selected by its full title (an escaped --grep); a title that matches nothing is said', async () => {
+    const answer = await invokeText('test', {
+      files: ['testtool/mocha/cart.spec.js'],
+      tests: ['cart sums the prices'],
+    });
+    assert.match(answer, /^mocha: 1 passed, 0 failed, 0 skipped, 0 errors \(1 tests/);
+    assert.match(answer, /'--grep=cart sums the prices'/);
+    const none = await invokeText('test', { files: ['testtool/mocha/cart.spec.js'], tests: ['cart (no such) test'] });
+    assert.match(
+      none,
+      /^No test matched: selected files cart\.spec\.js; tests cart \(no such\) test\./,
+      'mocha ran, its report has no test',
+    );
+    assert.match(none, /'--grep=cart \\\(no such\\\) test'/);
+  });
+
+  it("mocha: the answer's next step is a launch debug takes: under the debugger mocha runs that one test (it fails again)", async () => {
+    const answer = await invokeText('test', { files: ['testtool/mocha/cart.spec.js'] });
+    const step = /next: debug with test: (.+) \(debug launch, program: (\S+)\)/.exec(answer);
+    assert.ok(step, answer);
+    assert.equal(step[1], 'cart counts the shipping');
+    try {
+      const launched = await invokeText('debug', {
+        op: 'launch',
+        test: step[1],
+        program: step[2],
+        timeout_seconds: 120,
+      });
+      assert.doesNotMatch(launched, /^(Error|Refused)/, launched);
+      // js-debug reports no exit code: mocha's own summary says what ran (none would be "0 passing" alone).
+      // The launch answers with the output when the program ended at once, else it is read as it comes.
+      let last = launched;
+      const output = await waitUntilAsync(
+        "mocha's summary in the debug output",
+        async () => {
+          if (!/\b1 failing\b/.test(last)) last = await invokeText('debug', { op: 'output' });
+          return /\b1 failing\b/.test(last) ? last : undefined;
+        },
+        60_000,
+      ).catch((error: Error) => assert.fail(`${error.message}\nlaunch: ${launched}\noutput: ${last}`));
+      assert.match(output, /\b0 passing\b[\s\S]*\b1 failing\b/, output);
+      assert.match(output, /cart counts the shipping/);
+      assert.doesNotMatch(output, /sums the prices/, 'only the selected test ran');
+    } finally {
+      await invokeText('debug', { op: 'terminate' });
+    }
+  });
+
+  it("mocha: a test file that does not load is answered with mocha's own output", async () => {
+    const broken = path.join(workspaceRoot(), 'testtool', 'mocha', 'broken.spec.js');
+    fs.writeFileSync(broken, "describe('broken', () => { it('x', () => { ) });\n");
+    try {
+      const answer = await invokeText('test', { files: ['testtool/mocha/broken.spec.js'] });
+      assert.match(answer, /^The runner ended \(exit code 1\) without a test report: the runner wrote no report\./);
+      assert.match(answer, /Its output[^\n]*:\n[\s\S]*broken\.spec\.js:1[\s\S]*SyntaxError: Unexpected token '\)'/);
+    } finally {
+      fs.rmSync(broken, { force: true });
+    }
   });
 
   it('a hung run is ended, the running test named, its processes gone', async () => {

@@ -80,7 +80,13 @@ export class TestExplorer implements vscode.Disposable {
       return {
         testCase,
         facts,
-        item: this.itemFor(plan.workspaceFolder, facts.file, facts.id, testCase.name, facts.location?.line),
+        item: this.itemFor(
+          plan.workspaceFolder,
+          facts.file,
+          facts.id,
+          testCase.name,
+          facts.location?.line ?? facts.line,
+        ),
       };
     });
     const hungItem = runningTest

@@ -23,9 +23,11 @@ export const testDeclaration: ToolDeclaration = {
   icon: '$(beaker)',
   userDescription: "Run the project's tests through its own runner; results also show in Test Explorer.",
   modelDescription: [
-    "Run tests through the project's own runner (found as debug's launch test finds it: pytest for .py, Node's " +
-      'built-in runner (node --test) for .js/.ts; go test, jest, vitest, mocha and cargo test are not run by this tool yet). ' +
-      'Give files (test files) and/or tests (pytest node ids such as tests/test_a.py::test_x or names; Node test names); ' +
+    "Run tests through the project's own runner (found as debug's launch test finds it: pytest for .py; for .js/.ts " +
+      "the runner package.json's test script names — mocha, jest or vitest (vitest run, never watch mode) — else Node's " +
+      'built-in runner (node --test); go test and cargo test are not run by this tool yet). ' +
+      'Give files (test files) and/or tests (pytest node ids such as tests/test_a.py::test_x or names; Node test names; ' +
+      "mocha/jest/vitest full titles, describe names and test name joined by spaces, matched literally as the runner's name pattern); " +
       'neither runs every test the runner finds.',
     'Answers the counts (passed, failed, skipped, errors), then each failure: its id, file:line of the failing ' +
       "assertion in the test's code, expected/actual as the runner reports them, the test's own stack frames, the " +
@@ -49,7 +51,7 @@ export const testDeclaration: ToolDeclaration = {
         maxItems: 200,
         items: { type: 'string', minLength: 1, maxLength: 1000 },
         description:
-          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names.',
+          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names, mocha/jest/vitest full titles (cart sums the prices) or a part of one.',
       },
       timeout_seconds: {
         type: 'integer',

@@ -23,9 +23,11 @@ export const testDeclaration: ToolDeclaration = {
   userDescription: "Run the project's tests through its own runner; results also show in Test Explorer.",
   modelDescription: [
     "Run tests through the project's own runner (found as debug's launch test finds it: pytest for .py, Node's " +
-      'built-in runner (node --test) for .js/.ts; go test, jest, vitest, mocha and cargo test are not run by this tool yet). ' +
-      'Give files (test files) and/or tests (pytest node ids such as tests/test_a.py::test_x or names; Node test names); ' +
-      'neither runs every test the runner finds.',
+      'built-in runner (node --test) for .js/.ts, go test for .go (the packages of the files), cargo test for .rs ' +
+      '(built first, then each test executable; doc tests are not run); jest, vitest and mocha are not run by this tool yet). ' +
+      'Give files (test files) and/or tests (pytest node ids such as tests/test_a.py::test_x or names; Node test names; ' +
+      'Go TestX or TestX/sub, matched exactly; Rust module::name paths, matched exactly, or a part of a name); ' +
+      "neither runs every test the runner finds. Tests that do not compile are answered with the compiler's errors.",
     'Answers the counts (passed, failed, skipped, errors), then each failure: its id, file:line of the failing ' +
       "assertion in the test's code, expected/actual as the runner reports them, the test's own stack frames, the " +
       'tail of its output, and the next step (debug with test: <id>). A run silent for idle_seconds (default 60) is ' +
@@ -45,7 +47,7 @@ export const testDeclaration: ToolDeclaration = {
         maxItems: 200,
         items: { type: 'string', minLength: 1, maxLength: 1000 },
         description:
-          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names.',
+          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names, Go test names (TestX, TestX/sub), Rust test paths (tests::adds_up).',
       },
       timeout_seconds: {
         type: 'integer',

@@ -5,7 +5,7 @@ import { resolveBinary } from '../../project/binaryResolution';
 import { shellWord } from '../../project/testRunners';
 import { runningTestId, testAnswer } from '../../testing/answers';
 import { runTests } from '../../testing/runTests';
-import { commandLineOf, planTests, TestPlan } from '../../testing/testPlan';
+import { commandLineOf, eachExecutableLine, isPytestNodeId, planTests, TestPlan } from '../../testing/testPlan';
 import { TestExplorer } from '../../testing/vscode/testExplorer';
 import { containingFolder, NoWorkspaceFolder } from '../../workspace/paths';
 import { resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
@@ -31,11 +31,29 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
             `Run the project's tests with ${plan.runner}:`,
             '',
             '```sh',
-            commandLineOf(plan),
+            plan.eachExecutable ? [plan.command, ...plan.args].map(shellWord).join(' ') : commandLineOf(plan),
             '```',
             `- working directory: \`${plan.root}\``,
             `- environment: ${env.length ? env.map(([key, value]) => `\`${key}=${shellWord(value)}\``).join(', ') + ' set; the rest is the editor’s' : 'the editor’s, unchanged'}`,
-            `- the report goes to a temporary file, removed after; the run is ended after ${input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS} s, or ${input.idle_seconds ?? DEFAULT_IDLE_SECONDS} s without output`,
+            ...(plan.eachExecutable
+              ? [
+                  '',
+                  'That only builds the tests. Then each test executable the build lists runs, in its package’s folder:',
+                  '',
+                  '```sh',
+                  eachExecutableLine(plan.eachExecutable),
+                  '```',
+                  `- environment: ${Object.entries(plan.eachExecutable.env)
+                    .map(([key, value]) => `\`${key}=${shellWord(value)}\``)
+                    .join(
+                      ', ',
+                    )} set for the executables only (libtest's JSON output is unstable-gated), the rest is the editor’s`,
+                  '- doc tests are not run',
+                ]
+              : []),
+            plan.report === 'junit'
+              ? `- the report goes to a temporary file, removed after; the run is ended after ${input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS} s, or ${input.idle_seconds ?? DEFAULT_IDLE_SECONDS} s without output`
+              : `- results are read from its JSON output; the run is ended after ${input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS} s, or ${input.idle_seconds ?? DEFAULT_IDLE_SECONDS} s without output${plan.eachExecutable ? ' (while tests run)' : ''}`,
           ].join('\n'),
         },
       };
@@ -47,11 +65,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
       const outcome = await withAbortSignal(token, (signal) =>
         runTests(plan, { timeoutSeconds, idleSeconds, signal }, process.env),
       );
-      explorer.record(
-        plan,
-        outcome,
-        outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome.outputTail)?.id : undefined,
-      );
+      explorer.record(plan, outcome, outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome) : undefined);
       return testAnswer({ plan, outcome, idleSeconds, timeoutSeconds });
     },
   };
@@ -61,7 +75,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
 function planFor(input: TestInput): TestPlan {
   const files = (input.files ?? []).map((file) => resolveWorkspaceFile(file).fsPath);
   // A node id names a file the runner reads: it must be inside the workspace like any file argument.
-  for (const test of input.tests ?? []) if (test.includes('::')) resolveWorkspaceFile(test.split('::')[0]);
+  for (const test of input.tests ?? []) if (isPytestNodeId(test)) resolveWorkspaceFile(test.split('::')[0]);
   const folders = workspaceFolderPaths();
   const first = files[0];
   const workspaceFolder = (first && containingFolder(folders, first)?.path) ?? folders[0]?.path;

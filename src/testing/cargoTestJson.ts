@@ -85,6 +85,9 @@ export class CargoBuildStream {
   }
 }
 
+/** The line that starts a test's panic in its captured output. */
+const PANIC_LINE = /^thread '[^'\n]*' (?:\(\d+\) )?panicked at /m;
+
 /** libtest's JSON events from the test executables, one after the other, into one report. */
 export class LibtestStream {
   private lines = new StreamLines(MAX_LINE_CHARACTERS, MAX_STREAM_CHARACTERS);
@@ -150,9 +153,12 @@ export class LibtestStream {
       this.casesLeftOut++;
       return;
     }
-    const output =
-      typeof event.stdout === 'string' ? event.stdout.slice(0, MAX_TEXT_CHARACTERS).replace(/\s+$/, '') : '';
-    if (output) shown.push(output + '\n');
+    const captured = typeof event.stdout === 'string' ? event.stdout.slice(0, MAX_TEXT_CHARACTERS) : '';
+    if (captured) shown.push(captured.replace(/\s+$/, '') + '\n');
+    // What the test printed, apart from its panic (message, place, backtrace): the panic ends the test.
+    const panicAt = captured.search(PANIC_LINE);
+    const output = (panicAt === -1 ? captured : captured.slice(0, panicAt)).replace(/\s+$/, '');
+    const details = panicAt === -1 ? '' : captured.slice(panicAt).replace(/\s+$/, '');
     const message = typeof event.message === 'string' ? event.message.slice(0, MAX_TEXT_CHARACTERS) : undefined;
     this.cases.push({
       name,
@@ -162,6 +168,7 @@ export class LibtestStream {
       seconds: typeof event.exec_time === 'number' ? event.exec_time : 0,
       outcome,
       ...(message ? { message } : {}),
+      ...(details ? { details } : {}),
       ...(output ? { output } : {}),
     });
   }

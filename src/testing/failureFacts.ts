@@ -214,9 +214,9 @@ const RUST_QUOTED_END = /^(.*)', (\S+?):(\d+):(\d+)$/;
 const RUST_FRAME = /^\s+at (\S+?):(\d+):\d+$/;
 const RUST_LIBRARY = /\/(?:rustc|rustc-[^/]+|library)\/|\/\.cargo\/registry\//;
 
-/** cargo test: the captured output libtest reports for a failure: the panic's place and message, assert_eq!'s left and right. */
+/** cargo test: the panic in what libtest captured for a failure (its `details`): its place and message, assert_eq!'s left and right. */
 function cargoFacts(testCase: JunitCase): CaseFacts {
-  const lines = (testCase.output ?? '').split('\n');
+  const lines = (testCase.details ?? testCase.output ?? '').split('\n');
   let location: Frame | undefined;
   const message: string[] = [];
   let inMessage = false;

@@ -231,6 +231,28 @@ describe('test tool: go test and cargo test', function () {
     assert.match(none, /^No test matched: selected files shop_test\.go; tests TestNothing\./, none);
   });
 
+  it("go test: a package that does not compile is answered with the compiler's lines, not as no test matched", async () => {
+    const broken = path.join(workspaceRoot(), 'testtool', 'go-broken');
+    fs.mkdirSync(broken, { recursive: true });
+    try {
+      fs.writeFileSync(path.join(broken, 'go.mod'), 'module broken\n\ngo 1.19\n');
+      fs.writeFileSync(
+        path.join(broken, 'broken_test.go'),
+        'package broken\n\nimport "testing"\n\nfunc TestBroken(t *testing.T) {\n\tvar n int = "text"\n\t_ = n\n}\n',
+      );
+      const answer = await invokeText('test', { files: ['testtool/go-broken/broken_test.go'] });
+      assert.match(
+        answer,
+        /^go test: the tests did not build \(package broken, exit code 2\); no test ran\. The compiler says:\n/,
+        answer,
+      );
+      assert.match(answer, /broken_test\.go:6:\d+: cannot use "text"/, answer);
+      assert.doesNotMatch(answer, /No test matched/);
+    } finally {
+      fs.rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
   it("go test: the answer's next step is a launch debug takes: the failing subtest runs under delve (exit status 1, not 0 = none matched)", async () => {
     const answer = await invokeText('test', { files: ['testtool/go/shop_test.go'] });
     const step = /next: debug with test: (\S+) \(debug launch, program: (\S+)\)/.exec(answer);

@@ -13,6 +13,7 @@ import { describeResolution, resolveBinary } from '../project/binaryResolution';
 import { runToCompletion } from '../process/childProcess';
 import {
   escapeRegExp,
+  goRunPattern,
   javaScriptRunner,
   nearestWith,
   positional,
@@ -23,7 +24,7 @@ import {
   TestRunnerId,
 } from '../project/testRunners';
 
-export { shellWord, type TestRunnerId };
+export { goRunPattern, shellWord, type TestRunnerId };
 
 /** One test, as the model names it, and where. */
 export interface TestRequest {
@@ -308,18 +309,6 @@ export function pytestSelection(test: string, file: string | undefined): string[
     return [first.endsWith('.py') || !file ? test : `${file}::${test}`];
   }
   return [...(file ? [file] : []), '-k', test];
-}
-
-/**
- * go test's -run: each level (Parent/sub) matched exactly; a name holding a regular expression's
- * characters is taken as the pattern it is.
- */
-export function goRunPattern(test: string): string {
-  if (/[\^$|*+?()[\]{}\\]/.test(test)) return test;
-  return test
-    .split('/')
-    .map((level) => `^${level.replace(/\./g, '\\.')}$`)
-    .join('/');
 }
 
 /**

@@ -141,6 +141,9 @@ export function runToCompletion(
     readonly timeoutSeconds: number;
     readonly onCancel?: (cancel: () => void) => void;
     readonly onOutput?: (chunk: string) => void;
+    /** Each stream's chunks apart (called before `onOutput`). */
+    readonly onStdout?: (chunk: string) => void;
+    readonly onStderr?: (chunk: string) => void;
     readonly maxOutputChars?: number;
     /** Keep stdout as bytes (at most `maxOutputChars` of them), not decoded. */
     readonly binaryStdout?: boolean;
@@ -170,10 +173,12 @@ export function runToCompletion(
     else
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         if (stdout.length < max) stdout += chunk;
+        options.onStdout?.(chunk);
         options.onOutput?.(chunk);
       });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < max) stderr += chunk;
+      options.onStderr?.(chunk);
       options.onOutput?.(chunk);
     });
     const stop = (why: 'timeout' | 'cancelled'): void => {

@@ -107,3 +107,15 @@ export function positional(relative: string): string {
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+/**
+ * go test's -run for one test: each level (Parent/sub) matched exactly; a name holding a regular
+ * expression's characters is taken as the pattern it is.
+ */
+export function goRunPattern(test: string): string {
+  if (/[\^$|*+?()[\]{}\\]/.test(test)) return test;
+  return test
+    .split('/')
+    .map((level) => `^${level.replace(/\./g, '\\.')}$`)
+    .join('/');
+}

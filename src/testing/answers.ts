@@ -16,6 +16,8 @@ export const FAILURES_NAMED = 50;
 export const OUTPUT_LINES = 20;
 export const OUTPUT_LINE_CHARACTERS = 300;
 const RUN_OUTPUT_LINES = 30;
+/** The compiler's lines shown when the tests did not build. */
+export const BUILD_LINES = 40;
 
 export interface TestAnswerInput {
   readonly plan: TestPlan;
@@ -47,20 +49,29 @@ export function testAnswer({ plan, outcome, idleSeconds, timeoutSeconds }: TestA
       outcome.stoppedBecause === 'hung'
         ? `Hung: no output for ${idleSeconds} s, so the run was ended (its process group killed) after ${outcome.seconds.toFixed(1)} s.`
         : `Timed out: the run was ended (its process group killed) at its ${timeoutSeconds} s limit.`;
-    const running = runningTestId(plan, outcome.outputTail);
+    const running = runningTestId(plan, outcome);
     return [
       why,
-      runningTest(plan, outcome.outputTail),
+      runningTest(plan, outcome),
       command,
       outputSection('Its output', outcome.outputTail, outcome.outputCharacters, RUN_OUTPUT_LINES),
       running
         ? `Next: ${debugStep(running.debugName, running.file)} — or give a larger idle_seconds if it is only slow.`
         : 'Next: run fewer tests (files or tests) to find the one that hangs, or give a larger idle_seconds if it is only slow.',
+      ...(outcome.notes ?? []),
     ]
       .filter(Boolean)
       .join('\n');
   }
   const report = outcome.report;
+  const buildFailure = outcome.buildFailure;
+  if (buildFailure && (!report || report.cases.length + report.casesLeftOut === 0))
+    return [
+      `${plan.runner}: the tests did not build (${buildFailure.what}, exit code ${outcome.exitCode}); no test ran. The compiler says:`,
+      ...buildLines(buildFailure.lines),
+      command,
+      'Next: fix the errors above in the code (diagnostics shows them too), then run the tests again.',
+    ].join('\n');
   if (!report)
     return [
       `The runner ended (exit code ${outcome.exitCode}) without a test report: ${outcome.reportProblem ?? 'none was written'}.`,
@@ -73,8 +84,9 @@ export function testAnswer({ plan, outcome, idleSeconds, timeoutSeconds }: TestA
     return [
       `No test matched: ${selectionText(plan)}${total ? ` (${counts.skipped} skipped)` : ''}.`,
       command,
-      'Check the names (pytest: file::name node ids, -k names; Node: the test names as test() gives them; mocha, jest, vitest: the full title, describe names and test name joined by spaces, or a part of it) or give only `files`.',
+      'Check the names (pytest: file::name node ids, -k names; Node: the test names as test() gives them; mocha, jest, vitest: the full title, describe names and test name joined by spaces, or a part of it; go: TestX or TestX/sub; cargo: module::name paths, or a part of one) or give only `files`.',
       outputSection("The runner's output", outcome.outputTail, outcome.outputCharacters, 10),
+      ...(outcome.notes ?? []),
     ].join('\n');
   const lines = [
     `${plan.runner}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.error} errors (${total} tests, ${outcome.seconds.toFixed(1)} s).`,
@@ -88,6 +100,13 @@ export function testAnswer({ plan, outcome, idleSeconds, timeoutSeconds }: TestA
   if (unnamed > 0) lines.push(`…and ${unnamed} more failures, not listed.`);
   if (report.casesLeftOut)
     lines.push(`(${report.casesLeftOut} cases past the first ${report.cases.length} were counted only.)`);
+  if (buildFailure)
+    lines.push(
+      '',
+      `Also, the tests did not build (${buildFailure.what}); the compiler says:`,
+      ...buildLines(buildFailure.lines),
+    );
+  if (outcome.notes?.length) lines.push('', ...outcome.notes);
   if (failures.length && plan.runner === 'node --test') {
     // Node's report has no output per test; what the tests printed reaches its TAP stream as `# ` lines.
     const printed = tapComments(outcome.outputTail);
@@ -123,6 +142,15 @@ function failureText(plan: Pick<TestPlan, 'runner'>, { testCase, facts }: Failur
   return lines;
 }
 
+/** The compiler's lines, each cut, at most `BUILD_LINES` of them. */
+function buildLines(lines: readonly string[]): string[] {
+  const all = lines.flatMap((line) => line.replace(/\s+$/, '').split('\n'));
+  const shown = all
+    .slice(0, BUILD_LINES)
+    .map((line) => (line.length > OUTPUT_LINE_CHARACTERS ? `${line.slice(0, OUTPUT_LINE_CHARACTERS)}…` : line));
+  return all.length > shown.length ? [...shown, `(${all.length - shown.length} more lines not shown)`] : shown;
+}
+
 function indent(first: string, text: string): string[] {
   return text.split('\n').map((line, index) => `  ${index === 0 ? first : ' '.repeat(first.length)}${line}`);
 }
@@ -156,11 +184,16 @@ function debugStep(debugName: string, file: string | undefined): string {
   return `debug with test: ${debugName}${file ? ` (debug launch, program: ${file})` : ''}`;
 }
 
-/** The test running when a hung run was ended, from its progress output; else the last one that finished. */
-export function runningTest(plan: Pick<TestPlan, 'runner' | 'root' | 'workspaceFolder'>, outputTail: string): string {
-  const running = runningTestId(plan, outputTail);
+/** The test running when a hung run was ended, from its progress output or events; else the last one that finished. */
+export function runningTest(
+  plan: Pick<TestPlan, 'runner' | 'root' | 'workspaceFolder'>,
+  outcome: Pick<TestOutcome, 'outputTail' | 'running'>,
+): string {
+  const running = runningTestId(plan, outcome);
   if (running) return `Running when ended: ${running.id}.`;
-  const finished = [...outputTail.matchAll(/^[ \t]*(?:not )?ok \d+ - (.+)$/gm)].pop();
+  if (plan.runner === 'go test' || plan.runner === 'cargo test')
+    return `No test had started: ${plan.runner === 'go test' ? 'go test may still have been compiling' : 'the test executable had not started one'}.`;
+  const finished = [...outcome.outputTail.matchAll(/^[ \t]*(?:not )?ok \d+ - (.+)$/gm)].pop();
   if (finished)
     return `The test running is not reported by the runner; the last one that finished: ${finished[1].trim()}.`;
   return 'Which test was running is not known (no test had finished).';
@@ -169,12 +202,23 @@ export function runningTest(plan: Pick<TestPlan, 'runner' | 'root' | 'workspaceF
 /**
  * The test that was running when the run was ended, when the runner's progress says (pytest -v): its id
  * as answers name tests (the file relative to the workspace folder), the node id `debug launch test`
- * takes (relative to the runner's root, where the debug tool runs pytest too) and its file.
+ * takes (relative to the runner's root, where the debug tool runs pytest too) and its file; go test's
+ * and libtest's events name it (`running`).
  */
 export function runningTestId(
   plan: Pick<TestPlan, 'runner' | 'root' | 'workspaceFolder'>,
-  outputTail: string,
-): { id: string; debugName: string; file: string } | undefined {
+  { outputTail, running }: Pick<TestOutcome, 'outputTail' | 'running'>,
+): { id: string; debugName: string; file?: string } | undefined {
+  if (running) {
+    const absolute = running.file === undefined ? undefined : path.resolve(plan.root, running.file);
+    const file =
+      absolute === undefined
+        ? undefined
+        : absolute.startsWith(plan.workspaceFolder + path.sep)
+          ? path.relative(plan.workspaceFolder, absolute)
+          : absolute;
+    return { id: running.name, debugName: running.name, ...(file ? { file } : {}) };
+  }
   if (plan.runner !== 'pytest') return undefined;
   // `pytest -v` writes a test's node id before it runs, and its result after.
   const lastLine = outputTail.slice(outputTail.lastIndexOf('\n') + 1);

@@ -1,7 +1,7 @@
 /**
  * What a failed case says, read from its report text (never colored console text): its id, where it
  * failed in the test's own code, expected and actual as the runner reports them, and the test's own
- * stack frames (not the runner's). One reader per runner; each is a single pass over lines of text
+ * stack frames (not the runner's): pytest's and Node's JUnit text, go test's and libtest's output. One reader per runner; each is a single pass over lines of text
  * already cut at the report's bound.
  */
 import * as path from 'node:path';
@@ -50,7 +50,11 @@ export function caseFacts(runner: TestRunnerId, testCase: JunitCase, root: strin
       ? pytestFacts(testCase)
       : runner === 'node --test'
         ? nodeFacts(testCase)
-        : javaScriptRunnerFacts(testCase, root);
+        : runner === 'go test'
+          ? goFacts(testCase)
+          : runner === 'cargo test'
+            ? cargoFacts(testCase)
+            : javaScriptRunnerFacts(testCase, root);
   const shown = (file: string): string => {
     const absolute = path.resolve(root, file);
     return absolute.startsWith(workspaceFolder + path.sep) ? path.relative(workspaceFolder, absolute) : absolute;
@@ -193,5 +197,139 @@ function javaScriptRunnerFacts(testCase: JunitCase, root: string): CaseFacts {
     ...(testCase.actual !== undefined ? { actual: testCase.actual } : {}),
     frames: frames.slice(0, FRAME_COUNT),
     ...(testCase.line !== undefined ? { line: testCase.line } : {}),
+  };
+}
+
+/** Go's `    file_test.go:12: message` (t.Error, t.Fatal, t.Log), its message continued on lines indented deeper. */
+const GO_MESSAGE = /^( +)([\w.+-]+\.go):(\d+): (.*)$/;
+/** A goroutine trace's location line: `\t/abs/file.go:28 +0x1a`. */
+const GO_FRAME = /^\t(\/[^:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+/** Go's own frames in a panic's trace. */
+const GO_RUNNER_FUNCTION = /^(?:testing\.|runtime\.|panic\(|created by (?:testing|runtime)\.)/;
+
+/**
+ * go test: the test's output (from -json). A failure's place is the last `file.go:N:` message (the
+ * assertion's line: t.Error/t.Fatal write it; a t.Log before it is an earlier line), or for a panic the
+ * first frame of the goroutine trace in the test's own code. The file is in the test's package folder.
+ */
+function goFacts(testCase: JunitCase): CaseFacts {
+  const dir = testCase.file ? path.dirname(testCase.file) : '.';
+  const lines = (testCase.output ?? '').split('\n');
+  let location: Frame | undefined;
+  let message: string[] = [];
+  let messageIndent = -1;
+  const frames: Frame[] = [];
+  let panic: string | undefined;
+  let lastFunction: string | undefined;
+  for (const line of lines) {
+    if (line.length > FRAME_LINE_CHARACTERS) continue;
+    const said = GO_MESSAGE.exec(line);
+    if (said && panic === undefined) {
+      location = { file: path.join(dir, said[2]), line: Number(said[3]) };
+      message = [said[4]];
+      messageIndent = said[1].length;
+      continue;
+    }
+    if (messageIndent >= 0 && panic === undefined && line.startsWith(' '.repeat(messageIndent + 4))) {
+      if (message.length < MESSAGE_LINES) message.push(line.slice(messageIndent + 4));
+      continue;
+    }
+    messageIndent = -1;
+    if (panic === undefined && /^\s*panic: /.test(line)) panic = line.trim().replace(/ \[recovered\]$/, '');
+    const frame = GO_FRAME.exec(line);
+    if (frame) {
+      if (lastFunction && !GO_RUNNER_FUNCTION.test(lastFunction) && frames.length < FRAME_COUNT)
+        frames.push({ file: frame[1], line: Number(frame[2]), where: lastFunction.replace(/\(.*\)$/, '') });
+    } else lastFunction = line.trim();
+  }
+  if (panic !== undefined) {
+    const own = frames.find((frame) => frame.file.endsWith('_test.go')) ?? frames[0];
+    location = own;
+    message = [panic];
+  }
+  return {
+    id: testCase.name,
+    debugName: testCase.name,
+    ...((testCase.file ?? location) ? { file: testCase.file ?? location?.file } : {}),
+    ...(location ? { location } : {}),
+    ...(message.length ? { message: message.join('\n') } : testCase.message ? { message: testCase.message } : {}),
+    frames,
+  };
+}
+
+/** Rust's panic line: `panicked at src/lib.rs:10:9:` (1.73 and later), or `panicked at 'message', src/lib.rs:10:9` before. */
+const RUST_PANIC_AT = /^thread '.*?' (?:\(\d+\) )?panicked at (\S+?):(\d+):(\d+):$/;
+const RUST_PANIC_QUOTED = /^thread '.*?' (?:\(\d+\) )?panicked at '(.*)$/;
+const RUST_QUOTED_END = /^(.*)', (\S+?):(\d+):(\d+)$/;
+/** A backtrace's source line (`at ./src/lib.rs:19:9`), and the paths of Rust's own library. */
+const RUST_FRAME = /^\s+at (\S+?):(\d+):\d+$/;
+const RUST_LIBRARY = /\/(?:rustc|rustc-[^/]+|library)\/|\/\.cargo\/registry\//;
+
+/** cargo test: the panic in what libtest captured for a failure (its `details`): its place and message, assert_eq!'s left and right. */
+function cargoFacts(testCase: JunitCase): CaseFacts {
+  const lines = (testCase.details ?? testCase.output ?? '').split('\n');
+  let location: Frame | undefined;
+  const message: string[] = [];
+  let inMessage = false;
+  let left: string | undefined;
+  let right: string | undefined;
+  const frames: Frame[] = [];
+  let lastFunction: string | undefined;
+  for (const line of lines) {
+    if (line.length > FRAME_LINE_CHARACTERS) continue;
+    const at = RUST_PANIC_AT.exec(line);
+    const quoted = at ? null : RUST_PANIC_QUOTED.exec(line);
+    if (location === undefined && (at || quoted)) {
+      if (at) {
+        location = { file: at[1], line: Number(at[2]) };
+        inMessage = true;
+      } else if (quoted) {
+        const end = RUST_QUOTED_END.exec(quoted[1]);
+        if (end) location = { file: end[2], line: Number(end[3]) };
+        message.push(end ? end[1] : quoted[1]);
+        inMessage = !end;
+      }
+      continue;
+    }
+    if (inMessage) {
+      const end = RUST_QUOTED_END.exec(line);
+      if (/^(?:note: |stack backtrace:)/.test(line)) inMessage = false;
+      else if (end && location === undefined) {
+        location = { file: end[2], line: Number(end[3]) };
+        inMessage = false;
+        if (message.length < MESSAGE_LINES) message.push(end[1]);
+      } else if (message.length < MESSAGE_LINES) message.push(line);
+    }
+    const side = /^\s*(left|right): (.*)$/.exec(line);
+    if (side) {
+      // Before 1.73 each value is in backticks and the left ends with a comma.
+      const value = side[2].replace(/,$/, '').replace(/^`(.*)`$/, '$1');
+      if (side[1] === 'left' && left === undefined) left = value;
+      else if (side[1] === 'right' && right === undefined) right = value.replace(/',.*$/, '').replace(/^`(.*)`$/, '$1');
+    }
+    const frame = RUST_FRAME.exec(line);
+    if (frame) {
+      if (!RUST_LIBRARY.test(frame[1]) && frames.length < FRAME_COUNT)
+        frames.push({
+          file: frame[1].replace(/^\.\//, ''),
+          line: Number(frame[2]),
+          ...(lastFunction ? { where: lastFunction } : {}),
+        });
+    } else {
+      const name = /^\s*\d+: (.+)$/.exec(line);
+      if (name) lastFunction = name[1];
+    }
+  }
+  const text = message.join('\n').trim();
+  return {
+    id: testCase.name,
+    debugName: testCase.name,
+    ...((testCase.file ?? location) ? { file: testCase.file ?? location?.file } : {}),
+    ...(location ? { location } : {}),
+    ...(text ? { message: text } : testCase.message ? { message: testCase.message } : {}),
+    // assert_eq!(left, right): the left as the value the test got, the right as the one it wanted (the usual order).
+    ...(right !== undefined ? { expected: right } : {}),
+    ...(left !== undefined ? { actual: left } : {}),
+    frames,
   };
 }

@@ -1,14 +1,18 @@
 /**
  * Runs a planned test run as a child process group (process/childProcess.ts): bounded by a time limit
  * and by a silence limit (no output for `idleSeconds` = hung), ended on cancel; its output kept as a
- * tail only; its report (JUnit, or the runner's JSON) read when its size allows; with coverage, the
- * runner's report writer run after it (coverage.py's) and its coverage report read the same way. What it
- * finds goes to `answers.ts`.
+ * tail only. A report file (JUnit, or the runner's JSON) is read when its size allows; go test's and
+ * libtest's JSON are read as they come (goTestJson.ts, cargoTestJson.ts). cargo test runs in two steps:
+ * the build, then each test executable. With coverage, the runner's report writer runs after the tests
+ * (coverage.py's) and its coverage report is read the same way. What it finds goes to `answers.ts`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runToCompletion } from '../process/childProcess';
+import { CompletedProcess, runToCompletion } from '../process/childProcess';
 import { boundedTimeout } from '../async/timers';
+import { CargoBuildStream, LibtestStream } from './cargoTestJson';
+import { GoTestStream } from './goTestJson';
+import { goTestLocator } from './goTestFiles';
 import {
   CoverageReport,
   CoverageStatement,
@@ -33,12 +37,18 @@ export interface TestOutcome {
   readonly exitCode: number | null;
   readonly seconds: number;
   readonly stoppedBecause?: 'timeout' | 'cancelled' | 'hung';
-  /** The run's stdout and stderr, interleaved as they came, last `OUTPUT_TAIL_CHARACTERS` of them. */
+  /** The run's stdout and stderr, interleaved as they came (go's and libtest's JSON as the text it carries), last `OUTPUT_TAIL_CHARACTERS` of them. */
   readonly outputTail: string;
   readonly outputCharacters: number;
   readonly report?: JunitReport;
   /** Why there is no report, when there is none. */
   readonly reportProblem?: string;
+  /** The tests did not build: what did not, and the compiler's lines. */
+  readonly buildFailure?: { readonly what: string; readonly lines: readonly string[] };
+  /** The test that had started and not ended when the run was ended, as the runner's events name it (its file relative to the run's root, when known). */
+  readonly running?: { readonly name: string; readonly file?: string };
+  /** What the run left out on purpose, said in the answer (cargo's doc tests). */
+  readonly notes?: readonly string[];
   /** With `mode: "coverage"`: what the run covered, or why that is not known. */
   readonly coverage?: MeasuredCoverage;
   readonly coverageProblem?: string;
@@ -61,76 +71,223 @@ export async function runTests(plan: TestPlan, limits: RunLimits, baseEnv: NodeJ
   const folder = path.dirname(plan.reportFile);
   fs.mkdirSync(folder, { mode: 0o700 });
   try {
+    if (plan.report === 'go-json') return await runGo(plan, limits, baseEnv);
+    if (plan.report === 'cargo-json') return await runCargo(plan, limits, baseEnv);
     return await runAndRead(plan, limits, baseEnv);
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
 }
 
+/** The output of a run's processes, one after the other: its tail, its size, and whether one went silent too long. */
+class RunWatch {
+  tail = '';
+  characters = 0;
+  private readonly started = Date.now();
+
+  constructor(readonly limits: RunLimits) {}
+
+  show(text: string): void {
+    this.characters += text.length;
+    this.tail = (this.tail + text).slice(-OUTPUT_TAIL_CHARACTERS);
+  }
+
+  /** Seconds left of the run's limit. */
+  secondsLeft(): number {
+    return Math.max(1, this.limits.timeoutSeconds - (Date.now() - this.started) / 1000);
+  }
+
+  seconds(): number {
+    return (Date.now() - this.started) / 1000;
+  }
+
+  /** Runs one process; `idle` arms the silence limit (not while cargo compiles, which may be silent for long). */
+  async run(
+    command: string,
+    args: readonly string[],
+    options: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      idle: boolean;
+      stdout?: (chunk: string) => string;
+      stderr?: (chunk: string) => void;
+    },
+  ): Promise<Omit<CompletedProcess, 'stoppedBecause'> & { stoppedBecause?: TestOutcome['stoppedBecause'] }> {
+    let stop: (() => void) | undefined;
+    let idle: NodeJS.Timeout | undefined;
+    let hung = false;
+    const armIdle = (): void => {
+      if (!options.idle) return;
+      if (idle) clearTimeout(idle);
+      idle = boundedTimeout(() => {
+        hung = true;
+        stop?.();
+      }, this.limits.idleSeconds * 1000);
+    };
+    armIdle();
+    const { signal } = this.limits;
+    const completed = await runToCompletion(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      timeoutSeconds: this.secondsLeft(),
+      // Only the tail is kept (here): the helper's own copy stays small.
+      maxOutputChars: OUTPUT_TAIL_CHARACTERS,
+      onCancel: (cancel) => {
+        stop = cancel;
+        if (signal?.aborted) cancel();
+        signal?.addEventListener('abort', cancel, { once: true });
+      },
+      onStdout: (chunk) => {
+        this.show(options.stdout ? options.stdout(chunk) : chunk);
+        armIdle();
+      },
+      onStderr: (chunk) => {
+        options.stderr?.(chunk);
+        this.show(chunk);
+        armIdle();
+      },
+    }).finally(() => {
+      if (idle) clearTimeout(idle);
+    });
+    const ended = hung && completed.stoppedBecause === 'cancelled' ? 'hung' : completed.stoppedBecause;
+    return { ...completed, stoppedBecause: ended };
+  }
+}
+
 async function runAndRead(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessEnv): Promise<TestOutcome> {
-  let tail = '';
-  let outputCharacters = 0;
-  let hung = false;
-  let stop: (() => void) | undefined;
-  let idle: NodeJS.Timeout | undefined;
-  const armIdle = (): void => {
-    if (idle) clearTimeout(idle);
-    idle = boundedTimeout(() => {
-      hung = true;
-      stop?.();
-    }, limits.idleSeconds * 1000);
-  };
-  armIdle();
-  const completed = await runToCompletion(plan.command, plan.args, {
+  const watch = new RunWatch(limits);
+  const completed = await watch.run(plan.command, plan.args, {
     cwd: plan.root,
     env: { ...baseEnv, ...plan.env },
-    timeoutSeconds: limits.timeoutSeconds,
-    // Only the tail is kept (below): the helper's own copy stays small.
-    maxOutputChars: OUTPUT_TAIL_CHARACTERS,
-    onCancel: (cancel) => {
-      stop = cancel;
-      if (limits.signal?.aborted) cancel();
-      limits.signal?.addEventListener('abort', cancel, { once: true });
-    },
-    onOutput: (chunk) => {
-      outputCharacters += chunk.length;
-      tail = (tail + chunk).slice(-OUTPUT_TAIL_CHARACTERS);
-      armIdle();
-    },
-  }).finally(() => {
-    if (idle) clearTimeout(idle);
+    idle: true,
   });
-  const stoppedBecause = hung && completed.stoppedBecause === 'cancelled' ? 'hung' : completed.stoppedBecause;
+  const { stoppedBecause } = completed;
   const { report, problem } = stoppedBecause
     ? { report: undefined, problem: undefined }
-    : readReport(plan.reportFile, TEST_TOOL_RUNNERS[plan.runner]?.report?.parse);
-  // The report's writer (coverage.py's `coverage lcov`) gets what is left of the run's time limit.
-  const left = { ...limits, timeoutSeconds: Math.max(10, Math.ceil(limits.timeoutSeconds - completed.seconds)) };
-  const coverage = plan.coverage && !stoppedBecause ? await measuredCoverage(plan, left, baseEnv, tail) : {};
+    : readReport(plan.reportFile, TEST_TOOL_RUNNERS[plan.runner].parseReport);
+  const coverage = stoppedBecause ? {} : await measuredCoverage(plan, watch, baseEnv);
   return {
     exitCode: completed.exitCode,
     seconds: completed.seconds,
     ...(stoppedBecause ? { stoppedBecause } : {}),
-    outputTail: tail,
-    outputCharacters,
+    outputTail: watch.tail,
+    outputCharacters: watch.characters,
     ...(report ? { report } : {}),
     ...(problem ? { reportProblem: problem } : {}),
     ...coverage,
   };
 }
 
+/** go test -json: its events read as they come; the test running when a hung run is ended is the last `run` without an end. */
+async function runGo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessEnv): Promise<TestOutcome> {
+  const watch = new RunWatch(limits);
+  const stream = new GoTestStream();
+  const completed = await watch.run(plan.command, plan.args, {
+    cwd: plan.root,
+    env: { ...baseEnv, ...plan.env },
+    idle: true,
+    stdout: (chunk) => stream.stdout(chunk),
+    stderr: (chunk) => stream.stderr(chunk),
+  });
+  const { stoppedBecause } = completed;
+  const locate = goTestLocator(plan.root);
+  const started = stoppedBecause ? stream.running() : undefined;
+  const running = started && {
+    name: started.name,
+    file: locate(started.packagePath, started.name.split('/')[0])?.file,
+  };
+  const result = stream.finish(locate);
+  const coverage = stoppedBecause ? {} : await measuredCoverage(plan, watch, baseEnv);
+  return {
+    exitCode: completed.exitCode,
+    seconds: completed.seconds,
+    ...(stoppedBecause ? { stoppedBecause } : {}),
+    outputTail: watch.tail,
+    outputCharacters: watch.characters,
+    ...(stoppedBecause ? {} : { report: result.report }),
+    ...(result.buildFailure
+      ? {
+          buildFailure: {
+            what: `package ${result.buildFailure.packages.join(', ')}`,
+            lines: result.buildFailure.lines,
+          },
+        }
+      : {}),
+    ...(running ? { running } : {}),
+    ...(result.leftOut ? { notes: [`Not read: ${result.leftOut}.`] } : {}),
+    ...coverage,
+  };
+}
+
+const DOC_TESTS_NOTE = 'Doc tests were not run (cargo test --doc runs them).';
+
+/** cargo: the build (silent while it compiles, so only the time limit applies), then each test executable with libtest's JSON. */
+async function runCargo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessEnv): Promise<TestOutcome> {
+  const watch = new RunWatch(limits);
+  const build = new CargoBuildStream();
+  const built = await watch.run(plan.command, plan.args, {
+    cwd: plan.root,
+    env: { ...baseEnv, ...plan.env },
+    idle: false,
+    stdout: (chunk) => build.stdout(chunk),
+  });
+  const listed = build.finish();
+  const ended = (
+    stoppedBecause: TestOutcome['stoppedBecause'],
+    exitCode: number | null,
+    rest: Partial<TestOutcome>,
+  ): TestOutcome => ({
+    exitCode,
+    seconds: watch.seconds(),
+    ...(stoppedBecause ? { stoppedBecause } : {}),
+    outputTail: watch.tail,
+    outputCharacters: watch.characters,
+    notes: [DOC_TESTS_NOTE],
+    ...rest,
+  });
+  if (built.stoppedBecause) return ended(built.stoppedBecause, built.exitCode, {});
+  if (built.exitCode !== 0 || !listed.success)
+    return ended(undefined, built.exitCode, {
+      buildFailure: {
+        what: 'cargo test --no-run',
+        lines: listed.errors.length ? listed.errors : built.stderr.trimEnd().split('\n').slice(-30),
+      },
+    });
+  const tests = new LibtestStream();
+  const each = plan.eachExecutable ?? { args: [], env: {} };
+  let exitCode: number | null = 0;
+  for (const { executable, sourceFile, packageDir, target } of listed.executables) {
+    tests.begin(target, path.relative(plan.root, sourceFile));
+    // libtest's own lines ("running 3 tests" in its text format) are not written with --format json.
+    const ran = await watch.run(executable, each.args, {
+      cwd: packageDir,
+      env: { ...baseEnv, ...plan.env, ...each.env },
+      idle: true,
+      stdout: (chunk) => tests.stdout(chunk),
+    });
+    tests.end();
+    if (ran.stoppedBecause) {
+      const name = tests.running()[0];
+      return ended(
+        ran.stoppedBecause,
+        ran.exitCode,
+        name ? { running: { name, file: path.relative(plan.root, sourceFile) } } : {},
+      );
+    }
+    if (ran.exitCode !== 0) exitCode = ran.exitCode;
+  }
+  return ended(undefined, exitCode, { report: tests.report() });
+}
+
 type CoverageParts = Pick<TestOutcome, 'coverage' | 'coverageProblem' | 'coverageToolMissing'>;
 
 /** After the tests: the runner's second command when it has one (coverage.py's `coverage lcov`), then the report. */
-async function measuredCoverage(
-  plan: TestPlan,
-  limits: RunLimits,
-  baseEnv: NodeJS.ProcessEnv,
-  outputTail: string,
-): Promise<CoverageParts> {
+async function measuredCoverage(plan: TestPlan, watch: RunWatch, baseEnv: NodeJS.ProcessEnv): Promise<CoverageParts> {
   const coveragePlan = plan.coverage;
   if (!coveragePlan) return {};
-  if (coveragePlan.missing?.test(outputTail.slice(-4000))) return { coverageToolMissing: true };
+  if (coveragePlan.missing?.test(watch.tail.slice(-4000))) return { coverageToolMissing: true };
+  // The report's writer (coverage.py's `coverage lcov`) gets what is left of the run's time limit.
+  const limits = { ...watch.limits, timeoutSeconds: Math.max(10, Math.ceil(watch.secondsLeft())) };
   if (coveragePlan.afterArgs) {
     const written = await runToCompletion(plan.command, [...coveragePlan.afterArgs], {
       cwd: plan.root,

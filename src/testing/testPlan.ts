@@ -1,11 +1,13 @@
 /**
  * What a `test` call runs: the project's runner (found as `debug launch test` finds it,
  * project/testRunners.ts), its exact command line, folder and environment changes, and the
- * machine-readable report it writes. One entry per runner in `TEST_TOOL_RUNNERS`; planning starts nothing.
+ * machine-readable report it writes (a JUnit file, go test's -json events, cargo's and libtest's
+ * JSON). One entry per runner in `TEST_TOOL_RUNNERS`; planning starts nothing.
  */
 import * as path from 'node:path';
 import {
   escapeRegExp,
+  goRunPattern,
   nearestWith,
   positional,
   PYTEST_MARKERS,
@@ -34,8 +36,22 @@ export interface PlanContext {
   resolve(command: string, root: string): string | undefined;
 }
 
+/**
+ * How the runner reports: a JUnit file, its own JSON file (`RunnerTable.parseReport` reads it), go test's
+ * -json on stdout, cargo's build messages then libtest's JSON.
+ */
+export type ReportKind = 'junit' | 'json-file' | 'go-json' | 'cargo-json';
+
+/** cargo: what runs each test executable the build listed (in its package's folder). */
+export interface EachExecutable {
+  readonly args: readonly string[];
+  /** Set for the executables only: the build runs with the editor's environment unchanged. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
 export interface TestPlan {
   readonly runner: TestRunnerId;
+  readonly report: ReportKind;
   readonly root: string;
   /** The workspace folder answers name files against. */
   readonly workspaceFolder: string;
@@ -45,6 +61,8 @@ export interface TestPlan {
   readonly env: Readonly<Record<string, string>>;
   /** Where the runner writes its report (in `reportDir`): JUnit, or the runner's JSON (`RunnerTable.report`). */
   readonly reportFile: string;
+  /** cargo: the command above only builds; then each test executable runs so. */
+  readonly eachExecutable?: EachExecutable;
   readonly files: readonly string[];
   readonly tests: readonly string[];
   /** With `mode: "coverage"`: the coverage report the run writes, and how. */
@@ -78,6 +96,7 @@ export interface CoverageTable {
 }
 
 export interface RunnerTable {
+  readonly report: ReportKind;
   /** Markers of the root the runner runs from. */
   readonly markers: readonly string[];
   /** The executable, by name (resolved project first, then PATH). */
@@ -85,9 +104,11 @@ export interface RunnerTable {
   readonly env: Readonly<Record<string, string>>;
   /** The arguments, selection included, that make the runner write its report to `report`. */
   args(selection: Selection, report: string): string[];
-  /** A report other than JUnit XML: its file's name and its reader (the cases as a JUnit report gives them). */
-  readonly report?: { readonly fileName: string; readonly parse: (text: string) => JunitReport };
-  /** What a person passes to `debug launch test` for the case (the name or node id). */
+  /** `json-file`: the reader of the runner's JSON report (the cases as a JUnit report gives them). */
+  readonly parseReport?: (text: string) => JunitReport;
+  /** cargo: the arguments and environment each test executable runs with. */
+  eachExecutable?(selection: Selection): EachExecutable;
+  /** How to get the runner, said when it is not found. */
   readonly installHint: string;
   /** How the runner measures coverage (`mode: "coverage"`), when it can. */
   readonly coverage?: CoverageTable;
@@ -98,9 +119,10 @@ interface Selection {
   readonly tests: readonly string[];
 }
 
-/** The runners the `test` tool runs; a runner without an entry is refused with the runners that have one. */
-export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTable>>> = {
+/** The runners the `test` tool runs: every runner `debug launch test` knows. */
+export const TEST_TOOL_RUNNERS: Readonly<Record<TestRunnerId, RunnerTable>> = {
   pytest: {
+    report: 'junit',
     markers: PYTEST_MARKERS,
     executable: 'python3',
     // Unbuffered: the progress line naming a test reaches us before the test runs (the hung test is named).
@@ -131,6 +153,7 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
     },
   },
   'node --test': {
+    report: 'junit',
     markers: ['package.json'],
     executable: 'node',
     env: {},
@@ -169,7 +192,8 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
       ...(selection.tests.length ? [`--grep=${namePattern(selection.tests)}`] : []),
       ...selection.files,
     ],
-    report: { fileName: 'report.json', parse: parseMochaJson },
+    report: 'json-file',
+    parseReport: parseMochaJson,
     installHint: 'npm install --save-dev mocha',
   },
   // jest's JSON to our file; its progress (a line per file, each test when one file runs) goes to stderr, uncolored.
@@ -186,7 +210,8 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
       ...(selection.tests.length ? [`--testNamePattern=${namePattern(selection.tests)}`] : []),
       ...(selection.files.length ? ['--runTestsByPath', ...selection.files] : []),
     ],
-    report: { fileName: 'report.json', parse: parseJestJson },
+    report: 'json-file',
+    parseReport: parseJestJson,
     installHint: 'npm install --save-dev jest',
   },
   // `vitest run` never watches; two reporters: JSON to our file, verbose (a line per test as it ends) to stdout.
@@ -203,8 +228,52 @@ export const TEST_TOOL_RUNNERS: Readonly<Partial<Record<TestRunnerId, RunnerTabl
       ...(selection.tests.length ? [`--testNamePattern=${namePattern(selection.tests)}`] : []),
       ...selection.files,
     ],
-    report: { fileName: 'report.json', parse: parseJestJson },
+    report: 'json-file',
+    parseReport: parseJestJson,
     installHint: 'npm install --save-dev vitest',
+  },
+  // From the module's root: `files` name their packages (./pkg), `tests` one -run pattern.
+  'go test': {
+    report: 'go-json',
+    markers: ['go.mod'],
+    executable: 'go',
+    env: {},
+    args: (selection) => ['test', '-json', ...goRun(selection.tests), ...goPackages(selection.files)],
+    installHint: 'Debian: apt install golang-go',
+    coverage: {
+      format: 'go',
+      measuredBy: 'go test -coverprofile',
+      // A test flag, before the packages.
+      args: ([test, ...rest], report) => [test, `-coverprofile=${report}`, ...rest],
+      installHint: 'Go 1.10 or later (-coverprofile over several packages)',
+    },
+  },
+  /*
+   * libtest's JSON needs `-Z unstable-options`, which a stable toolchain allows with RUSTC_BOOTSTRAP=1.
+   * Set for cargo, that variable reruns every build script that watches it (proc-macro2's does, and so
+   * rebuilds what depends on it); the test executable reads it when it runs. So cargo builds with the
+   * editor's environment (`--no-run`: measured, a run after a plain `cargo test` compiles nothing), and
+   * each executable runs with RUSTC_BOOTSTRAP=1. Doc tests are not run (rustdoc runs them; said in the answer).
+   */
+  'cargo test': {
+    report: 'cargo-json',
+    markers: ['Cargo.toml'],
+    executable: 'cargo',
+    env: {},
+    args: (selection) => ['test', '--no-run', '--message-format=json', ...cargoTargets(selection.files)],
+    eachExecutable: (selection) => ({
+      args: [
+        '--format',
+        'json',
+        '-Z',
+        'unstable-options',
+        ...selection.tests,
+        // A full path (module::name) is matched exactly; a bare name as libtest's substring filter.
+        ...(selection.tests.length && selection.tests.every((test) => test.includes('::')) ? ['--exact'] : []),
+      ],
+      env: { RUSTC_BOOTSTRAP: '1' },
+    }),
+    installHint: 'Debian: apt install cargo; or rustup',
   },
 };
 
@@ -213,13 +282,55 @@ function namePattern(tests: readonly string[]): string {
   return tests.map(escapeRegExp).join('|');
 }
 
+/** go test's -run for the tests: one test's pattern as `debug launch test` makes it; several level by level. */
+function goRun(tests: readonly string[]): string[] {
+  if (tests.length === 0) return [];
+  const patterns = tests.map(goRunPattern);
+  if (patterns.length === 1) return [`-run=${patterns[0]}`];
+  // Go matches -run level by level (split at "/"): each level is the alternatives given for it, so
+  // TestA/x and TestB/y also select TestA/y — a superset, never fewer.
+  const levels: string[][] = [];
+  for (const pattern of patterns)
+    pattern.split('/').forEach((level, index) => {
+      levels[index] ??= [];
+      if (!levels[index].includes(level)) levels[index].push(level);
+    });
+  return [`-run=${levels.map((alternatives) => alternatives.join('|')).join('/')}`];
+}
+
+/** The packages of the test files (./dir from the module root), every package when none. */
+function goPackages(files: readonly string[]): string[] {
+  if (files.length === 0) return ['./...'];
+  const packages = files.map((file) => {
+    const dir = path.posix.dirname(file.split(path.sep).join('/'));
+    return dir === '.' ? '.' : `./${dir.replace(/^\.\//, '')}`;
+  });
+  return [...new Set(packages)];
+}
+
+/** cargo's targets for the files: tests/x.rs is `--test x`, a binary's file `--bins`, the rest of src/ `--lib`. */
+function cargoTargets(files: readonly string[]): string[] {
+  const targets = files.map((file) => {
+    const parts = file.split(path.sep).join('/').replace(/^\.\//, '').split('/');
+    if (parts[0] === 'tests' && parts.length === 2) return `--test=${parts[1].replace(/\.rs$/, '')}`;
+    if (parts[0] === 'src' && (parts[1] === 'main.rs' || parts[1] === 'bin')) return '--bins';
+    return '--lib';
+  });
+  return [...new Set(targets)];
+}
+
 /** pytest: node ids and files as positional arguments; plain names as one `-k` expression. */
 function pytestSelection(selection: Selection): string[] {
-  const ids = selection.tests.filter((test) => test.includes('::'));
-  const names = selection.tests.filter((test) => !test.includes('::'));
+  const ids = selection.tests.filter(isPytestNodeId);
+  const names = selection.tests.filter((test) => !isPytestNodeId(test));
   const idFiles = new Set(ids.map((id) => id.split('::')[0]));
   const files = selection.files.filter((file) => !idFiles.has(file));
   return [...(names.length ? ['-k', names.join(' or ')] : []), ...files, ...ids];
+}
+
+/** A pytest node id (`tests/test_a.py::test_x`) names its file; Rust's `module::name` does not. */
+export function isPytestNodeId(test: string): boolean {
+  return test.includes('::') && test.split('::')[0].endsWith('.py');
 }
 
 /** The run for a request, or why none; `reportDir` is a fresh folder of ours. */
@@ -232,7 +343,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
   const { workspaceFolder } = request;
   // A pytest node id names its file: it counts as a file for finding the runner.
   const idFiles = request.tests
-    .filter((test) => test.includes('::'))
+    .filter(isPytestNodeId)
     .map((test) => path.resolve(workspaceFolder, test.split('::')[0]));
   const files = [...request.files, ...idFiles];
   const searches = files.length
@@ -243,7 +354,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
     if ('id' in search) ids.add(search.id);
     else if ('unknownExtension' in search)
       throw new TestRefusal(
-        `No test runner is known for ${search.unknownExtension}: the test tool runs pytest (.py), and Node's runner, mocha, jest or vitest (.js/.mjs/.cjs/.ts, as package.json's test script names them).`,
+        `No test runner is known for ${search.unknownExtension}: the test tool runs pytest (.py), go test (.go), cargo test (.rs), and Node's runner, mocha, jest or vitest (.js/.mjs/.cjs/.ts, as package.json's test script names them).`,
       );
     else if ('several' in search)
       throw new TestRefusal(
@@ -251,7 +362,7 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
       );
     else
       throw new TestRefusal(
-        'No test runner found in the workspace folder: no pytest configuration or package.json test script. Give `files` (the test files).',
+        'No test runner found in the workspace folder: no pytest configuration, package.json test script, go.mod or Cargo.toml. Give `files` (the test files).',
       );
   }
   if (ids.size > 1)
@@ -260,10 +371,6 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
     );
   const runner = [...ids][0];
   const table = TEST_TOOL_RUNNERS[runner];
-  if (!table)
-    throw new TestRefusal(
-      `The tests run under ${runner}, which the test tool does not run yet (it runs ${Object.keys(TEST_TOOL_RUNNERS).join(', ')}). Run them in a terminal, or debug one with debug launch test.`,
-    );
   const start = files.length ? path.dirname(files[0]) : workspaceFolder;
   const root = nearestWith(start, workspaceFolder, table.markers) ?? workspaceFolder;
   const executable = context.resolve(table.executable, root);
@@ -275,32 +382,41 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
   const selection: Selection = {
     files: request.files.map(relative),
     tests: request.tests.map((test) => {
-      if (!test.includes('::')) return test;
+      if (!isPytestNodeId(test)) return test;
       const [file, ...rest] = test.split('::');
       return [relative(path.resolve(workspaceFolder, file)), ...rest].join('::');
     }),
   };
   const chosen = { files: selection.files, tests: request.tests };
-  const reportFile = path.join(reportDir, table.report?.fileName ?? 'report.xml');
+  const reportFile = path.join(reportDir, table.report === 'json-file' ? 'report.json' : 'report.xml');
   const args = table.args(selection, reportFile);
-  if (!request.coverage)
-    return { runner, root, workspaceFolder, command: executable, args, env: table.env, reportFile, ...chosen };
+  const eachExecutable = table.eachExecutable?.(selection);
+  const run = {
+    runner,
+    report: table.report,
+    root,
+    workspaceFolder,
+    command: executable,
+    args,
+    env: table.env,
+    reportFile,
+    ...(eachExecutable ? { eachExecutable } : {}),
+    ...chosen,
+  };
+  if (!request.coverage) return run;
   const coverage = table.coverage;
   if (!coverage)
     throw new TestRefusal(
-      `Coverage is not measured for ${runner} by the test tool yet (pytest and Node's runner are). Give mode: "run", or measure it in a terminal.`,
+      `Coverage is not measured for ${runner} by the test tool yet (${Object.entries(TEST_TOOL_RUNNERS)
+        .filter(([, entry]) => entry.coverage)
+        .map(([id]) => id)
+        .join(', ')} are). Give mode: "run", or measure it in a terminal.`,
     );
   const coverageFile = path.join(reportDir, coverage.format === 'go' ? 'coverage.out' : 'coverage.lcov');
   const data = path.join(reportDir, 'coverage.data');
   return {
-    runner,
-    root,
-    workspaceFolder,
-    command: executable,
+    ...run,
     args: coverage.args(args, coverageFile, data),
-    env: table.env,
-    reportFile,
-    ...chosen,
     coverage: {
       format: coverage.format,
       measuredBy: coverage.measuredBy,
@@ -312,9 +428,16 @@ export function planTests(request: TestRequest, reportDir: string, context: Plan
   };
 }
 
-/** The command line as a shell would take it (the report file named as is). */
-export function commandLineOf(plan: Pick<TestPlan, 'command' | 'args'>): string {
-  return [plan.command, ...plan.args].map(shellWord).join(' ');
+/** The command line as a shell would take it (the report file named as is); cargo's, then how each test executable runs. */
+export function commandLineOf(plan: Pick<TestPlan, 'command' | 'args' | 'eachExecutable'>): string {
+  const build = [plan.command, ...plan.args].map(shellWord).join(' ');
+  return plan.eachExecutable ? `${build}, then ${eachExecutableLine(plan.eachExecutable)}` : build;
+}
+
+/** How each test executable runs, as a shell would take it (the executable named by its role). */
+export function eachExecutableLine(each: EachExecutable): string {
+  const env = Object.entries(each.env).map(([key, value]) => `${key}=${shellWord(value)}`);
+  return [...env, '<each test executable>', ...each.args.map(shellWord)].join(' ');
 }
 
 /** The command that writes the coverage report after the tests, when the runner needs one. */

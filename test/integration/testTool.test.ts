@@ -1,7 +1,8 @@
 /**
  * The `test` tool in the real editor: pytest (Debian's python3-pytest) and Node's own runner on the
- * fixtures of test/fixtures/ts-project/testtool/, answered from their JUnit reports, and mocha (this
- * repository's, linked into the fixture's node_modules) from its JSON report; a hung run ended and
+ * fixtures of test/fixtures/ts-project/testtool/, answered from their JUnit reports; mocha (this
+ * repository's, linked into the fixture's node_modules) from its JSON report; go test (-json) and cargo
+ * test (its build's JSON, then libtest's) with the `go` and `cargo` first on PATH; a hung run ended and
  * named with no process left; each run's results in our Test Explorer controller; coverage runs
  * (coverage.py from Debian's python3-coverage, Node's own) answered and shown in the editor.
  */
@@ -12,7 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { processesMatching } from '../support/processes';
 import { browser, hasBrowser } from './support/browser';
-import { invokeText, lineOf, waitUntilAsync, workspaceRoot } from './support/tools';
+import { activateExtension, invokeText, lineOf, waitUntilAsync, workspaceRoot } from './support/tools';
 
 interface ExplorerState {
   items: Array<{ id: string; label: string; children: string[] }>;
@@ -336,3 +337,192 @@ describe('test tool', function () {
     assert.deepEqual(processesMatching(/pytest.*test_hang\.py/), []);
   });
 });
+
+describe('test tool: go test and cargo test', function () {
+  this.timeout(240_000);
+
+  after(() => {
+    // cargo's build output stays out of the fixture (it is ignored by git, and removed here).
+    const cargo = path.join(workspaceRoot(), 'testtool', 'cargo');
+    fs.rmSync(path.join(cargo, 'target'), { recursive: true, force: true });
+    fs.rmSync(path.join(cargo, 'Cargo.lock'), { force: true });
+  });
+
+  it("go test: counts, the failing subtest at its t.Errorf line in the test file, its message, and Test Explorer's items", async () => {
+    const answer = await invokeText('test', { files: ['testtool/go/shop_test.go'] });
+    assert.match(answer, /^go test: 2 passed, 1 failed, 0 skipped, 0 errors \(3 tests/, answer);
+    assert.match(answer, /Command: \S*go test -json \. \(in \S*testtool\/go\)/, answer);
+    const line = lineOf('testtool/go/shop_test.go', 't.Errorf("Total = %d, want %d", got, 28)');
+    assert.ok(answer.includes(`FAILED TestDiscount/tenth — testtool/go/shop_test.go:${line}`), answer);
+    assert.match(answer, /message: Total = 27, want 28/);
+    assert.match(answer, /output:\n\s+shop_test\.go:\d+: checking the discount/);
+    assert.match(
+      answer,
+      /next: debug with test: TestDiscount\/tenth \(debug launch, program: testtool\/go\/shop_test\.go\)/,
+    );
+    assert.doesNotMatch(answer, /"Action"/, 'no raw JSON events');
+
+    const run = await lastRun();
+    assert.deepEqual(
+      run?.results.map((result) => [result.id, result.state]),
+      [
+        ['TestTotal', 'passed'],
+        ['TestDiscount/none', 'passed'],
+        ['TestDiscount/tenth', 'failed'],
+      ],
+    );
+    const failed = run?.results.find((result) => result.state === 'failed');
+    assert.equal(failed?.location?.line, line);
+    assert.match(failed?.location?.file ?? '', /testtool\/go\/shop_test\.go$/);
+    assert.match(failed?.message ?? '', /Total = 27, want 28/);
+    const file = (await explorerState()).items.find((item) => item.id === 'testtool/go/shop_test.go');
+    assert.deepEqual(file?.children.slice().sort(), ['TestDiscount/none', 'TestDiscount/tenth', 'TestTotal']);
+  });
+
+  it("go test coverage: -coverprofile's statements, the function no test calls not run, in the answer and the editor", async () => {
+    const answer = await invokeText('test', {
+      files: ['testtool/go/shop_test.go'],
+      tests: ['TestTotal'],
+      mode: 'coverage',
+    });
+    assert.match(answer, /^go test: 1 passed, 0 failed/, answer);
+    assert.match(answer, /go test -coverprofile=\S+coverage\.out -json '-run=\^TestTotal\$' \./, answer);
+    const refund = lineOf('testtool/go/shop.go', 'func Refund(price int) int {');
+    assert.match(
+      answer,
+      new RegExp(`^- testtool/go/shop\\.go: 4/7 statements \\(57\\.1%\\); not run: ${refund}-`, 'm'),
+      answer,
+    );
+    const shop = (await lastRun())?.coverage?.find((file) => file.file === 'testtool/go/shop.go');
+    assert.equal(shop?.covered, 4);
+    assert.equal(shop?.total, 7);
+    assert.ok(shop?.linesNotRun.includes(refund + 1), JSON.stringify(shop));
+  });
+
+  it('go test: one test selected by name (an anchored -run), and a subtest by TestX/sub', async () => {
+    const one = await invokeText('test', { files: ['testtool/go/shop_test.go'], tests: ['TestTotal'] });
+    assert.match(one, /^go test: 1 passed, 0 failed, 0 skipped, 0 errors \(1 tests/, one);
+    assert.match(one, /go test -json '-run=\^TestTotal\$' \./, one);
+    const sub = await invokeText('test', { files: ['testtool/go/shop_test.go'], tests: ['TestDiscount/none'] });
+    assert.match(sub, /^go test: 1 passed, 0 failed, 0 skipped, 0 errors \(1 tests/, sub);
+    const none = await invokeText('test', { files: ['testtool/go/shop_test.go'], tests: ['TestNothing'] });
+    assert.match(none, /^No test matched: selected files shop_test\.go; tests TestNothing\./, none);
+  });
+
+  it("go test: a package that does not compile is answered with the compiler's lines, not as no test matched", async () => {
+    const broken = path.join(workspaceRoot(), 'testtool', 'go-broken');
+    fs.mkdirSync(broken, { recursive: true });
+    try {
+      fs.writeFileSync(path.join(broken, 'go.mod'), 'module broken\n\ngo 1.19\n');
+      fs.writeFileSync(
+        path.join(broken, 'broken_test.go'),
+        'package broken\n\nimport "testing"\n\nfunc TestBroken(t *testing.T) {\n\tvar n int = "text"\n\t_ = n\n}\n',
+      );
+      const answer = await invokeText('test', { files: ['testtool/go-broken/broken_test.go'] });
+      assert.match(
+        answer,
+        /^go test: the tests did not build \(package broken, exit code 2\); no test ran\. The compiler says:\n/,
+        answer,
+      );
+      assert.match(answer, /broken_test\.go:6:\d+: cannot use "text"/, answer);
+      assert.doesNotMatch(answer, /No test matched/);
+    } finally {
+      fs.rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
+  it("go test: the answer's next step is a launch debug takes: the failing subtest runs under delve (exit status 1, not 0 = none matched)", async () => {
+    const answer = await invokeText('test', { files: ['testtool/go/shop_test.go'] });
+    const step = /next: debug with test: (\S+) \(debug launch, program: (\S+)\)/.exec(answer);
+    assert.ok(step, answer);
+    try {
+      const launched = await invokeText('debug', {
+        op: 'launch',
+        test: step[1],
+        program: step[2],
+        timeout_seconds: 120,
+      });
+      assert.match(
+        launched,
+        /^Launched the test TestDiscount\/tenth \(go test '-run=\^TestDiscount\$\/\^tenth\$'/,
+        launched,
+      );
+      // The test binary may end before the launch answers; without breakpoints it runs through.
+      const ended = /has ended|exited/.test(launched)
+        ? launched
+        : await invokeText('debug', { op: 'continue', timeout_seconds: 60 });
+      const output = ended + (await invokeText('debug', { op: 'output' }));
+      // go test exits 1 for a test that failed (a -run that matched nothing exits 0).
+      assert.match(output, /exited with status 1\b/, output);
+    } finally {
+      await invokeText('debug', { op: 'terminate' });
+    }
+  });
+
+  it("cargo test: the failing assert_eq!'s place, left as actual and right as expected, its output; doc tests said not run", async () => {
+    const answer = await invokeText('test', { files: ['testtool/cargo/src/lib.rs'], timeout_seconds: 200 });
+    assert.match(answer, /^cargo test: 1 passed, 1 failed, 0 skipped, 0 errors \(2 tests/, answer);
+    assert.match(
+      answer,
+      /Command: \S*cargo test --no-run --message-format=json --lib, then RUSTC_BOOTSTRAP=1 <each test executable> --format json -Z unstable-options \(in \S*testtool\/cargo\)/,
+      answer,
+    );
+    const line = lineOf('testtool/cargo/src/lib.rs', 'assert_eq!(total(&[10, 20], 10), 28);');
+    assert.ok(answer.includes(`FAILED tests::takes_the_discount — testtool/cargo/src/lib.rs:${line}`), answer);
+    assert.match(answer, /expected: 28\n\s+actual: 27/);
+    assert.match(answer, /left == right/);
+    assert.match(answer, /checking the discount/);
+    assert.match(
+      answer,
+      /next: debug with test: tests::takes_the_discount \(debug launch, program: testtool\/cargo\/src\/lib\.rs\)/,
+    );
+    assert.match(answer, /Doc tests were not run/);
+
+    const run = await lastRun();
+    assert.deepEqual(run?.results.map((result) => [result.id, result.state]).sort(), [
+      ['tests::adds_up', 'passed'],
+      ['tests::takes_the_discount', 'failed'],
+    ]);
+    const failed = run?.results.find((result) => result.state === 'failed');
+    assert.equal(failed?.location?.line, line);
+    assert.match(failed?.location?.file ?? '', /testtool\/cargo\/src\/lib\.rs$/);
+  });
+
+  it('cargo test: one test by its full path (--exact)', async () => {
+    const answer = await invokeText('test', {
+      files: ['testtool/cargo/src/lib.rs'],
+      tests: ['tests::adds_up'],
+      timeout_seconds: 200,
+    });
+    assert.match(answer, /^cargo test: 1 passed, 0 failed, 0 skipped, 0 errors \(1 tests/, answer);
+    assert.match(answer, /tests::adds_up --exact/, answer);
+  });
+
+  it("cargo test: the confirmation card shows the build, each executable's command line, the folder and RUSTC_BOOTSTRAP", async function () {
+    if (!hasBrowser()) this.skip();
+    await activateExtension();
+    const input = { files: ['testtool/cargo/src/lib.rs'], tests: ['tests::adds_up'] };
+    const code = `import json\ntry:\n    print(tool("test", json.loads(${JSON.stringify(JSON.stringify(input))})))\nexcept Exception as error:\n    print("raised:", error)`;
+    const answer = invokeText('eval', { code, description: 'test confirmation test' });
+    try {
+      const card = await browser({ op: 'text', selector: '.card.active', frames: CARD_FRAMES, timeoutMs: 30_000 });
+      await browser({ op: 'click', selector: '.card.active .option', text: '^\\d*Deny', frames: CARD_FRAMES });
+      await browser({ op: 'click', selector: '.card.active .submit', frames: CARD_FRAMES });
+      const text = card.text ?? '';
+      assert.match(text, /cargo test --no-run --message-format=json --lib/, text);
+      assert.match(
+        text,
+        /RUSTC_BOOTSTRAP=1 <each test executable> --format json -Z unstable-options tests::adds_up --exact/,
+        text,
+      );
+      assert.match(text, /working directory: \S*testtool\/cargo/, text);
+      assert.match(text, /RUSTC_BOOTSTRAP=1\S* set for the executables only/, text);
+      assert.match(text, /doc tests are not run/, text);
+      assert.match(await answer, /raised: .*denied/);
+    } finally {
+      await vscode.commands.executeCommand('liveTools.stopKernels');
+    }
+  });
+});
+
+const CARD_FRAMES = ['iframe.webview.ready', 'iframe#active-frame'];

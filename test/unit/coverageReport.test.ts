@@ -241,7 +241,11 @@ describe('coverage: plans and runs', () => {
       '--test',
     ]);
     assert.equal(coverageCommandLineOf(node), undefined);
-    assert.throws(() => plan('debug/go/main_test.go'), TestRefusal);
+    const go = plan('testtool/go/shop_test.go');
+    assert.deepEqual(go.args.slice(0, 3), ['test', '-coverprofile=/tmp/r/coverage.out', '-json']);
+    assert.equal(go.coverage?.format, 'go');
+    // cargo test measures no coverage without tools this machine has not (llvm-cov): refused, nothing runs.
+    assert.throws(() => plan('testtool/cargo/src/lib.rs'), TestRefusal);
   });
 
   it('the confirmation card shows both commands coverage.py runs, and Node its one', () => {

@@ -1,9 +1,11 @@
 /**
  * The `test` tool's engine on plain Node: JUnit reports as pytest (xunit1) and Node's runner write
- * them, the facts read from a failure, the answer's wording and caps, the plan's command lines, and
- * linear time on hostile reports.
+ * them, go test's and cargo/libtest's JSON as captured from the real tools (test/fixtures/test-streams/),
+ * the facts read from a failure, the answer's wording and caps, the plan's command lines, and linear
+ * time on hostile reports.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   failuresOf,
@@ -13,10 +15,13 @@ import {
   tapComments,
   testAnswer,
 } from '../../src/testing/answers';
+import { CargoBuildStream, LibtestStream } from '../../src/testing/cargoTestJson';
 import { caseFacts } from '../../src/testing/failureFacts';
+import { GoTestLocator, GoTestStream, MAX_LINE_CHARACTERS } from '../../src/testing/goTestJson';
+import { goTestLocator } from '../../src/testing/goTestFiles';
 import { MAX_CASES, MAX_TEXT_CHARACTERS, parseJunit } from '../../src/testing/junitReport';
 import { TestOutcome } from '../../src/testing/runTests';
-import { planTests, TestPlan } from '../../src/testing/testPlan';
+import { commandLineOf, planTests, TestPlan } from '../../src/testing/testPlan';
 import { TestRefusal } from '../../src/testing/testingErrors';
 import { assertLinear } from './support/growth';
 import { repoRoot } from '../support/repoRoot';
@@ -72,6 +77,7 @@ Error [ERR_TEST_FAILURE]: Expected values to be strictly deep-equal:
 
 const pytestPlan: TestPlan = {
   runner: 'pytest',
+  report: 'junit',
   root: '/w/py',
   workspaceFolder: '/w',
   command: '/usr/bin/python3',
@@ -165,7 +171,7 @@ describe('test tool: JUnit reports', () => {
       (size) => {
         const tail = '# x\nok 1 - y\n'.repeat(size) + 'a::b'.repeat(size);
         tapComments(tail);
-        runningTest({ ...pytestPlan }, tail);
+        runningTest({ ...pytestPlan }, { outputTail: tail });
       },
       5_000,
     );
@@ -284,7 +290,7 @@ describe('test tool: answers', () => {
       /Next: debug with test: tests\/test_c\.py::test_b \(debug launch, program: py\/tests\/test_c\.py\) —/,
     );
     assert.match(
-      runningTest({ ...pytestPlan, runner: 'node --test' }, 'ok 1 - first\n  not ok 2 - second\n# x'),
+      runningTest({ ...pytestPlan, runner: 'node --test' }, { outputTail: 'ok 1 - first\n  not ok 2 - second\n# x' }),
       /the last one that finished: second\./,
     );
   });
@@ -350,10 +356,354 @@ describe('test tool: plans', () => {
     ]);
   });
 
-  it('refuses a name read as an option, mixed runners, and runners not supported yet', () => {
+  it('refuses a name read as an option, mixed runners, and a file no runner takes', () => {
     assert.throws(() => plan(['testtool/py/test_prices.py'], ['--collect-only']), TestRefusal);
     assert.throws(() => plan(['testtool/py/test_prices.py', 'testtool/node/cart.test.js']), /different runners/);
-    assert.throws(() => plan(['debug/go/main_test.go']), /go test, which the test tool does not run yet/);
     assert.throws(() => plan(['notes.txt']), /No test runner is known for notes\.txt/);
+  });
+});
+
+const STREAMS = path.join(repoRoot(), 'test', 'fixtures', 'test-streams');
+const captured = (name: string) => fs.readFileSync(path.join(STREAMS, name), 'utf8');
+/** A text in chunks of `size` characters, as a pipe hands it over (lines split anywhere). */
+const chunks = (text: string, size: number) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, index) => text.slice(index * size, (index + 1) * size));
+const noLocation: GoTestLocator = () => undefined;
+
+const goPlan: TestPlan = {
+  ...pytestPlan,
+  runner: 'go test',
+  report: 'go-json',
+  root: '/tmp/gocap',
+  workspaceFolder: '/tmp',
+  command: '/usr/bin/go',
+  args: ['test', '-json', './...'],
+  env: {},
+  files: [],
+};
+
+describe('test tool: go test -json', () => {
+  const readGo = (text: string, size = 97, locate: GoTestLocator = noLocation) => {
+    const stream = new GoTestStream();
+    const shown = chunks(text, size)
+      .map((chunk) => stream.stdout(chunk))
+      .join('');
+    return { stream, shown, result: stream.finish(locate) };
+  };
+
+  it('reads the events in any chunking: subtests as TestX/sub, a parent with subtests not a case of its own', () => {
+    for (const size of [1, 13, 4096]) {
+      const { result, shown } = readGo(captured('go-test.jsonl'), size);
+      assert.deepEqual(
+        result.report.cases.map((testCase) => [testCase.name, testCase.outcome]),
+        [
+          ['TestTotal', 'passed'],
+          ['TestDiscount/none', 'passed'],
+          ['TestDiscount/tenth', 'failed'],
+          ['TestPanics', 'failed'],
+        ],
+      );
+      assert.deepEqual(result.report.counts, { passed: 2, failed: 2, error: 0, skipped: 0 });
+      assert.match(shown, /^=== RUN {3}TestTotal\n/, "what a person would see: the events' output text");
+    }
+  });
+
+  it("a failing subtest's place is its t.Errorf line in the test file (not the t.Log before it), its message", () => {
+    const { result } = readGo(captured('go-test.jsonl'), 97, (pkg, name) =>
+      pkg === 'shop' && name === 'TestDiscount' ? { file: 'shop_test.go', line: 11 } : undefined,
+    );
+    const failed = result.report.cases.find((testCase) => testCase.name === 'TestDiscount/tenth');
+    assert.ok(failed);
+    assert.equal(failed.file, 'shop_test.go');
+    assert.doesNotMatch(failed.output ?? '', /=== RUN|--- FAIL/, "go test's framing is left out");
+    const facts = caseFacts('go test', failed, '/tmp/gocap', '/tmp');
+    assert.deepEqual(facts.location, { file: 'gocap/shop_test.go', line: 21 });
+    assert.equal(facts.message, 'Total = 30, want 27');
+    assert.equal(facts.id, 'TestDiscount/tenth');
+    assert.equal(facts.debugName, 'TestDiscount/tenth', 'the name debug launch test selects with -test.run');
+  });
+
+  it("a panic: the test's own frame from the goroutine trace, not runtime's or testing's", () => {
+    const { result } = readGo(captured('go-test.jsonl'));
+    const panicked = result.report.cases.find((testCase) => testCase.name === 'TestPanics');
+    assert.ok(panicked);
+    const facts = caseFacts('go test', panicked, '/tmp/gocap', '/tmp');
+    assert.deepEqual(facts.location, { file: 'gocap/shop_test.go', line: 28, where: 'shop.TestPanics' });
+    assert.equal(facts.message, 'panic: runtime error: index out of range [3] with length 0');
+    assert.deepEqual(
+      facts.frames.map((frame) => frame.where),
+      ['shop.TestPanics'],
+    );
+  });
+
+  it('a build failure: the package and the compiler lines from stderr, answered as such (not as no test matched)', () => {
+    const stream = new GoTestStream();
+    stream.stdout(captured('go-build-failed.stdout'));
+    stream.stderr(captured('go-build-failed.stderr'));
+    const result = stream.finish(noLocation);
+    assert.deepEqual(result.buildFailure?.packages, ['shop']);
+    assert.match(result.buildFailure?.lines.join('\n') ?? '', /\.\/shop\.go:7:3: invalid operation/);
+    const answer = testAnswer({
+      plan: goPlan,
+      outcome: outcome({
+        exitCode: 2,
+        report: result.report,
+        buildFailure: { what: 'package shop', lines: result.buildFailure?.lines ?? [] },
+      }),
+      idleSeconds: 60,
+      timeoutSeconds: 600,
+    });
+    assert.match(
+      answer,
+      /^go test: the tests did not build \(package shop, exit code 2\); no test ran\. The compiler says:\n/,
+    );
+    assert.match(answer, /\.\/shop\.go:9:9: cannot use sum/);
+    assert.doesNotMatch(answer, /No test matched/);
+  });
+
+  it("newer Go's build-output events are the compiler's lines too", () => {
+    const stream = new GoTestStream();
+    stream.stdout(
+      [
+        '{"ImportPath":"shop [shop.test]","Action":"build-output","Output":"# shop [shop.test]\\n"}',
+        '{"ImportPath":"shop [shop.test]","Action":"build-output","Output":"./shop.go:7:3: invalid operation\\n"}',
+        '{"ImportPath":"shop [shop.test]","Action":"build-fail"}',
+        '{"Action":"start","Package":"shop"}',
+        '{"Action":"output","Package":"shop","Output":"FAIL\\tshop [build failed]\\n"}',
+        '{"Action":"fail","Package":"shop","Elapsed":0,"FailedBuild":"shop [shop.test]"}',
+        '',
+      ].join('\n'),
+    );
+    const result = stream.finish(noLocation);
+    assert.deepEqual(result.buildFailure?.lines, ['# shop [shop.test]', './shop.go:7:3: invalid operation']);
+  });
+
+  it('the running test: the last one started without an end (a hung run names it)', () => {
+    const stream = new GoTestStream();
+    const lines = captured('go-test.jsonl').split('\n');
+    const upTo = lines.findIndex((line) => line.includes('"Output":"    shop_test.go:18'));
+    stream.stdout(lines.slice(0, upTo + 1).join('\n') + '\n');
+    assert.deepEqual(stream.running(), { name: 'TestDiscount/tenth', packagePath: 'shop' });
+    const hung = testAnswer({
+      plan: goPlan,
+      outcome: outcome({
+        stoppedBecause: 'hung',
+        running: { name: 'TestDiscount/tenth', file: 'shop_test.go' },
+      }),
+      idleSeconds: 5,
+      timeoutSeconds: 600,
+    });
+    assert.match(hung, /Running when ended: TestDiscount\/tenth\./);
+    assert.match(hung, /Next: debug with test: TestDiscount\/tenth \(debug launch, program: gocap\/shop_test\.go\)/);
+  });
+
+  it('caps: a line past the line cap is skipped, cases past MAX_CASES counted, output cut', () => {
+    const long = `{"Action":"output","Package":"p","Test":"TestA","Output":"${'x'.repeat(MAX_LINE_CHARACTERS)}"}`;
+    const many = Array.from(
+      { length: MAX_CASES + 3 },
+      (_, index) =>
+        `{"Action":"run","Package":"p","Test":"T${index}"}\n{"Action":"pass","Package":"p","Test":"T${index}"}`,
+    );
+    const noisy = Array.from(
+      { length: 2000 },
+      () => `{"Action":"output","Package":"p","Test":"TestA","Output":"${'y'.repeat(100)}\\n"}`,
+    );
+    const { result } = readGo(
+      [
+        '{"Action":"run","Package":"p","Test":"TestA"}',
+        long,
+        ...noisy,
+        '{"Action":"fail","Package":"p","Test":"TestA"}',
+        ...many,
+        '',
+      ].join('\n'),
+      65_536,
+    );
+    assert.equal(result.report.cases.length, MAX_CASES);
+    assert.equal(result.report.casesLeftOut, 4);
+    assert.equal(result.report.counts.passed, MAX_CASES + 3);
+    assert.equal(result.report.cases[0].output?.length, MAX_TEXT_CHARACTERS);
+    assert.match(result.leftOut ?? '', /1 lines over 1000000 characters/);
+  });
+
+  it('finds a test function in its package folder through go.mod (the fixture module)', () => {
+    const root = path.join(repoRoot(), 'test', 'fixtures', 'ts-project', 'testtool', 'go');
+    const locate = goTestLocator(root);
+    const source = fs.readFileSync(path.join(root, 'shop_test.go'), 'utf8').split('\n');
+    assert.deepEqual(locate('testtoolgo', 'TestDiscount'), {
+      file: 'shop_test.go',
+      line: source.indexOf('func TestDiscount(t *testing.T) {') + 1,
+    });
+    assert.equal(locate('testtoolgo', 'TestNothing'), undefined);
+    assert.equal(locate('elsewhere', 'TestTotal'), undefined);
+  });
+
+  it('is linear on hostile streams', function () {
+    this.timeout(60_000);
+    assertLinear('lines without newlines', (size) => readGo('{'.repeat(size), 4096), 200_000);
+    assertLinear(
+      'many subtests of one parent',
+      (size) =>
+        readGo(
+          Array.from({ length: size }, (_, index) => `{"Action":"run","Package":"p","Test":"T/${index}"}`).join('\n'),
+          4096,
+        ),
+      500,
+    );
+  });
+});
+
+describe('test tool: cargo test and libtest JSON', () => {
+  const readLibtest = (text: string, size = 101) => {
+    const stream = new LibtestStream();
+    stream.begin('lib prices', 'src/lib.rs');
+    for (const chunk of chunks(text, size)) stream.stdout(chunk);
+    stream.end();
+    return stream.report();
+  };
+
+  it("the build's test executables, with their target's file and package folder", () => {
+    const build = new CargoBuildStream();
+    for (const chunk of chunks(captured('cargo-build.jsonl'), 50)) build.stdout(chunk);
+    const listed = build.finish();
+    assert.equal(listed.success, true);
+    assert.deepEqual(
+      listed.executables.map(({ sourceFile, packageDir, target }) => ({ sourceFile, packageDir, target })),
+      [{ sourceFile: '/tmp/cargocap/src/lib.rs', packageDir: '/tmp/cargocap', target: 'lib prices' }],
+      'the library built as a library (profile.test false) is no test executable',
+    );
+  });
+
+  it("a build that failed: rustc's rendered errors, each once", () => {
+    const build = new CargoBuildStream();
+    build.stdout(captured('cargo-build-failed.jsonl'));
+    const listed = build.finish();
+    assert.equal(listed.success, false);
+    assert.equal(listed.errors.length, 2);
+    assert.match(listed.errors[0], /^error\[E0277\]: a value of type `String` cannot be made by summing/);
+    assert.match(listed.errors[1], /^error\[E0369\]: cannot multiply `String` by `u32`\n --> src\/lib\.rs:4:15/);
+  });
+
+  for (const [version, file] of [
+    ['1.95', 'libtest-1.95.jsonl'],
+    ['1.63', 'libtest-1.63.jsonl'],
+  ] as const)
+    it(`Rust ${version}: outcomes, and the failing assert_eq!'s place, left and right`, () => {
+      const report = readLibtest(captured(file));
+      assert.deepEqual(
+        report.cases.map((testCase) => [testCase.name, testCase.outcome]),
+        [
+          ['tests::ignored_on_purpose', 'skipped'],
+          ['tests::adds_up', 'passed'],
+          ['tests::takes_the_discount', 'failed'],
+        ],
+      );
+      const failed = report.cases[2];
+      const facts = caseFacts('cargo test', failed, '/tmp/cargocap', '/tmp');
+      assert.deepEqual(
+        { location: facts.location, expected: facts.expected, actual: facts.actual },
+        { location: { file: 'cargocap/src/lib.rs', line: 19 }, expected: '28', actual: '27' },
+      );
+      assert.match(facts.message ?? '', /left == right/);
+      assert.equal(facts.debugName, 'tests::takes_the_discount');
+      assert.equal(facts.file, 'cargocap/src/lib.rs');
+      assert.equal(failed.output, 'checking the discount', 'what the test printed, its panic apart');
+      assert.match(failed.details ?? '', /^thread 'tests::takes_the_discount' .*panicked at/);
+      if (version === '1.63')
+        assert.deepEqual(
+          facts.frames.map((frame) => `${frame.file}:${frame.line}`),
+          ['cargocap/src/lib.rs:19', 'cargocap/src/lib.rs:17'],
+          "the backtrace's frames in the crate, not Rust's library",
+        );
+    });
+
+  it('the tests started and not ended name the running test; caps on cases and output', () => {
+    const stream = new LibtestStream();
+    stream.begin('lib p', 'src/lib.rs');
+    stream.stdout(
+      '{ "type": "test", "event": "started", "name": "a::slow" }\n{ "type": "test", "event": "started", "name": "a::quick" }\n',
+    );
+    stream.stdout('{ "type": "test", "name": "a::quick", "event": "ok" }\n');
+    assert.deepEqual(stream.running(), ['a::slow']);
+    const many = Array.from(
+      { length: MAX_CASES + 2 },
+      (_, index) => `{ "type": "test", "name": "t${index}", "event": "ok" }`,
+    );
+    const big = `{ "type": "test", "name": "big", "event": "failed", "stdout": "${'z'.repeat(MAX_TEXT_CHARACTERS * 2)}" }`;
+    const report = readLibtest([big, ...many, ''].join('\n'), 65_536);
+    assert.equal(report.cases.length, MAX_CASES);
+    assert.equal(report.casesLeftOut, 3);
+    assert.equal(report.cases[0].output?.length, MAX_TEXT_CHARACTERS);
+  });
+
+  it('the plan: cargo builds with the editor environment, each executable runs with RUSTC_BOOTSTRAP and the filters', () => {
+    const workspaceFolder = path.join(repoRoot(), 'test', 'fixtures', 'ts-project');
+    const run = planTests(
+      {
+        files: [path.join(workspaceFolder, 'testtool/cargo/src/lib.rs')],
+        tests: ['tests::adds_up'],
+        workspaceFolder,
+      },
+      '/tmp/report-dir',
+      { resolve: (command) => `/usr/bin/${command}` },
+    );
+    assert.equal(run.runner, 'cargo test');
+    assert.equal(run.root, path.join(workspaceFolder, 'testtool', 'cargo'));
+    assert.deepEqual(run.args, ['test', '--no-run', '--message-format=json', '--lib']);
+    assert.deepEqual(run.env, {});
+    assert.deepEqual(run.eachExecutable, {
+      args: ['--format', 'json', '-Z', 'unstable-options', 'tests::adds_up', '--exact'],
+      env: { RUSTC_BOOTSTRAP: '1' },
+    });
+    assert.equal(
+      commandLineOf(run),
+      '/usr/bin/cargo test --no-run --message-format=json --lib, then RUSTC_BOOTSTRAP=1 <each test executable> --format json -Z unstable-options tests::adds_up --exact',
+    );
+  });
+
+  it('the plan: go test -json from the module root, the files as their package, tests as an anchored -run', () => {
+    const workspaceFolder = path.join(repoRoot(), 'test', 'fixtures', 'ts-project');
+    const plan = (tests: string[]) =>
+      planTests(
+        { files: [path.join(workspaceFolder, 'testtool/go/shop_test.go')], tests, workspaceFolder },
+        '/tmp/report-dir',
+        { resolve: (command) => `/usr/bin/${command}` },
+      );
+    const run = plan(['TestDiscount/tenth']);
+    assert.equal(run.runner, 'go test');
+    assert.equal(run.root, path.join(workspaceFolder, 'testtool', 'go'));
+    assert.deepEqual(run.args, ['test', '-json', '-run=^TestDiscount$/^tenth$', '.']);
+    assert.deepEqual(plan(['TestTotal', 'TestDiscount/none']).args, [
+      'test',
+      '-json',
+      '-run=^TestTotal$|^TestDiscount$/^none$',
+      '.',
+    ]);
+    assert.deepEqual(
+      planTests({ files: [], tests: [], workspaceFolder: path.join(workspaceFolder, 'testtool', 'go') }, '/tmp/r', {
+        resolve: (command) => `/usr/bin/${command}`,
+      }).args,
+      ['test', '-json', './...'],
+    );
+  });
+
+  it('answers note that doc tests were not run', () => {
+    const report = readLibtest(captured('libtest-1.95.jsonl'));
+    const answer = testAnswer({
+      plan: { ...goPlan, runner: 'cargo test', report: 'cargo-json', root: '/tmp/cargocap' },
+      outcome: outcome({ report, notes: ['Doc tests were not run (cargo test --doc runs them).'] }),
+      idleSeconds: 60,
+      timeoutSeconds: 600,
+    });
+    assert.match(answer, /^cargo test: 1 passed, 1 failed, 1 skipped, 0 errors/);
+    assert.match(
+      answer,
+      /FAILED tests::takes_the_discount — cargocap\/src\/lib\.rs:19\n\s+expected: 28\n\s+actual: 27/,
+    );
+    assert.match(
+      answer,
+      /next: debug with test: tests::takes_the_discount \(debug launch, program: cargocap\/src\/lib\.rs\)/,
+    );
+    assert.match(answer, /Doc tests were not run/);
   });
 });

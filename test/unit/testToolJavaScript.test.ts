@@ -21,6 +21,7 @@ const reportText = (name: string): string =>
 
 const plan = (runner: TestPlan['runner'], root: string, extra: Partial<TestPlan> = {}): TestPlan => ({
   runner,
+  report: 'json-file',
   root,
   workspaceFolder: '/w',
   command: `/w/node_modules/.bin/${runner}`,

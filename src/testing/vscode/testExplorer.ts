@@ -71,7 +71,7 @@ export class TestExplorer implements vscode.Disposable {
   }
 
   /** Reports a finished (or ended) run: items for its tests, their states, the failures at their lines. */
-  record(plan: TestPlan, outcome: TestOutcome, runningTest?: string): void {
+  record(plan: TestPlan, outcome: TestOutcome, runningTest?: { readonly id: string; readonly file?: string }): void {
     const cases = outcome.report?.cases ?? [];
     const failures = new Map<string, Failure>();
     for (const failure of failuresOf(plan, cases)) failures.set(failure.facts.id, failure);
@@ -89,8 +89,14 @@ export class TestExplorer implements vscode.Disposable {
         ),
       };
     });
+    // A pytest node id names its file; go's and cargo's events name the file apart.
     const hungItem = runningTest
-      ? this.itemFor(plan.workspaceFolder, runningTest.split('::')[0], runningTest, runningTest)
+      ? this.itemFor(
+          plan.workspaceFolder,
+          runningTest.file ?? runningTest.id.split('::')[0],
+          runningTest.id,
+          runningTest.id,
+        )
       : undefined;
     const items = [...entries.map((entry) => entry.item), ...(hungItem ? [hungItem] : [])];
     const name = `Agent: ${commandLineOf(plan)}`;
@@ -129,7 +135,7 @@ export class TestExplorer implements vscode.Disposable {
     if (hungItem && runningTest) {
       const text = `Hung: ended after ${outcome.seconds.toFixed(1)} s without output.`;
       run.errored(hungItem, new vscode.TestMessage(text));
-      results.push({ id: runningTest, state: 'errored', message: text });
+      results.push({ id: runningTest.id, state: 'errored', message: text });
     }
     if (outcome.outputTail) run.appendOutput(outcome.outputTail.replace(/\r?\n/g, '\r\n'));
     const coverage = outcome.coverage ? this.addCoverage(run, plan, outcome) : undefined;

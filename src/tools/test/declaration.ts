@@ -25,10 +25,12 @@ export const testDeclaration: ToolDeclaration = {
   modelDescription: [
     "Run tests through the project's own runner (found as debug's launch test finds it: pytest for .py; for .js/.ts " +
       "the runner package.json's test script names — mocha, jest or vitest (vitest run, never watch mode) — else Node's " +
-      'built-in runner (node --test); go test and cargo test are not run by this tool yet). ' +
+      'built-in runner (node --test); go test for .go (the packages of the files); cargo test for .rs (built first, then ' +
+      'each test executable; doc tests are not run)). ' +
       'Give files (test files) and/or tests (pytest node ids such as tests/test_a.py::test_x or names; Node test names; ' +
-      "mocha/jest/vitest full titles, describe names and test name joined by spaces, matched literally as the runner's name pattern); " +
-      'neither runs every test the runner finds.',
+      "mocha/jest/vitest full titles, describe names and test name joined by spaces, matched literally as the runner's name pattern; " +
+      'Go TestX or TestX/sub, matched exactly; Rust module::name paths, matched exactly, or a part of a name); ' +
+      "neither runs every test the runner finds. Tests that do not compile are answered with the compiler's errors.",
     'Answers the counts (passed, failed, skipped, errors), then each failure: its id, file:line of the failing ' +
       "assertion in the test's code, expected/actual as the runner reports them, the test's own stack frames, the " +
       'tail of its output, and the next step (debug with test: <id>). A run silent for idle_seconds (default 60) is ' +
@@ -51,7 +53,7 @@ export const testDeclaration: ToolDeclaration = {
         maxItems: 200,
         items: { type: 'string', minLength: 1, maxLength: 1000 },
         description:
-          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names, mocha/jest/vitest full titles (cart sums the prices) or a part of one.',
+          'Tests to run: pytest node ids (tests/test_a.py::test_x, tests/test_a.py::TestA::test_y) or names (pytest -k), Node test names, mocha/jest/vitest full titles (cart sums the prices) or a part of one, Go test names (TestX, TestX/sub), Rust test paths (tests::adds_up).',
       },
       timeout_seconds: {
         type: 'integer',

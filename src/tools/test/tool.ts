@@ -5,7 +5,7 @@ import { resolveBinary } from '../../project/binaryResolution';
 import { runningTestId, testAnswer } from '../../testing/answers';
 import { coverageSection, coverageToolMissingAnswer } from '../../testing/coverageAnswer';
 import { runTests } from '../../testing/runTests';
-import { planTests, TestPlan } from '../../testing/testPlan';
+import { isPytestNodeId, planTests, TestPlan } from '../../testing/testPlan';
 import { TestExplorer } from '../../testing/vscode/testExplorer';
 import { containingFolder, NoWorkspaceFolder } from '../../workspace/paths';
 import { resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
@@ -33,11 +33,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
         runTests(plan, { timeoutSeconds, idleSeconds, signal }, process.env),
       );
       if (outcome.coverageToolMissing) return coverageToolMissingAnswer(plan);
-      explorer.record(
-        plan,
-        outcome,
-        outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome.outputTail)?.id : undefined,
-      );
+      explorer.record(plan, outcome, outcome.stoppedBecause === 'hung' ? runningTestId(plan, outcome) : undefined);
       const answer = testAnswer({ plan, outcome, idleSeconds, timeoutSeconds });
       const coverage = coverageSection(plan, outcome);
       return coverage ? `${answer}\n\n${coverage}` : answer;
@@ -49,7 +45,7 @@ export function createTestTool(explorer: TestExplorer): LiveTool<TestInput, Test
 function planFor(input: TestInput): TestPlan {
   const files = (input.files ?? []).map((file) => resolveWorkspaceFile(file).fsPath);
   // A node id names a file the runner reads: it must be inside the workspace like any file argument.
-  for (const test of input.tests ?? []) if (test.includes('::')) resolveWorkspaceFile(test.split('::')[0]);
+  for (const test of input.tests ?? []) if (isPytestNodeId(test)) resolveWorkspaceFile(test.split('::')[0]);
   const folders = workspaceFolderPaths();
   const first = files[0];
   const workspaceFolder = (first && containingFolder(folders, first)?.path) ?? folders[0]?.path;

@@ -400,6 +400,9 @@ export const refusal = {
     `The session "${session}" has ended (${describeState(state)}). Launch again; "output" still returns what it printed.`,
   alreadyRunning: (session: string, adapter: string, state: ProgramState) =>
     `A session is already running in this conversation: "${session}" (${adapter}, ${describeState(state)}). Call op "terminate" first, or keep using it.`,
+  /** A request about a stop, or a thread, of a session of the family that has ended since (a forked process). */
+  sessionGone: (command: string) =>
+    `The session that thread or stop belongs to has ended: "${command}" cannot go to it. Op "threads" lists the live sessions' threads.`,
   notStopped: (state: ProgramState) =>
     `The program is ${describeState(state)}, not stopped. Use op "pause" first, or wait with "continue".`,
   noFrames: (threadId: number) => `Thread ${threadId} has no frames.`,

@@ -457,10 +457,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     const request = async <T>(command: string, args?: Record<string, unknown>, member?: string): Promise<T> => {
       const target =
         member === undefined ? (this.targets.get(root.id) ?? root) : this.members.get(root.id)?.get(member);
-      if (!target)
-        throw new DebugRefusal(
-          `The session that stopped there has ended: "${command}" cannot go to it. Op "threads" lists the live sessions' threads.`,
-        );
+      if (!target) throw new DebugRefusal(refusal.sessionGone(command));
       try {
         return (await withDeadline(target.customRequest(command, args), REQUEST_TIMEOUT_S, `"${command}"`)) as T;
       } catch (error) {

@@ -283,10 +283,12 @@ export function stopAnswer(
   where: string,
   hasOutput: boolean,
   details: readonly string[] = [],
+  /** The session that stopped, named when the family ran the program in several (js-debug: `worker.js [4242]`). */
+  session?: string,
 ): string {
   const { reason, threadId, description } = state;
   const output = hasOutput ? ' It printed output: op "output".' : '';
-  const stopped = `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''}) on thread ${threadId ?? '?'}${where}.${output}`;
+  const stopped = `Stopped (${reason}${description && description !== reason ? `: ${description}` : ''})${session ? ` in session "${session}"` : ''} on thread ${threadId ?? '?'}${where}.${output}`;
   return [stopped, ...details.filter(Boolean), NEXT_AT_STOP].join('\n');
 }
 
@@ -319,8 +321,16 @@ export function expiredAnswer(note: string, output: string): string {
 // ---------------------------------------------------------------------------------------
 // What the program holds.
 
-export function threadsAnswer(threads: ReadonlyArray<{ id: number; name: string }>): string {
-  return `${threads.length} thread${threads.length === 1 ? '' : 's'}:\n${threads.map((thread) => `- ${thread.id}: ${thread.name}`).join('\n')}`;
+/** `session` names each thread's session when the family's live sessions have threads of their own. */
+export function threadsAnswer(threads: ReadonlyArray<{ id: number; name: string; session?: string }>): string {
+  return `${threads.length} thread${threads.length === 1 ? '' : 's'}:\n${threads.map((thread) => `- ${thread.id}: ${thread.name}${thread.session ? ` (session "${thread.session}")` : ''}`).join('\n')}`;
+}
+
+/** `Session "worker.js [4242]" ended with exit code 0.`: a child of the family that ended while the rest ran on. */
+export function memberEndedNote(ends: ReadonlyArray<{ readonly name: string; readonly exitCode?: number }>): string {
+  return ends
+    .map((end) => `Session "${end.name}" ended${end.exitCode !== undefined ? ` with exit code ${end.exitCode}` : ''}.`)
+    .join('\n');
 }
 
 /** `frames` with their place already worded (`frameLocation`), at most STACK_CAP of them. */
@@ -435,6 +445,9 @@ export const refusal = {
     `The session "${session}" has ended (${describeState(state)}). Launch again; "output" still returns what it printed.`,
   alreadyRunning: (session: string, adapter: string, state: ProgramState) =>
     `A session is already running in this conversation: "${session}" (${adapter}, ${describeState(state)}). Call op "terminate" first, or keep using it.`,
+  /** A request about a stop, or a thread, of a session of the family that has ended since (a forked process). */
+  sessionGone: (command: string) =>
+    `The session that thread or stop belongs to has ended: "${command}" cannot go to it. Op "threads" lists the live sessions' threads.`,
   notStopped: (state: ProgramState) =>
     `The program is ${describeState(state)}, not stopped. Use op "pause" first, or wait with "continue".`,
   noFrames: (threadId: number) => `Thread ${threadId} has no frames.`,
@@ -468,4 +481,7 @@ export const refusal = {
     `The session "${session}" is the human's (they sent it to the chat)${drive === 'denied' ? ' and they did not let you drive it' : ' and they did not answer whether you may drive it'}: op "${op}" was not done, the session is as it was. Stack, scopes, variables and output still read it.`,
   notYoursToEnd: (session: string) =>
     `The session "${session}" is the human's (they sent it to the chat): you do not end it; they end it from the debug toolbar. Nothing was done.`,
+  /** A compound starts several root sessions side by side, each its own family: one conversation drives one. */
+  compound: (name: string, configurations: readonly string[]) =>
+    `"${name}" is a compound in .vscode/launch.json (${configurations.map((entry) => `"${entry}"`).join(', ')}): it starts several sessions side by side, and the debug tool drives one session (with the child sessions it starts) per conversation. Launch one of its configurations by name instead.`,
 } as const;

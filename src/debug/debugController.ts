@@ -21,6 +21,7 @@ import {
   frameLocation,
   launchedAnswer,
   launchedWhat,
+  memberEndedNote,
   movedNote,
   Drive,
   NO_SESSION_TO_TERMINATE,
@@ -52,7 +53,7 @@ import type { AdapterBreakpoint } from './breakpointReports';
 import { BreakpointTextNotFound, DebugCancelled, DebugRefusal } from './debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from './debugHost';
 import { anchorBreakpoints, AnchoredSpec, expectedText, linesAround } from './breakpointAnchors';
-import { DebugConnection, DebugSessionState } from './debugSession';
+import { DebugConnection, DebugSessionState, FamilyMember } from './debugSession';
 import { AttachRequest, LaunchRequest, planSession, SessionStart } from './launchPlan';
 import { describeLaunch } from './launchPreview';
 import { boundedTimeout } from '../async/timers';
@@ -201,8 +202,9 @@ export class DebugController {
       const session = conversation.session;
       if (conversation.watch.length === 0 || session?.state.kind !== 'stopped')
         return watchAnswer(conversation.watch, undefined);
-      const frame = await this.topFrame(session, session.state.threadId ?? 1).catch(() => undefined);
-      return watchAnswer(conversation.watch, await this.watchValues(conversation, session, frame));
+      const thread = this.threadOf(session, undefined);
+      const frame = await this.topFrame(session, thread).catch(() => undefined);
+      return watchAnswer(conversation.watch, await this.watchValues(conversation, session, thread, frame));
     });
   }
 
@@ -222,15 +224,22 @@ export class DebugController {
   /** Continues or steps the stopped thread, and waits for the next stop or the end. */
   resume(conversationId: string, how: Resume, request: WaitRequest, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, how, signal, async (conversation, session) => {
-      const threadId = this.stoppedThread(session, request.threadId);
+      const thread = this.threadOf(session, request.threadId);
       const mark = session.changeCount;
-      session.state = { kind: 'running' };
-      await session.connection.request(RESUME_COMMANDS[how], { threadId }).catch(async (error: unknown) => {
-        // An adapter that dies on the resume never answers it: its end is the answer.
-        if ((await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' && session.state.kind === 'ended')
-          return;
-        throw error;
-      });
+      // Another session of the family still stopped is what this call answers, at once.
+      session.resumed(thread.member);
+      const { threadId } = thread;
+      await session.connection
+        .request(RESUME_COMMANDS[how], { threadId }, thread.session)
+        .catch(async (error: unknown) => {
+          // An adapter that dies on the resume never answers it: its end is the answer.
+          if (
+            (await session.waitForChange(mark, ADAPTER_EXIT_GRACE_MS)) === 'changed' &&
+            session.state.kind === 'ended'
+          )
+            return;
+          throw error;
+        });
       return this.afterWait(conversation, session, mark, request.timeoutSeconds ?? DEFAULT_STOP_TIMEOUT_S, signal, how);
     });
   }
@@ -240,8 +249,11 @@ export class DebugController {
       if (session.state.kind === 'stopped')
         return alreadyStoppedAnswer(await this.describeStop(conversation, session, false));
       const mark = session.changeCount;
-      const threads = await session.connection.request<{ threads: Array<{ id: number }> }>('threads');
-      await session.connection.request('pause', { threadId: request.threadId ?? threads.threads[0]?.id ?? 1 });
+      const given = request.threadId === undefined ? undefined : session.threadIds.of(request.threadId);
+      const threads = given
+        ? []
+        : (await session.connection.request<{ threads: Array<{ id: number }> }>('threads')).threads;
+      await session.connection.request('pause', { threadId: given?.threadId ?? threads[0]?.id ?? 1 }, given?.session);
       return this.afterWait(
         conversation,
         session,
@@ -255,34 +267,56 @@ export class DebugController {
 
   threads(conversationId: string, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'threads', signal, async (_conversation, session) => {
-      const { threads } = await session.connection.request<{ threads: Array<{ id: number; name: string }> }>('threads');
-      return threadsAnswer(threads);
+      const members = session.connection.sessions?.() ?? [];
+      if (members.length <= 1) {
+        const only = members[0];
+        const { threads } = await session.connection.request<{ threads: DapThread[] }>('threads', undefined, only?.id);
+        return threadsAnswer(
+          threads.map((thread) => ({ ...thread, id: session.threadIds.shown(only?.id, thread.id) })),
+        );
+      }
+      // Each live session's own threads, named by it (js-debug's launcher has none; a session that ended meanwhile, none).
+      const listed = await Promise.all(
+        members.map((member) =>
+          session.connection.request<{ threads: DapThread[] }>('threads', undefined, member.id).then(
+            ({ threads }) =>
+              threads.map((thread) => ({
+                id: session.threadIds.shown(member.id, thread.id),
+                name: thread.name,
+                session: member.name,
+              })),
+            () => [],
+          ),
+        ),
+      );
+      const threads = listed.flat();
+      return threadsAnswer(session.severalSessions ? threads : threads.map(({ id, name }) => ({ id, name })));
     });
   }
 
   stack(conversationId: string, request: { readonly threadId?: number }, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'stack', signal, async (_conversation, session) => {
-      const threadId = this.stoppedThread(session, request.threadId);
+      const thread = this.threadOf(session, request.threadId);
       const { stackFrames, totalFrames } = await session.connection.request<{
         stackFrames: Frame[];
         totalFrames?: number;
-      }>('stackTrace', { threadId, startFrame: 0, levels: STACK_CAP });
+      }>('stackTrace', { threadId: thread.threadId, startFrame: 0, levels: STACK_CAP }, thread.session);
       const frames = stackFrames.slice(0, STACK_CAP);
       const sources = new Map<string, Promise<string | undefined>>();
       const placed = await Promise.all(
         frames.map(async (frame) => ({ id: frame.id, name: frame.name, where: await this.where(frame, sources) })),
       );
-      return stackAnswer(threadId, placed, totalFrames ?? stackFrames.length);
+      return stackAnswer(thread.shown, placed, totalFrames ?? stackFrames.length);
     });
   }
 
   scopes(conversationId: string, request: FrameRequest, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'scopes', signal, async (_conversation, session) => {
-      const frameId =
-        request.frameId ?? (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
+      const thread = this.threadOf(session, request.threadId, request.frameId !== undefined);
+      const frameId = request.frameId ?? (await this.topFrame(session, thread)).id;
       const { scopes } = await session.connection.request<{
         scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }>;
-      }>('scopes', { frameId });
+      }>('scopes', { frameId }, thread.session);
       return scopesAnswer(frameId, scopes);
     });
   }
@@ -290,10 +324,10 @@ export class DebugController {
   variables(conversationId: string, request: VariablesRequest, signal?: AbortSignal): Promise<string> {
     return this.onLiveSession(conversationId, 'variables', signal, async (_conversation, session) => {
       if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
-      this.stoppedThread(session, request.threadId);
+      const thread = this.threadOf(session, request.threadId);
       const { variables } = await session.connection.request<{
         variables: Array<{ name: string; value: string; type?: string; variablesReference: number }>;
-      }>('variables', { variablesReference: request.reference });
+      }>('variables', { variablesReference: request.reference }, thread.session);
       return variablesAnswer(variables);
     });
   }
@@ -303,11 +337,13 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'evaluate', signal, async (_conversation, session) => {
       if (!request.expression) throw new DebugRefusal(refusal.evaluateNeedsExpression);
       let frameId = request.frameId;
-      if (frameId === undefined && session.state.kind === 'stopped')
-        frameId = (await this.topFrame(session, this.stoppedThread(session, request.threadId))).id;
+      const stopped = session.state.kind === 'stopped' || request.threadId !== undefined;
+      const thread = stopped ? this.threadOf(session, request.threadId, true) : undefined;
+      if (frameId === undefined && thread) frameId = (await this.topFrame(session, thread)).id;
       const result = await session.connection.request<{ result: string; type?: string; variablesReference?: number }>(
         'evaluate',
         { expression: request.expression, frameId, context: 'repl' },
+        thread?.session,
       );
       return evaluateAnswer(request.expression, result);
     });
@@ -503,9 +539,12 @@ export class DebugController {
     work: (conversation: Conversation) => Promise<string> | string,
   ): Promise<string> {
     const conversation = this.conversation(conversationId);
-    const result = conversation.queue.then(() => {
+    const result = conversation.queue.then(async () => {
       if (signal?.aborted) throw new DebugCancelled(op);
-      return work(conversation);
+      const answer = await work(conversation);
+      // A child of the family (a forked process) that ended meanwhile is said once, by the next answer.
+      const ends = conversation.session?.takeMemberEnds() ?? [];
+      return ends.length > 0 ? `${answer}\n${memberEndedNote(ends)}` : answer;
     });
     conversation.queue = result.catch(() => undefined);
     return signal ? untilAborted(result, signal, () => new DebugCancelled(op)) : result;
@@ -787,22 +826,41 @@ export class DebugController {
     return session;
   }
 
-  /** The thread asked for, else the one that stopped (refused while the program runs). */
-  private stoppedThread(session: DebugSessionState, threadId: number | undefined): number {
-    if (threadId !== undefined) return threadId;
-    if (session.state.kind !== 'stopped') throw new DebugRefusal(refusal.notStopped(session.state));
-    return session.state.threadId ?? 1;
+  /**
+   * The thread asked for (by the id the model sees), else the one that stopped (refused while the
+   * program runs, unless `orStopped` and there is no stop: then the default session), with the
+   * session its requests go to: thread ids, frame ids and references are each session's own.
+   */
+  private threadOf(session: DebugSessionState, shownId: number | undefined, orDefault = false): RoutedThread {
+    if (shownId !== undefined) {
+      const { session: member, threadId } = session.threadIds.of(shownId);
+      return {
+        shown: shownId,
+        threadId,
+        session: member,
+        member: session.connection.sessions?.().find((candidate) => candidate.id === member),
+      };
+    }
+    if (session.state.kind !== 'stopped') {
+      if (orDefault) return { shown: 1, threadId: 1, session: undefined, member: undefined };
+      throw new DebugRefusal(refusal.notStopped(session.state));
+    }
+    const shown = session.state.threadId ?? 1;
+    const stopper = session.state.session;
+    const { threadId } = session.state.threadId === undefined ? { threadId: 1 } : session.threadIds.of(shown);
+    return { shown, threadId, session: stopper?.id, member: stopper };
   }
 
   /** Asked of the adapter, and taken from the editor's own question on the stop when that answer comes first. */
-  private async topFrame(session: DebugSessionState, threadId: number): Promise<Frame> {
+  private async topFrame(session: DebugSessionState, thread: RoutedThread): Promise<Frame> {
+    const { threadId } = thread;
     const own = session.connection
-      .request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 })
+      .request<{ stackFrames: Frame[] }>('stackTrace', { threadId, startFrame: 0, levels: 1 }, thread.session)
       .then(({ stackFrames }) => {
-        if (stackFrames.length === 0) throw new DebugRefusal(refusal.noFrames(threadId));
+        if (stackFrames.length === 0) throw new DebugRefusal(refusal.noFrames(thread.shown));
         return stackFrames[0];
       });
-    const seen = session.connection.observedTopFrame?.(threadId, OBSERVED_FRAME_WAIT_MS);
+    const seen = session.connection.observedTopFrame?.(threadId, OBSERVED_FRAME_WAIT_MS, thread.session);
     if (!seen) return own;
     return new Promise<Frame>((resolve, reject) => {
       let ownFailure: unknown;
@@ -857,34 +915,41 @@ export class DebugController {
     if (session.state.kind !== 'stopped') return notStoppedAnswer(session.state);
     let where = '';
     let frame: Frame | undefined;
+    const thread = this.threadOf(session, undefined);
     try {
-      frame = await this.topFrame(session, session.state.threadId ?? 1);
+      frame = await this.topFrame(session, thread);
       where = ` at ${await this.where(frame)} in ${frame.name}`;
     } catch {
       where = '';
     }
     const [watch, notes] = await Promise.all([
-      this.watchValues(conversation, session, frame),
+      this.watchValues(conversation, session, thread, frame),
       this.breakpointNotes(session, firstStop),
     ]);
-    return stopAnswer(session.state, where, session.hasOutput, [watch, ...notes]);
+    const stopper = session.severalSessions ? session.state.session?.name : undefined;
+    return stopAnswer(session.state, where, session.hasOutput, [watch, ...notes], stopper);
   }
 
   /** The watch expressions' values in `frame` (the top one), worded; empty when none is set. */
   private async watchValues(
     conversation: Conversation,
     session: DebugSessionState,
+    thread: RoutedThread,
     frame: Frame | undefined,
   ): Promise<string> {
     if (conversation.watch.length === 0) return '';
     const values = await Promise.all(
       conversation.watch.map((expression): Promise<WatchValue> =>
         withDeadline(
-          session.connection.request<{ result: string; type?: string; variablesReference?: number }>('evaluate', {
-            expression,
-            frameId: frame?.id,
-            context: 'watch',
-          }),
+          session.connection.request<{ result: string; type?: string; variablesReference?: number }>(
+            'evaluate',
+            {
+              expression,
+              frameId: frame?.id,
+              context: 'watch',
+            },
+            thread.session,
+          ),
           WATCH_WAIT_MS / 1000,
           'its value',
         ).then(
@@ -945,6 +1010,20 @@ const WATCH_WAIT_MS = 3_000;
 
 /** How long the editor's own stack answer for a stop is waited for, beside our request. */
 const OBSERVED_FRAME_WAIT_MS = 2_000;
+
+/** A thread as the model named it (`shown`), and as its session knows it. */
+interface RoutedThread {
+  readonly shown: number;
+  readonly threadId: number;
+  /** The family member its requests go to; undefined: the default session. */
+  readonly session: string | undefined;
+  readonly member: FamilyMember | undefined;
+}
+
+interface DapThread {
+  readonly id: number;
+  readonly name: string;
+}
 
 interface Frame {
   readonly id: number;

@@ -41,7 +41,7 @@ async function cancelledAfter(
 /** Processes whose command line mentions one of the debug fixtures or adapters. */
 function debugProcesses(): string[] {
   return processesMatching(
-    /-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/(app|cart\.test)\.js|mocha-project|debug\/python\/spin\.py|__debug_bin|debugfixture(\.test|-[0-9a-f]+)/,
+    /-m debugpy|debugpy\/launcher|dlv dap|lldb-vscode|debug\/(c|rust)\/main|debug\/js\/(app|cart\.test|fork\/worker)\.js|node \.\/main\.js|mocha-project|debug\/python\/spin\.py|__debug_bin|debugfixture(\.test|-[0-9a-f]+)/,
   );
 }
 
@@ -534,6 +534,111 @@ describe('debug tool', function () {
       ended,
       new RegExp(`\\n1 breakpoint never bound: debug/js/cart\\.js:${never} \\(Unbound breakpoint\\)\\.`),
       ended,
+    );
+  });
+
+  // Measured (js-debug in VS Code 1.139): the forked worker runs in a session of its own, a child of the
+  // program's (`worker.js [pid]`), its thread numbered after the program's; its end is a `terminated`
+  // event of its session, with no `exited` (no exit code); the family ends with the launcher's session.
+  describe('js-debug: a program that forks a worker', () => {
+    const main = 'debug/js/fork/main.js';
+    const worker = 'debug/js/fork/worker.js';
+    afterEach(async () => {
+      await debug({ op: 'terminate' });
+      await debug({ op: 'breakpoints', file: main, lines: [] });
+      await debug({ op: 'breakpoints', file: worker, lines: [] });
+    });
+
+    it("the worker's stop is named as the worker's and inspected there; continue reaches the parent's stop, named as the parent's; the worker's end is said", async () => {
+      const inWorker = lineOf(worker, 'WORKER BREAK');
+      const inMain = lineOf(main, 'PARENT BREAK');
+      await debug({ op: 'breakpoints', file: worker, lines: [inWorker] });
+      await debug({ op: 'breakpoints', file: main, lines: [inMain] });
+
+      const launched = await debug({ op: 'launch', program: main, timeout_seconds: 90 });
+      const workerStop = launched.match(
+        /Stopped \(breakpoint[^)]*\) in session "(worker\.js \[(\d+)\])" on thread (\d+) at (.*)/,
+      );
+      assert.ok(workerStop, launched);
+      assert.match(
+        workerStop[4],
+        new RegExp(`^debug/js/fork/worker\\.js:${inWorker} — \`return sum; // WORKER BREAK\` in total\\.`),
+      );
+      assert.doesNotMatch(launched, /not bound/, launched);
+      const [, workerSession, workerPid, workerThread] = workerStop;
+      assert.ok(
+        processesMatching(/debug\/js\/fork\/worker\.js/).some((line) => line.startsWith(`${workerPid}: `)),
+        `no process ${workerPid}`,
+      );
+
+      // Both processes' threads, each named by its session.
+      const threads = await debug({ op: 'threads' });
+      assert.match(
+        threads,
+        new RegExp(`- ${workerThread}: .*\\(session "${workerSession.replace(/[[\]]/g, '\\$&')}"\\)`),
+        threads,
+      );
+      assert.match(threads, /- \d+: .*\(session "main\.js \[\d+\]"\)/, threads);
+
+      // What was asked of the worker's session is answered from the worker's stop.
+      assert.match(
+        await debug({ op: 'stack' }),
+        new RegExp(`^Stack of thread ${workerThread} [\\s\\S]*#\\d+ total at debug/js/fork/worker\\.js:${inWorker}`),
+      );
+      assert.match(await debug({ op: 'evaluate', expression: 'sum' }), /^sum = 15\b/);
+      const scopes = await debug({ op: 'scopes' });
+      const variables: string[] = [];
+      for (const [, reference] of scopes.matchAll(/reference (\d+)/g))
+        variables.push(await debug({ op: 'variables', reference: Number(reference) }));
+      assert.match(variables.join('\n'), /- sum = 15\b/, variables.join('\n'));
+
+      // The breakpoint in worker.js is bound (in the worker's session), though the parent never loads the file.
+      const again = await debug({ op: 'breakpoints', file: worker, lines: [inWorker] });
+      assert.match(again, new RegExp(`- line ${inWorker}: .* — bound$`), again);
+
+      // The worker sends its total and ends; the parent stops on receiving it.
+      const parentStop = await debug({ op: 'continue' });
+      assert.match(
+        parentStop,
+        new RegExp(
+          `^Stopped \\(breakpoint[^)]*\\) in session "main\\.js \\[\\d+\\]" on thread (?!${workerThread} )\\d+ at debug/js/fork/main\\.js:${inMain} — `,
+        ),
+        parentStop,
+      );
+      const reply = await debug({ op: 'evaluate', expression: 'reply' });
+      assert.match(reply, /^reply = 'total 15'/);
+      const stack = await debug({ op: 'stack' });
+      assert.match(stack, new RegExp(`#\\d+ \\S+ at debug/js/fork/main\\.js:${inMain}`));
+      // The worker's end is said once, by the answer that follows it (js-debug reports no exit code for it).
+      const told = [parentStop, reply, stack, await debug({ op: 'threads' })].join('\n');
+      const endNote = new RegExp(`Session "${workerSession.replace(/[[\]]/g, '\\$&')}" ended\\.`, 'g');
+      assert.equal(told.match(endNote)?.length, 1, told);
+
+      const ended = await debug({ op: 'continue' });
+      assert.match(ended, /^The program ended/, ended);
+      assert.match(ended + (await debug({ op: 'output' })), /total 15[\s\S]*worker exited with code 0/);
+      await debug({ op: 'terminate' });
+      await noDebugProcesses();
+    });
+
+    it("terminate at the worker's stop ends the worker and the parent", async () => {
+      await debug({ op: 'breakpoints', file: worker, lines: [lineOf(worker, 'WORKER BREAK')] });
+      const launched = await debug({ op: 'launch', program: main, timeout_seconds: 90 });
+      assert.match(launched, /Stopped \(breakpoint[^)]*\) in session "worker\.js \[\d+\]"/, launched);
+      // js-debug runs the program as `node ./main.js` in its folder; the worker by its full path.
+      const both = processesMatching(/node \.\/main\.js|debug\/js\/fork\/worker\.js/);
+      assert.equal(both.length, 2, both.join('\n'));
+      assert.match(await debug({ op: 'terminate' }), /ended/);
+      await noDebugProcesses();
+    });
+  });
+
+  it('a launch.json compound is refused, naming its configurations', async () => {
+    const refused = await debug({ op: 'launch', configuration: 'Fault: both' });
+    assert.match(
+      refused,
+      /"Fault: both" is a compound in \.vscode\/launch\.json \("Fault: crash", "Fault: huge"\): .*Launch one of its configurations by name instead\./,
+      refused,
     );
   });
 

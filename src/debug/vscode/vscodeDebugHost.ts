@@ -15,11 +15,12 @@ import { userSettingValue } from '../../platform/vscode/userSettings';
 import { displayPath, resolveFileArgument } from '../../workspace/paths';
 import { currentText } from '../../workspace/vscode/fileTexts';
 import { AdapterContext, ADAPTERS } from '../adapters';
+import { refusal } from '../answers';
 import { BreakpointReports } from '../breakpointReports';
 import { fileOf } from '../debugController';
 import { DebugRefusal } from '../debugErrors';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../debugHost';
-import { DapEvent, DebugConnection } from '../debugSession';
+import { DapEvent, DebugConnection, FamilyMember } from '../debugSession';
 
 /** Marks the configurations we start, so their session is recognised when it starts. */
 export const LAUNCH_ID_FIELD = '__liveToolsLaunchId';
@@ -87,20 +88,20 @@ class EventStream {
 
   /** Counts stops and resumes: a stack the editor asked for belongs to the stop it was asked in. */
   epoch = 0;
-  /** The top frame of each thread as the editor's own `stackTrace` answered it, with its epoch. */
-  private readonly topFrames = new Map<number, { epoch: number; frame: unknown }>();
+  /** The top frame of each thread (by `session\nthread`) as the editor's own `stackTrace` answered it, with its epoch. */
+  private readonly topFrames = new Map<string, { epoch: number; frame: unknown }>();
   private readonly frameWaiters = new Set<() => void>();
 
-  sawTopFrame(threadId: number, epoch: number, frame: unknown): void {
+  sawTopFrame(session: string, threadId: number, epoch: number, frame: unknown): void {
     if (epoch !== this.epoch) return;
-    this.topFrames.set(threadId, { epoch, frame });
+    this.topFrames.set(`${session}\n${threadId}`, { epoch, frame });
     for (const wake of [...this.frameWaiters]) wake();
   }
 
-  /** The top frame the editor was told for this stop of the thread, waiting up to `timeoutMs` for it. */
-  async topFrameOf(threadId: number, timeoutMs: number): Promise<unknown | undefined> {
+  /** The top frame the editor was told for this stop of the session's thread, waiting up to `timeoutMs` for it. */
+  async topFrameOf(session: string, threadId: number, timeoutMs: number): Promise<unknown | undefined> {
     const current = () => {
-      const seen = this.topFrames.get(threadId);
+      const seen = this.topFrames.get(`${session}\n${threadId}`);
       return seen && seen.epoch === this.epoch ? seen.frame : undefined;
     };
     if (current()) return current();
@@ -138,10 +139,17 @@ function rootOf(session: vscode.DebugSession): vscode.DebugSession {
   return root;
 }
 
+/** js-debug renames a child once started, adding its parent (`main.js [4242] « Agent: main.js`): the first part names it. */
+function memberOf(session: vscode.DebugSession, root: vscode.DebugSession): FamilyMember {
+  return { id: session.id, name: session.name.split(' « ')[0], root: session === root };
+}
+
 export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFactory {
   private readonly streams = new Map<string, EventStream>();
-  /** The newest live session of each family: requests go there (js-debug runs the program in a child). */
+  /** The newest live session of each family: requests go there by default (js-debug runs the program in a child). */
   private readonly targets = new Map<string, vscode.DebugSession>();
+  /** The live sessions of each family, by id, the root first: a request for a stop goes to the session that stopped. */
+  private readonly members = new Map<string, Map<string, vscode.DebugSession>>();
   private launches = 0;
   /** Exception filters of launches whose session has not started yet, by launch id. */
   private readonly launchFilters = new Map<string, readonly string[]>();
@@ -152,6 +160,9 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     const root = rootOf(session);
     const stream = this.streamOf(root.id);
     this.sessions.set(session.id, session);
+    const family = this.familyOf(root);
+    family.set(session.id, session);
+    const from = memberOf(session, root);
     // A child (js-debug runs the program in one) becomes where requests go as soon as its adapter
     // exists: its first stop can arrive before the editor announces the session as started.
     if (session !== root) this.targets.set(root.id, session);
@@ -195,7 +206,12 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
           // Not every adapter says `continued` when the client resumes (the human's step in the toolbar):
           // a session read by the agent must not look stopped while it runs.
           if (message.command !== 'pause')
-            stream.push({ event: 'continued', body: { threadId: message.arguments?.threadId, fromRequest: true } });
+            stream.push({
+              event: 'continued',
+              body: { threadId: message.arguments?.threadId, fromRequest: true },
+              // Of this session only: a worker resumed leaves its parent's stop standing.
+              ...(from ? { from } : {}),
+            });
         }
         // The editor sends its own exception settings when it configures the session: ours are added.
         // The tracker sees the very message the adapter is sent, so adding to it changes the request.
@@ -216,7 +232,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         success?: boolean;
         body?: Record<string, unknown>;
       }) => {
-        if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body });
+        if (message.type === 'event' && message.event) stream.push({ event: message.event, body: message.body, from });
         if (message.type === 'event' && message.event === 'breakpoint')
           stream.breakpoints.changed(session.id, message.body?.reason, message.body?.breakpoint);
         if (message.type === 'response' && message.command === 'setBreakpoints' && message.request_seq !== undefined)
@@ -231,7 +247,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
           asked.delete(message.request_seq);
           const frames = message.body?.stackFrames;
           if (question && message.success && Array.isArray(frames) && frames.length > 0)
-            stream.sawTopFrame(question.threadId, question.epoch, frames[0]);
+            stream.sawTopFrame(session.id, question.threadId, question.epoch, frames[0]);
         }
         if (message.type === 'response' && message.command === 'initialize' && !stream.offeredFilters) {
           const filters = message.body?.exceptionBreakpointFilters;
@@ -256,9 +272,18 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   sessionEnded(session: vscode.DebugSession): void {
     this.sessions.delete(session.id);
     const root = rootOf(session);
-    if (this.targets.get(root.id) === session && session !== root) this.targets.set(root.id, root);
-    // A child that ended binds nothing any more (the root's stream goes with the root).
-    if (session !== root) this.streams.get(root.id)?.breakpoints.sessionEnded(session.id);
+    const family = this.members.get(root.id);
+    family?.delete(session.id);
+    if (session === root) this.members.delete(root.id);
+    // The newest child still running gets the requests that name no session (js-debug: the program, when a fork ended).
+    if (this.targets.get(root.id) === session && session !== root)
+      this.targets.set(root.id, [...(family?.values() ?? [])].at(-1) ?? root);
+    if (session === root) return;
+    const stream = this.streams.get(root.id);
+    // A child that ended binds nothing any more (the root's stream goes with the root), and the engine learns
+    // of its end even when its adapter said nothing.
+    stream?.breakpoints.sessionEnded(session.id);
+    stream?.push({ event: 'terminated', from: memberOf(session, root) });
   }
 
   async launch(plan: LaunchPlan): Promise<DebugConnection> {
@@ -391,8 +416,31 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         [];
       const found = configurations.find((configuration) => configuration.name === name);
       if (found) return found;
+      const compounds =
+        vscode.workspace
+          .getConfiguration('launch', folder.uri)
+          .get<Array<{ name?: unknown; configurations?: unknown }>>('compounds') ?? [];
+      const compound = compounds.find((candidate) => candidate.name === name);
+      if (compound)
+        throw new DebugRefusal(
+          refusal.compound(
+            name,
+            (Array.isArray(compound.configurations) ? compound.configurations : []).map((entry: unknown) =>
+              typeof entry === 'string' ? entry : String((entry as { name?: unknown })?.name ?? ''),
+            ),
+          ),
+        );
     }
     return undefined;
+  }
+
+  private familyOf(root: vscode.DebugSession): Map<string, vscode.DebugSession> {
+    let family = this.members.get(root.id);
+    if (!family) {
+      family = new Map([[root.id, root]]);
+      this.members.set(root.id, family);
+    }
+    return family;
   }
 
   private streamOf(rootId: string): EventStream {
@@ -437,8 +485,10 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         }, 50);
       });
     });
-    const request = async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
-      const target = this.targets.get(root.id) ?? root;
+    const request = async <T>(command: string, args?: Record<string, unknown>, member?: string): Promise<T> => {
+      const target =
+        member === undefined ? (this.targets.get(root.id) ?? root) : this.members.get(root.id)?.get(member);
+      if (!target) throw new DebugRefusal(refusal.sessionGone(command));
       try {
         return (await withDeadline(target.customRequest(command, args), REQUEST_TIMEOUT_S, `"${command}"`)) as T;
       } catch (error) {
@@ -455,6 +505,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     return {
       name: root.name,
       request,
+      sessions: () => [...(this.members.get(root.id)?.values() ?? [])].map((session) => memberOf(session, root)),
       onEvent: (listener) => stream.onEvent(listener),
       setExceptionFilters: async (filters) => {
         stream.exceptionFilters = filters;
@@ -462,7 +513,8 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         await request('setExceptionBreakpoints', { filters: stream.knownFilters() });
       },
       offeredExceptionFilters: () => stream.offeredFilters,
-      observedTopFrame: (threadId, timeoutMs) => stream.topFrameOf(threadId, timeoutMs),
+      observedTopFrame: (threadId, timeoutMs, member) =>
+        stream.topFrameOf(member ?? (this.targets.get(root.id) ?? root).id, threadId, timeoutMs),
       breakpointAnswerCount: () => stream.breakpoints.answerCount,
       adapterBreakpoints: async (file, wait) =>
         wait

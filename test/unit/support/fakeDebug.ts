@@ -7,16 +7,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BreakpointReports } from '../../../src/debug/breakpointReports';
+import { AdapterBreakpoint, BreakpointReports } from '../../../src/debug/breakpointReports';
 import { BreakpointSpec, DebugHost, LaunchPlan } from '../../../src/debug/debugHost';
-import { DapEvent, DebugConnection } from '../../../src/debug/debugSession';
+import { DapEvent, DebugConnection, FamilyMember } from '../../../src/debug/debugSession';
 
 export interface FakeProgram {
   /**
    * 'entry': stops on launch and after each resume; 'never': runs until paused; 'script': stops
-   * at `stops` in turn (the first at launch, the next at each resume), then exits.
+   * at `stops` in turn (the first at launch, the next at each resume), then exits; 'fork': a
+   * family of sessions (FakeFamily) whose program forks a worker.
    */
-  readonly behaviour: 'entry' | 'never' | 'script';
+  readonly behaviour: 'entry' | 'never' | 'script' | 'fork';
   /** Reported in a `process` event when set. */
   readonly processId?: number;
   /** How long the editor takes to start the session. */
@@ -245,6 +246,7 @@ export class FakeConnection implements DebugConnection {
 export class FakeHost implements DebugHost {
   readonly launches: LaunchPlan[] = [];
   readonly connections: FakeConnection[] = [];
+  readonly families: FakeFamily[] = [];
   readonly breakpoints = new Map<string, readonly BreakpointSpec[]>();
   /** Documents open in the fake editor, with their (unsaved) text, by absolute path. */
   readonly openDocuments = new Map<string, string>();
@@ -260,6 +262,11 @@ export class FakeHost implements DebugHost {
     this.launches.push(plan);
     const program = this.programs[String(plan.configuration.name)] ?? { behaviour: 'entry' };
     if (program.startMs) await new Promise((resolve) => setTimeout(resolve, program.startMs));
+    if (program.behaviour === 'fork') {
+      const family = new FakeFamily(String(plan.configuration.name), this.folder);
+      this.families.push(family);
+      return family;
+    }
     const connection = new FakeConnection(String(plan.configuration.name), program, this.breakpoints);
     this.connections.push(connection);
     return connection;
@@ -300,5 +307,132 @@ export class FakeHost implements DebugHost {
 
   namedConfiguration(name: string): Record<string, unknown> | undefined {
     return this.configurations[name];
+  }
+}
+
+const ROOT: FamilyMember = { id: 'root', name: 'fork', root: true };
+const PARENT: FamilyMember = { id: 'parent', name: 'main.js [100]', root: false };
+const WORKER: FamilyMember = { id: 'worker', name: 'worker.js [101]', root: false };
+
+/**
+ * js-debug's shape of a program that forks: a root session with no threads, the program's session,
+ * and the worker's, each numbering its one thread 1 and its frames and references alike, so a
+ * request sent to the wrong session answers wrongly. The worker stops at launch (worker.js:8); its
+ * continue ends it (exit code 3) and stops the parent (main.js:9); the parent's continue ends all.
+ * Every request is recorded as `command@session` with its thread, frame or reference.
+ */
+export class FakeFamily implements DebugConnection {
+  readonly requests: string[] = [];
+  readonly ended: Promise<{ reason?: string }>;
+  private endedWith!: (value: { reason?: string }) => void;
+  private readonly events: DapEvent[] = [];
+  private readonly listeners = new Set<(event: DapEvent) => void>();
+  private readonly live = new Set<FamilyMember>([ROOT, PARENT, WORKER]);
+
+  constructor(
+    readonly name: string,
+    private readonly folder: string,
+  ) {
+    this.ended = new Promise((resolve) => (this.endedWith = resolve));
+    this.emit({ event: 'process', body: { systemProcessId: 100 } }, ROOT);
+    this.emit({ event: 'output', body: { category: 'stdout', output: 'forking\n' } }, PARENT);
+    this.emit({ event: 'process', body: { systemProcessId: 101 } }, WORKER);
+    this.emit({ event: 'stopped', body: { reason: 'breakpoint', threadId: 1 } }, WORKER);
+  }
+
+  async request<T>(command: string, args: Record<string, unknown> = {}, session?: string): Promise<T> {
+    const member = session === undefined ? [...this.live].at(-1) : [...this.live].find((m) => m.id === session);
+    const detail = ['threadId', 'frameId', 'variablesReference']
+      .filter((key) => args[key] !== undefined)
+      .map((key) => `${key}=${String(args[key])}`)
+      .join(' ');
+    this.requests.push(`${command}@${session ?? '(default)'}${detail ? ` ${detail}` : ''}`);
+    if (!member) throw new Error(`no session ${session}`);
+    const worker = member === WORKER;
+    switch (command) {
+      case 'threads':
+        return { threads: member.root ? [] : [{ id: 1, name: worker ? 'worker.js' : 'main.js' }] } as T;
+      case 'stackTrace':
+        if (args.threadId !== 1 || member.root) throw new Error(`no thread ${String(args.threadId)}`);
+        return {
+          stackFrames: [
+            worker
+              ? { id: 1, name: 'total', line: 8, source: { path: path.join(this.folder, 'worker.js') } }
+              : { id: 1, name: '<anonymous>', line: 9, source: { path: path.join(this.folder, 'main.js') } },
+          ],
+          totalFrames: 1,
+        } as T;
+      case 'scopes':
+        return { scopes: [{ name: 'Local', variablesReference: 10 }] } as T;
+      case 'variables':
+        return {
+          variables: [
+            worker
+              ? { name: 'sum', value: '15', variablesReference: 0 }
+              : { name: 'reply', value: "'total 15'", variablesReference: 0 },
+          ],
+        } as T;
+      case 'evaluate': {
+        const value = worker ? { sum: '15' } : { reply: "'total 15'" };
+        const result = value[String(args.expression) as keyof typeof value];
+        if (result === undefined) throw new Error(`${String(args.expression)} is not defined`);
+        return { result } as T;
+      }
+      case 'continue':
+        setImmediate(() => (worker ? this.workerExits() : this.allExit()));
+        return {} as T;
+      default:
+        return {} as T;
+    }
+  }
+
+  sessions(): readonly FamilyMember[] {
+    return [...this.live];
+  }
+
+  onEvent(listener: (event: DapEvent) => void): { dispose(): void } {
+    for (const event of this.events) listener(event);
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  async terminate(): Promise<void> {
+    if (this.live.size > 0) this.allExit();
+  }
+
+  async setExceptionFilters(): Promise<void> {}
+
+  offeredExceptionFilters(): readonly string[] | undefined {
+    return undefined;
+  }
+
+  breakpointAnswerCount(): number {
+    return 0;
+  }
+
+  async adapterBreakpoints(): Promise<ReadonlyMap<number, AdapterBreakpoint>> {
+    return new Map<number, AdapterBreakpoint>();
+  }
+
+  private workerExits(): void {
+    this.emit({ event: 'continued', body: { threadId: 1 } }, WORKER);
+    this.emit({ event: 'exited', body: { exitCode: 3 } }, WORKER);
+    this.emit({ event: 'terminated' }, WORKER);
+    this.live.delete(WORKER);
+    this.emit({ event: 'stopped', body: { reason: 'breakpoint', threadId: 1 } }, PARENT);
+  }
+
+  private allExit(): void {
+    this.emit({ event: 'terminated' }, PARENT);
+    this.emit({ event: 'exited', body: { exitCode: 0 } }, ROOT);
+    this.emit({ event: 'terminated' }, ROOT);
+    this.live.clear();
+    this.endedWith({});
+  }
+
+  private emit(event: DapEvent, from: FamilyMember): void {
+    const sent = { ...event, from };
+    this.events.push(sent);
+    for (const listener of this.listeners) listener(sent);
   }
 }

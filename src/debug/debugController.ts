@@ -139,6 +139,12 @@ export const DRIVING_OPS: ReadonlySet<string> = new Set([
 /** How long each request for the sent state may take: the command answers the human, bounded. */
 const SEND_REQUEST_WAIT_S = 10;
 
+/** What the human is asked before a conversation drives their session; `shared` says which sending it was. */
+export interface DriveQuestion {
+  readonly session: string;
+  readonly sending: object;
+}
+
 /** A session the human started and sent to the chat: read by a conversation without one of its own, driven once allowed. */
 interface SharedSession {
   readonly id: string;
@@ -151,6 +157,8 @@ interface SharedSession {
    * first). Another conversation — a worker, a terminal agent — never sees it.
    */
   user: string | undefined;
+  /** This sending (a new one each time the human sends it): a question asked about an earlier one is void. */
+  sending: object;
 }
 
 interface Conversation {
@@ -170,6 +178,8 @@ export class DebugController {
   private readonly breakpoints = new Map<string, readonly BreakpointSpec[]>();
   /** The human's session last sent to the chat; no other session of theirs is reachable. */
   private shared: SharedSession | undefined;
+  /** Conversations of agents the human did not send it to (workers, terminal agents): never shown it. */
+  private readonly outsiders = new Set<string>();
 
   constructor(
     private readonly host: DebugHost,
@@ -388,6 +398,7 @@ export class DebugController {
       allowed: new Set<string>(),
       denied: new Set<string>(),
       user: undefined,
+      sending: {},
     };
     const session = shared.session;
     if (session.state.kind !== 'stopped') {
@@ -402,27 +413,39 @@ export class DebugController {
         if (this.shared === shared) this.unshare();
       });
     }
-    // Sent again, the human invites anew (maybe in another chat): a refusal of theirs is asked again.
+    // Sent again, the human invites anew (maybe in another chat): whoever uses it now is asked again.
     shared.denied.clear();
+    shared.allowed.clear();
     shared.user = undefined;
+    shared.sending = {};
     this.log.info('debug.shared', `the human sent "${connection.name}" (${adapter}) to the chat`);
     return text;
   }
 
-  /**
-   * The session's name when `op` of this conversation would drive the human's session and they were
-   * not asked yet (the tool then asks them, naming who asks, and calls `answerDrive`).
-   */
-  driveQuestion(conversationId: string, op: string): string | undefined {
-    const shared = this.sharedWith(conversationId);
-    if (!shared || !DRIVING_OPS.has(op) || this.conversations.get(conversationId)?.session) return undefined;
-    return this.driveOf(shared, conversationId) === 'ask' ? shared.session.connection.name : undefined;
+  /** A conversation of an agent the human did not send their session to: it never sees it. */
+  keepFromHumanSession(conversationId: string): void {
+    this.outsiders.add(conversationId);
   }
 
-  /** What the human answered: allowed, denied, or nothing (undefined: asked again next time). */
-  answerDrive(conversationId: string, allowed: boolean | undefined): void {
+  /**
+   * The question when `op` of this conversation would drive the human's session and they were not
+   * asked yet (the tool then asks them, naming who asks, and calls `answerDrive` with it).
+   */
+  driveQuestion(conversationId: string, op: string): DriveQuestion | undefined {
     const shared = this.sharedWith(conversationId);
-    if (!shared || allowed === undefined) return;
+    if (!shared || !DRIVING_OPS.has(op) || this.conversations.get(conversationId)?.session) return undefined;
+    return this.driveOf(shared, conversationId) === 'ask'
+      ? { session: shared.session.connection.name, sending: shared.sending }
+      : undefined;
+  }
+
+  /**
+   * What the human answered: allowed, denied, or nothing (undefined: asked again next time). Kept only
+   * for the very session they were asked about (one sent since is asked anew).
+   */
+  answerDrive(conversationId: string, question: DriveQuestion, allowed: boolean | undefined): void {
+    const shared = this.sharedWith(conversationId);
+    if (!shared || shared.sending !== question.sending || allowed === undefined) return;
     (allowed ? shared.allowed : shared.denied).add(conversationId);
     this.log.info(
       'debug.shared',
@@ -437,7 +460,8 @@ export class DebugController {
   /** The sent session, unless another conversation uses it. */
   private sharedWith(conversationId: string): SharedSession | undefined {
     const shared = this.shared;
-    return shared && (shared.user === undefined || shared.user === conversationId) ? shared : undefined;
+    if (!shared || this.outsiders.has(conversationId)) return undefined;
+    return shared.user === undefined || shared.user === conversationId ? shared : undefined;
   }
 
   /** The human's sent session for a conversation without its own: any reading op, a driving one once allowed. */
@@ -493,7 +517,9 @@ export class DebugController {
           ).variables,
         )
       : '';
-    const state = session.state as Extract<DebugSessionState['state'], { kind: 'stopped' }>;
+    const state = session.state;
+    // The human may have gone on while it was read: what was read is no longer where the program is.
+    if (state.kind !== 'stopped') throw new DebugRefusal(refusal.notPausedToSend(session.connection.name, state));
     return pausedStateAnswer({
       session: session.connection.name,
       adapter: session.adapter,
@@ -517,6 +543,7 @@ export class DebugController {
       this.shared?.denied.delete(id);
       if (this.shared?.user === id) this.shared.user = undefined;
     }
+    for (const id of [...this.outsiders]) if (belongsTo(id, conversationId)) this.outsiders.delete(id);
     await Promise.all(ending.map(([, conversation]) => this.end(conversation)));
   }
 

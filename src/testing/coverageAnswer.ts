@@ -9,6 +9,8 @@ import { MeasuredCoverage, TestOutcome } from './runTests';
 import { commandLineOf, TestPlan } from './testPlan';
 
 export const COVERAGE_FILES_LISTED = 30;
+/** Files reported to the editor a run (the rest stay in the answer's count). */
+export const COVERAGE_FILES_IN_EDITOR = 2_000;
 export const NOT_RUN_RANGES = 15;
 
 /** One file's coverage, as the answer and the editor give it. */
@@ -77,7 +79,10 @@ export function coverageSection(plan: Pick<TestPlan, 'coverage' | 'workspaceFold
   ];
   for (const file of files.slice(0, COVERAGE_FILES_LISTED)) lines.push(fileLine(file, unit));
   const unlisted = files.length - Math.min(files.length, COVERAGE_FILES_LISTED);
-  if (unlisted) lines.push(`…and ${unlisted} more files, not listed (all are in the editor's coverage view).`);
+  if (unlisted)
+    lines.push(
+      `…and ${unlisted} more files, not listed (${files.length > COVERAGE_FILES_IN_EDITOR ? `the editor's coverage view has the first ${COVERAGE_FILES_IN_EDITOR}` : "all are in the editor's coverage view"}).`,
+    );
   const outside = outcome.coverage.files.length - files.length + outcome.coverage.otherFiles;
   if (outside) lines.push(`(${outside} measured files outside the workspace folder are left out.)`);
   if (outcome.coverage.filesLeftOut || outcome.coverage.statementsLeftOut)

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 
 export const MAX_COVERAGE_FILES = 10_000;
 export const MAX_STATEMENTS = 1_000_000;
-/** A report larger than this is not read (checked on the file's size first). */
-export const MAX_COVERAGE_REPORT_BYTES = 64 * 1024 * 1024;
+/** A report larger than this is not read (checked on the file's size first): it is parsed on the extension host, ~1 s at this size. */
+export const MAX_COVERAGE_REPORT_BYTES = 16 * 1024 * 1024;
 
 export type CoverageFormat = 'lcov' | 'go';
 
@@ -44,8 +44,8 @@ class Collector {
   filesLeftOut = 0;
   statementsLeftOut = 0;
   private statementCount = 0;
-  /** The last file left out, so its following lines do not count it again. */
-  private lastLeftOut: string | undefined;
+  /** The files left out so far, each counted once (at most MAX_COVERAGE_FILES names kept). */
+  private readonly leftOut = new Set<string>();
 
   constructor(private readonly setMode = false) {}
 
@@ -83,9 +83,12 @@ class Collector {
     }
   }
 
+  /** Counts a file past the cap once, however often the report names it (merged profiles repeat names). */
   private leaveOut(file: string): void {
-    if (file !== this.lastLeftOut) this.filesLeftOut++;
-    this.lastLeftOut = file;
+    if (this.leftOut.has(file)) return;
+    this.filesLeftOut++;
+    // Past this many names the count may count a name twice: bounded memory over an exact count.
+    if (this.leftOut.size < MAX_COVERAGE_FILES) this.leftOut.add(file);
   }
 
   report(unit: CoverageReport['unit']): CoverageReport {

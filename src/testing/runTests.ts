@@ -165,7 +165,7 @@ async function runAndRead(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Pro
   const { report, problem } = stoppedBecause
     ? { report: undefined, problem: undefined }
     : readReport(plan.reportFile, TEST_TOOL_RUNNERS[plan.runner].parseReport);
-  const coverage = stoppedBecause ? {} : await measuredCoverage(plan, watch, baseEnv);
+  const coverage = stoppedBecause ? {} : await measuredCoverage(plan, watch, baseEnv, completed.exitCode);
   return {
     exitCode: completed.exitCode,
     seconds: completed.seconds,
@@ -197,7 +197,7 @@ async function runGo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessE
     file: locate(started.packagePath, started.name.split('/')[0])?.file,
   };
   const result = stream.finish(locate);
-  const coverage = stoppedBecause ? {} : await measuredCoverage(plan, watch, baseEnv);
+  const coverage = stoppedBecause ? {} : await measuredCoverage(plan, watch, baseEnv, completed.exitCode);
   return {
     exitCode: completed.exitCode,
     seconds: completed.seconds,
@@ -282,10 +282,16 @@ async function runCargo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Proce
 type CoverageParts = Pick<TestOutcome, 'coverage' | 'coverageProblem' | 'coverageToolMissing'>;
 
 /** After the tests: the runner's second command when it has one (coverage.py's `coverage lcov`), then the report. */
-async function measuredCoverage(plan: TestPlan, watch: RunWatch, baseEnv: NodeJS.ProcessEnv): Promise<CoverageParts> {
+async function measuredCoverage(
+  plan: TestPlan,
+  watch: RunWatch,
+  baseEnv: NodeJS.ProcessEnv,
+  exitCode: number | null,
+): Promise<CoverageParts> {
   const coveragePlan = plan.coverage;
   if (!coveragePlan) return {};
-  if (coveragePlan.missing?.test(watch.tail.slice(-4000))) return { coverageToolMissing: true };
+  // A run that failed for want of the tool (its exit code says so), not one whose tests printed the words.
+  if (exitCode !== 0 && coveragePlan.missing?.test(watch.tail.slice(-4000))) return { coverageToolMissing: true };
   // The report's writer (coverage.py's `coverage lcov`) gets what is left of the run's time limit.
   const limits = { ...watch.limits, timeoutSeconds: Math.max(10, Math.ceil(watch.secondsLeft())) };
   if (coveragePlan.afterArgs) {

@@ -126,6 +126,13 @@ describe('coverage: Go cover profiles', () => {
     assert.equal(parseGoCoverProfile('mode: set\nm/a.go 1 1\nnot a block\n').files.length, 0);
   });
 
+  it('counts each file past the cap once, though a merged profile names it again later', () => {
+    const names = Array.from({ length: MAX_COVERAGE_FILES + 10 }, (_, index) => `m/f${index}.go:1.1,2.2 1 1`);
+    const report = parseGoCoverProfile(['mode: set', ...names, ...names].join('\n'));
+    assert.equal(report.files.length, MAX_COVERAGE_FILES);
+    assert.equal(report.filesLeftOut, 10);
+  });
+
   it("maps import paths to the module's files; other modules' files are not ours", () => {
     assert.equal(goModulePath('// c\nmodule "example.com/shop" // here\n\ngo 1.19\n'), 'example.com/shop');
     assert.equal(goModulePath('go 1.19\n'), undefined);

@@ -870,7 +870,15 @@ describe('debug controller', () => {
         /^No session of this conversation's own\. The human sent their session "Human: loop" \(debugpy, stopped \(breakpoint\)\) to the chat: stack/,
       );
       assert.match(await debug({ op: 'stack' }), /- #1 main at loop\.py:4/);
-      // The first conversation to use it has it: another (a worker, a terminal agent) never sees it.
+      // A worker or terminal agent never sees it, even before the chat uses it.
+      controller.keepFromHumanSession('chat#worker-w1');
+      assert.match(await runDebugOp(controller, 'chat#worker-w1', { op: 'status' } as DebugInput), /^No debug session/);
+      await assert.rejects(
+        runDebugOp(controller, 'chat#worker-w1', { op: 'stack' } as DebugInput),
+        /No debug session for op "stack"/,
+      );
+      assert.equal(controller.driveQuestion('chat#worker-w1', 'step_over'), undefined);
+      // The first conversation to use it has it: another never sees it.
       assert.match(await runDebugOp(controller, 'bystander', { op: 'status' } as DebugInput), /^No debug session/);
       await assert.rejects(
         runDebugOp(controller, 'bystander', { op: 'stack' } as DebugInput),
@@ -883,16 +891,21 @@ describe('debug controller', () => {
         debug({ op: 'step_over' }),
         /did not answer whether you may drive it: op "step_over" was not done/,
       );
-      assert.equal(controller.driveQuestion(CONVERSATION, 'step_over'), 'Human: loop');
+      const asked = controller.driveQuestion(CONVERSATION, 'step_over');
+      assert.equal(asked?.session, 'Human: loop');
       assert.equal(controller.driveQuestion(CONVERSATION, 'stack'), undefined);
-      controller.answerDrive(CONVERSATION, false);
+      controller.answerDrive(CONVERSATION, asked!, false);
       assert.equal(controller.driveQuestion(CONVERSATION, 'evaluate'), undefined);
       await assert.rejects(debug({ op: 'evaluate', expression: 'sum' }), /they did not let you drive it/);
       assert.equal(human.requests.slice(before).filter((request) => request !== 'stackTrace').length, 0);
       // Sent again: asked again; allowed, it steps, and is never ended by the agent.
       await controller.sendPausedState('s1', human, 'debugpy');
-      assert.equal(controller.driveQuestion(CONVERSATION, 'step_over'), 'Human: loop');
-      controller.answerDrive(CONVERSATION, true);
+      const again = controller.driveQuestion(CONVERSATION, 'step_over');
+      assert.equal(again?.session, 'Human: loop');
+      // An answer about the session as it was sent before is not kept for this sending.
+      controller.answerDrive(CONVERSATION, asked!, true);
+      assert.equal(controller.driveQuestion(CONVERSATION, 'step_over')?.session, 'Human: loop');
+      controller.answerDrive(CONVERSATION, again!, true);
       assert.equal(controller.driveQuestion(CONVERSATION, 'continue'), undefined);
       assert.match(await debug({ op: 'step_over' }), /^Stopped \(step\) on thread 1 at loop\.py:3/);
       assert.match(await debug({ op: 'status' }), /you are driving it \(they allowed it\)/);

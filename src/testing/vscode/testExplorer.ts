@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Failure, failuresOf } from '../answers';
-import { FileSummary, summarize } from '../coverageAnswer';
+import { COVERAGE_FILES_IN_EDITOR, FileSummary, summarize } from '../coverageAnswer';
 import { CoverageStatement } from '../coverageReport';
 import { caseFacts } from '../failureFacts';
 import { TestOutcome } from '../runTests';
@@ -39,8 +39,7 @@ export interface ReportedRun {
   readonly coverage?: readonly ReportedCoverage[];
 }
 
-/** Files reported to the editor a run (the rest stay in the answer's count). */
-const MAX_COVERAGE_FILES_SHOWN = 2_000;
+/** Lines of a file `liveTools.testExplorerState` hands back. */
 const REPORTED_LINES = 1_000;
 
 export class TestExplorer implements vscode.Disposable {
@@ -149,7 +148,7 @@ export class TestExplorer implements vscode.Disposable {
     const statements = new Map((outcome.coverage?.files ?? []).map((file) => [file.file, file.statements]));
     const reported: ReportedCoverage[] = [];
     const files = outcome.coverage ? summarize(outcome.coverage, plan.workspaceFolder) : [];
-    for (const summary of files.slice(0, MAX_COVERAGE_FILES_SHOWN)) {
+    for (const summary of files.slice(0, COVERAGE_FILES_IN_EDITOR)) {
       const fileCoverage = new vscode.FileCoverage(
         vscode.Uri.file(summary.file),
         new vscode.TestCoverageCount(summary.covered, summary.total),

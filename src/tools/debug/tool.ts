@@ -27,6 +27,8 @@ export function createDebugTool(
   mask: (text: string) => string,
   approver: Approver,
 ): LiveTool<DebugInput> {
+  /** A question about driving the human's session on screen, per conversation: a second call waits for its answer. */
+  const asking = new Map<string, Promise<void>>();
   return {
     declaration: debugDeclaration,
 
@@ -41,11 +43,19 @@ export function createDebugTool(
     // A cancelled call answers at once (the runner turns it into a CancellationError); the session goes on.
     // Values, evaluations and program output can hold credentials: masked before the model reads them.
     invoke: async (input, { conversation, caller, token }) => {
-      await askToDrive(controller, approver, caller, conversation, input.op, token);
+      // The human sent their session to the chat: a worker or a terminal agent never sees it.
+      if (!HUMAN_SESSION_CALLERS.has(caller.kind) || caller.copy) controller.keepFromHumanSession(conversation);
+      for (let pending = asking.get(conversation); pending; pending = asking.get(conversation)) await pending;
+      const question = askToDrive(controller, approver, caller, conversation, input.op, token);
+      asking.set(conversation, question);
+      await question.finally(() => asking.delete(conversation));
       return mask(await withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)));
     },
   };
 }
+
+/** Callers that may use the session the human sent to the chat (the chat's own, and what acts in its name). */
+const HUMAN_SESSION_CALLERS: ReadonlySet<Caller['kind']> = new Set(['chat', 'extension', 'playground', 'cell']);
 
 /**
  * The first op of a conversation that would drive the human's own session (the one they sent to the
@@ -60,8 +70,9 @@ async function askToDrive(
   op: string,
   token: vscode.CancellationToken,
 ): Promise<void> {
-  const session = controller.driveQuestion(conversation, op);
-  if (session === undefined) return;
+  const question = controller.driveQuestion(conversation, op);
+  if (question === undefined) return;
+  const { session } = question;
   const choice = await approver.choose(
     {
       caller,
@@ -82,7 +93,7 @@ async function askToDrive(
   );
   // A cancelled call is answered as cancelled by the op itself; nothing is recorded.
   if (token.isCancellationRequested) return;
-  controller.answerDrive(conversation, choice === undefined ? undefined : choice === 'Allow');
+  controller.answerDrive(conversation, question, choice === undefined ? undefined : choice === 'Allow');
 }
 
 /** One op of the tool as the controller's typed call: the model's snake_case input mapped onto it. */

@@ -97,12 +97,15 @@ export class LibtestStream {
   private events = 0;
   private readonly started: string[] = [];
   private current?: { classname: string; file: string };
+  /** Failures the executable running now reported. */
+  private failedHere = 0;
 
   /** The next executable's output starts: its cases are named after its target and file (relative to the run's root). */
   begin(target: string, file: string): void {
     this.lines = new StreamLines(MAX_LINE_CHARACTERS, MAX_STREAM_CHARACTERS);
     this.current = { classname: target, file };
     this.started.length = 0;
+    this.failedHere = 0;
   }
 
   /** Reads a chunk of the executable's stdout; answers the text to show (failures' output, lines not JSON). */
@@ -121,8 +124,45 @@ export class LibtestStream {
     this.lines.end((line) => this.line(line, []));
   }
 
+  /**
+   * The executable ended by itself: a test it started and never ended crashed it (abort, stack overflow,
+   * process::exit), and a failed exit no failing test explains is an error too — never a clean run.
+   */
+  exited(exitCode: number | null): void {
+    this.end();
+    const how = exitCode === null ? 'was killed by a signal' : `exited with code ${exitCode}`;
+    // A result line over the cap (a test that printed megabytes) is not read: said, not taken for a crash.
+    const why = this.lines.longLines
+      ? `its result was not read (${this.lines.longLines} lines of libtest's over ${MAX_LINE_CHARACTERS} characters skipped); the executable ${how}`
+      : `the test executable ${how} while this test ran (it crashed the process)`;
+    for (const name of this.started) this.add(name, 'error', { message: why });
+    if (this.started.length === 0 && exitCode !== 0 && this.failedHere === 0)
+      this.add(this.current?.classname ?? 'test executable', 'error', {
+        message: `the test executable ${how}, and none of its tests failed: see its output`,
+      });
+    this.started.length = 0;
+  }
+
   report(): JunitReport {
     return { cases: this.cases, casesLeftOut: this.casesLeftOut, counts: { ...this.counts } };
+  }
+
+  /** A case of the executable running now, counted; kept while the cap allows. */
+  private add(name: string, outcome: CaseOutcome, facts: Partial<JunitCase>): void {
+    this.counts[outcome]++;
+    if (this.cases.length >= MAX_CASES) {
+      this.casesLeftOut++;
+      return;
+    }
+    this.cases.push({
+      name,
+      classname: this.current?.classname ?? '',
+      suites: [],
+      ...(this.current?.file ? { file: this.current.file } : {}),
+      seconds: 0,
+      outcome,
+      ...facts,
+    });
   }
 
   private line(line: string, shown: string[]): void {
@@ -148,11 +188,7 @@ export class LibtestStream {
     if (!outcome) return;
     const at = this.started.indexOf(name);
     if (at !== -1) this.started.splice(at, 1);
-    this.counts[outcome]++;
-    if (this.cases.length >= MAX_CASES) {
-      this.casesLeftOut++;
-      return;
-    }
+    if (outcome === 'failed') this.failedHere++;
     const captured = typeof event.stdout === 'string' ? event.stdout.slice(0, MAX_TEXT_CHARACTERS) : '';
     if (captured) shown.push(captured.replace(/\s+$/, '') + '\n');
     // What the test printed, apart from its panic (message, place, backtrace): the panic ends the test.
@@ -160,13 +196,8 @@ export class LibtestStream {
     const output = (panicAt === -1 ? captured : captured.slice(0, panicAt)).replace(/\s+$/, '');
     const details = panicAt === -1 ? '' : captured.slice(panicAt).replace(/\s+$/, '');
     const message = typeof event.message === 'string' ? event.message.slice(0, MAX_TEXT_CHARACTERS) : undefined;
-    this.cases.push({
-      name,
-      classname: this.current?.classname ?? '',
-      suites: [],
-      ...(this.current?.file ? { file: this.current.file } : {}),
+    this.add(name, outcome, {
       seconds: typeof event.exec_time === 'number' ? event.exec_time : 0,
-      outcome,
       ...(message ? { message } : {}),
       ...(details ? { details } : {}),
       ...(output ? { output } : {}),

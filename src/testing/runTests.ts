@@ -114,6 +114,7 @@ class RunWatch {
     },
   ): Promise<Omit<CompletedProcess, 'stoppedBecause'> & { stoppedBecause?: TestOutcome['stoppedBecause'] }> {
     let stop: (() => void) | undefined;
+    let unlisten: (() => void) | undefined;
     let idle: NodeJS.Timeout | undefined;
     let hung = false;
     const armIdle = (): void => {
@@ -136,6 +137,8 @@ class RunWatch {
         stop = cancel;
         if (signal?.aborted) cancel();
         signal?.addEventListener('abort', cancel, { once: true });
+        // cargo runs a process per test executable on one signal: each takes its listener away when it ends.
+        unlisten = () => signal?.removeEventListener('abort', cancel);
       },
       onStdout: (chunk) => {
         this.show(options.stdout ? options.stdout(chunk) : chunk);
@@ -148,6 +151,7 @@ class RunWatch {
       },
     }).finally(() => {
       if (idle) clearTimeout(idle);
+      unlisten?.();
     });
     const ended = hung && completed.stoppedBecause === 'cancelled' ? 'hung' : completed.stoppedBecause;
     return { ...completed, stoppedBecause: ended };
@@ -265,8 +269,8 @@ async function runCargo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Proce
       idle: true,
       stdout: (chunk) => tests.stdout(chunk),
     });
-    tests.end();
     if (ran.stoppedBecause) {
+      tests.end();
       const name = tests.running()[0];
       return ended(
         ran.stoppedBecause,
@@ -274,6 +278,7 @@ async function runCargo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Proce
         name ? { running: { name, file: path.relative(plan.root, sourceFile) } } : {},
       );
     }
+    tests.exited(ran.exitCode);
     if (ran.exitCode !== 0) exitCode = ran.exitCode;
   }
   return ended(undefined, exitCode, { report: tests.report() });

@@ -285,17 +285,9 @@ function namePattern(tests: readonly string[]): string {
 /** go test's -run for the tests: one test's pattern as `debug launch test` makes it; several level by level. */
 function goRun(tests: readonly string[]): string[] {
   if (tests.length === 0) return [];
-  const patterns = tests.map(goRunPattern);
-  if (patterns.length === 1) return [`-run=${patterns[0]}`];
-  // Go matches -run level by level (split at "/"): each level is the alternatives given for it, so
-  // TestA/x and TestB/y also select TestA/y — a superset, never fewer.
-  const levels: string[][] = [];
-  for (const pattern of patterns)
-    pattern.split('/').forEach((level, index) => {
-      levels[index] ??= [];
-      if (!levels[index].includes(level)) levels[index].push(level);
-    });
-  return [`-run=${levels.map((alternatives) => alternatives.join('|')).join('/')}`];
+  // Go splits -run at its top-level "|" before the "/" levels: each test's whole pattern is one
+  // alternative (TestA/x|TestB/y runs those two; joined level by level it ran TestB/x, not TestB/y).
+  return [`-run=${tests.map(goRunPattern).join('|')}`];
 }
 
 /** The packages of the test files (./dir from the module root), every package when none. */

@@ -5,6 +5,7 @@
  * time on hostile reports.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -25,6 +26,7 @@ import { commandLineOf, planTests, TestPlan } from '../../src/testing/testPlan';
 import { TestRefusal } from '../../src/testing/testingErrors';
 import { assertLinear } from './support/growth';
 import { repoRoot } from '../support/repoRoot';
+import { withTempDir } from '../support/tempDir';
 
 const PYTEST_REPORT = `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="1" skipped="1" tests="3" time="0.017"><testcase classname="tests.test_c" name="test_ok" file="tests/test_c.py" line="0" time="0.001"/><testcase classname="tests.test_c.TestBox" name="test_helper" file="tests/test_c.py" line="4" time="0.250"><failure message="assert 6 == 7">self = &lt;tests.test_c.TestBox object at 0x7ff7304b3f90&gt;
 
@@ -562,6 +564,38 @@ describe('test tool: cargo test and libtest JSON', () => {
     return stream.report();
   };
 
+  it('an executable that crashes is never a clean run: the test it was running, or its failed exit, is an error', () => {
+    const stream = new LibtestStream();
+    stream.begin('lib p', 'src/lib.rs');
+    stream.stdout('{ "type": "test", "event": "started", "name": "a::dies" }\n');
+    stream.exited(null);
+    stream.begin('test other', 'tests/other.rs');
+    stream.stdout(
+      '{ "type": "test", "event": "started", "name": "b::fine" }\n{ "type": "test", "name": "b::fine", "event": "ok" }\n',
+    );
+    stream.exited(3);
+    stream.begin('test clean', 'tests/clean.rs');
+    stream.exited(0);
+    const report = stream.report();
+    assert.deepEqual(report.counts, { passed: 1, failed: 0, error: 2, skipped: 0 });
+    const errors = report.cases.filter((testCase) => testCase.outcome === 'error');
+    assert.deepEqual(
+      errors.map((testCase) => [testCase.name, testCase.file, testCase.message]),
+      [
+        [
+          'a::dies',
+          'src/lib.rs',
+          'the test executable was killed by a signal while this test ran (it crashed the process)',
+        ],
+        [
+          'test other',
+          'tests/other.rs',
+          'the test executable exited with code 3, and none of its tests failed: see its output',
+        ],
+      ],
+    );
+  });
+
   it("the build's test executables, with their target's file and package folder", () => {
     const build = new CargoBuildStream();
     for (const chunk of chunks(captured('cargo-build.jsonl'), 50)) build.stdout(chunk);
@@ -685,6 +719,30 @@ describe('test tool: cargo test and libtest JSON', () => {
       }).args,
       ['test', '-json', './...'],
     );
+  });
+
+  it("several Go subtests of different tests run exactly those: real go test with the tool's -run", async function () {
+    this.timeout(60_000);
+    await withTempDir('testtool-go-run', async (module) => {
+      fs.writeFileSync(path.join(module, 'go.mod'), 'module pick\n\ngo 1.19\n');
+      const sub = (name: string) => `t.Run("${name}", func(t *testing.T) {})`;
+      fs.writeFileSync(
+        path.join(module, 'pick_test.go'),
+        `package pick\n\nimport "testing"\n\nfunc TestA(t *testing.T) { ${sub('x')}; ${sub('y')} }\n\nfunc TestB(t *testing.T) { ${sub('x')}; ${sub('y')} }\n`,
+      );
+      const run = planTests({ files: [], tests: ['TestA/x', 'TestB/y'], workspaceFolder: module }, '/tmp/r', {
+        resolve: (command) => command,
+      });
+      assert.deepEqual(run.args, ['test', '-json', '-run=^TestA$/^x$|^TestB$/^y$', './...']);
+      const events = execFileSync('go', run.args, { cwd: module, encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { Action: string; Test?: string });
+      const ran = events
+        .filter((event) => event.Action === 'pass' && event.Test?.includes('/'))
+        .map((event) => event.Test);
+      assert.deepEqual(ran.sort(), ['TestA/x', 'TestB/y']);
+    });
   });
 
   it('answers note that doc tests were not run', () => {

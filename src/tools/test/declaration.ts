@@ -36,8 +36,8 @@ export const testDeclaration: ToolDeclaration = {
       'tail of its output, and the next step (debug with test: <id>). A run silent for idle_seconds (default 60) is ' +
       'ended and answered as hung, naming the test that was running when the runner says. The human sees each run in Test Explorer.',
     'mode: "coverage" also measures which lines the tests run (coverage.py for pytest, which the project\'s Python must have; ' +
-      "Node's --experimental-test-coverage) and answers, per file of the workspace, lines run of lines measured and the lines " +
-      "never run; the human sees it in the editor's coverage view.",
+      "Node's --experimental-test-coverage; go test -coverprofile, in statements; not cargo, mocha, jest or vitest) and answers, " +
+      "per file of the workspace, lines run of lines measured and the lines never run; the human sees it in the editor's coverage view.",
   ].join('\n'),
   inputSchema: {
     type: 'object',

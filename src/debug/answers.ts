@@ -327,10 +327,15 @@ export function threadsAnswer(threads: ReadonlyArray<{ id: number; name: string;
 }
 
 /** `Session "worker.js [4242]" ended with exit code 0.`: a child of the family that ended while the rest ran on. */
+/** Child sessions' ends named in one answer; the rest counted (a program may fork hundreds). */
+export const MEMBER_ENDS_NAMED = 10;
+
 export function memberEndedNote(ends: ReadonlyArray<{ readonly name: string; readonly exitCode?: number }>): string {
-  return ends
-    .map((end) => `Session "${end.name}" ended${end.exitCode !== undefined ? ` with exit code ${end.exitCode}` : ''}.`)
-    .join('\n');
+  const named = ends
+    .slice(0, MEMBER_ENDS_NAMED)
+    .map((end) => `Session "${end.name}" ended${end.exitCode !== undefined ? ` with exit code ${end.exitCode}` : ''}.`);
+  const more = ends.length - named.length;
+  return [...named, ...(more > 0 ? [`…and ${more} more sessions ended.`] : [])].join('\n');
 }
 
 /** `frames` with their place already worded (`frameLocation`), at most STACK_CAP of them. */

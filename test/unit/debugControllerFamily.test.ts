@@ -13,6 +13,7 @@ import { DebugController } from '../../src/debug/debugController';
 import type { DebugInput } from '../../src/tools/debug/declaration';
 import { runDebugOp } from '../../src/tools/debug/tool';
 import { ThreadIds } from '../../src/debug/threadIds';
+import { MEMBER_ENDS_NAMED, memberEndedNote } from '../../src/debug/answers';
 import { FakeHost } from './support/fakeDebug';
 
 const NEXT =
@@ -149,5 +150,14 @@ describe('debug controller: a family of sessions (a program that forks)', () => 
     assert.deepEqual(ids.of(2), { session: 'b', threadId: 1 });
     assert.deepEqual(ids.of(8), { session: 'a', threadId: 2 });
     assert.deepEqual(ids.of(5), { session: undefined, threadId: 5 });
+  });
+
+  it("names at most 10 child sessions' ends in one answer and counts the rest", () => {
+    const ends = Array.from({ length: 500 }, (_, index) => ({ name: `worker.js [${index}]`, exitCode: 0 }));
+    const note = memberEndedNote(ends).split('\n');
+    assert.equal(note.length, MEMBER_ENDS_NAMED + 1);
+    assert.equal(note[0], 'Session "worker.js [0]" ended with exit code 0.');
+    assert.equal(note.at(-1), '…and 490 more sessions ended.');
+    assert.equal(memberEndedNote([{ name: 'w' }]), 'Session "w" ended.');
   });
 });

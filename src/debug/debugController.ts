@@ -312,6 +312,11 @@ export class DebugController {
         totalFrames?: number;
       }>('stackTrace', { threadId: thread.threadId, startFrame: 0, levels: STACK_CAP }, thread.session);
       const frames = stackFrames.slice(0, STACK_CAP);
+      session.handles.note(
+        'frame',
+        frames.map((frame) => frame.id),
+        thread.session,
+      );
       const sources = new Map<string, Promise<string | undefined>>();
       const placed = await Promise.all(
         frames.map(async (frame) => ({ id: frame.id, name: frame.name, where: await this.where(frame, sources) })),
@@ -324,9 +329,16 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'scopes', signal, async (_conversation, session) => {
       const thread = this.threadOf(session, request.threadId, request.frameId !== undefined);
       const frameId = request.frameId ?? (await this.topFrame(session, thread)).id;
+      const owner = this.ownerOf(session, 'frame', request.frameId, request.threadId);
+      const to = owner ? owner.session : thread.session;
       const { scopes } = await session.connection.request<{
         scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }>;
-      }>('scopes', { frameId }, thread.session);
+      }>('scopes', { frameId }, to);
+      session.handles.note(
+        'reference',
+        scopes.map((scope) => scope.variablesReference),
+        to,
+      );
       return scopesAnswer(frameId, scopes);
     });
   }
@@ -335,9 +347,16 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'variables', signal, async (_conversation, session) => {
       if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
       const thread = this.threadOf(session, request.threadId);
+      const owner = this.ownerOf(session, 'reference', request.reference, request.threadId);
+      const to = owner ? owner.session : thread.session;
       const { variables } = await session.connection.request<{
         variables: Array<{ name: string; value: string; type?: string; variablesReference: number }>;
-      }>('variables', { variablesReference: request.reference }, thread.session);
+      }>('variables', { variablesReference: request.reference }, to);
+      session.handles.note(
+        'reference',
+        variables.map((variable) => variable.variablesReference),
+        to,
+      );
       return variablesAnswer(variables);
     });
   }
@@ -350,11 +369,14 @@ export class DebugController {
       const stopped = session.state.kind === 'stopped' || request.threadId !== undefined;
       const thread = stopped ? this.threadOf(session, request.threadId, true) : undefined;
       if (frameId === undefined && thread) frameId = (await this.topFrame(session, thread)).id;
+      const owner = this.ownerOf(session, 'frame', request.frameId, request.threadId);
+      const to = owner ? owner.session : thread?.session;
       const result = await session.connection.request<{ result: string; type?: string; variablesReference?: number }>(
         'evaluate',
         { expression: request.expression, frameId, context: 'repl' },
-        thread?.session,
+        to,
       );
+      if (result.variablesReference) session.handles.note('reference', [result.variablesReference], to);
       return evaluateAnswer(request.expression, result);
     });
   }
@@ -876,6 +898,20 @@ export class DebugController {
     const stopper = session.state.session;
     const { threadId } = session.state.threadId === undefined ? { threadId: 1 } : session.threadIds.of(shown);
     return { shown, threadId, session: stopper?.id, member: stopper };
+  }
+
+  /**
+   * The session a frame id or reference the model gives came from, when no thread names one and the
+   * family has several sessions (js-debug's ids run across them; each answers only for its own).
+   */
+  private ownerOf(
+    session: DebugSessionState,
+    kind: 'frame' | 'reference',
+    id: number | undefined,
+    threadId: number | undefined,
+  ): { readonly session: string | undefined } | undefined {
+    if (id === undefined || threadId !== undefined || !session.severalSessions) return undefined;
+    return session.handles.ownerOf(kind, id);
   }
 
   /** Asked of the adapter, and taken from the editor's own question on the stop when that answer comes first. */

@@ -6,7 +6,7 @@
  */
 import { boundedTimeout } from '../async/timers';
 import type { AdapterBreakpoint } from './breakpointReports';
-import { ThreadIds } from './threadIds';
+import { ThreadIds, HandleOwners } from './threadIds';
 
 export interface DapEvent {
   readonly event: string;
@@ -99,6 +99,7 @@ export class DebugSessionState {
   processId: number | undefined;
   /** Thread ids as the model sees them, each mapped to its session's own. */
   readonly threadIds = new ThreadIds();
+  readonly handles = new HandleOwners();
   /** The stop of each session that is stopped now, the latest last (by member id; '' for a lone session). */
   private readonly stops = new Map<string, Extract<ProgramState, { kind: 'stopped' }>>();
   /** Sessions of the family other than the root that sent anything, and those of them that ended. */

@@ -43,3 +43,31 @@ export class ThreadIds {
     this.shownByKey.delete(`${thread.session ?? ''}\n${thread.threadId}`);
   }
 }
+
+/** Frame ids and variables references kept at most (the oldest forgotten first). */
+const HANDLES_KEPT = 10_000;
+
+/**
+ * Which session of a family answered each frame id (`frame`) and variables reference (`reference`):
+ * js-debug numbers them across its sessions but each session answers only for its own, so a request
+ * naming one without a thread goes to the session it came from.
+ */
+export class HandleOwners {
+  private readonly owners = new Map<string, string | undefined>();
+
+  note(kind: 'frame' | 'reference', ids: Iterable<number>, session: string | undefined): void {
+    for (const id of ids) {
+      if (!(id > 0)) continue;
+      const key = `${kind}:${id}`;
+      this.owners.delete(key);
+      this.owners.set(key, session);
+      if (this.owners.size > HANDLES_KEPT) this.owners.delete(this.owners.keys().next().value as string);
+    }
+  }
+
+  /** The session the id came from, when it is known (`session` undefined: the default one). */
+  ownerOf(kind: 'frame' | 'reference', id: number): { readonly session: string | undefined } | undefined {
+    const key = `${kind}:${id}`;
+    return this.owners.has(key) ? { session: this.owners.get(key) } : undefined;
+  }
+}

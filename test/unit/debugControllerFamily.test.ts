@@ -152,6 +152,36 @@ describe('debug controller: a family of sessions (a program that forks)', () => 
     assert.deepEqual(ids.of(5), { session: undefined, threadId: 5 });
   });
 
+  it('a frame id or reference given without a thread goes to the session that answered it, with two sessions stopped', async () => {
+    const host = new FakeHost(
+      folder,
+      { fork: { name: 'fork', type: 'fake', request: 'launch' } },
+      { fork: { behaviour: 'fork', distinctIds: true } },
+    );
+    controller = new DebugController(host, () => 60_000);
+    const debug = (input: object) =>
+      runDebugOp(controller!, 'test', { op: 'status', ...input } as DebugInput).catch(
+        (error: Error) => `! ${error.message}`,
+      );
+    await debug({ op: 'launch', configuration: 'fork' });
+    host.families[0].stopParent();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The parent's stop is the latest; the model looks at the worker's thread, then at its frame and scope.
+    assert.match(await debug({ op: 'stack', thread_id: 1 }), /#5 total at worker\.js:8/);
+    assert.match(await debug({ op: 'scopes', frame_id: 5 }), /Local: reference 10/);
+    assert.match(await debug({ op: 'variables', reference: 10 }), /sum = 15/);
+    assert.match(await debug({ op: 'evaluate', expression: 'sum', frame_id: 5 }), /^sum = 15/);
+    // The parent's own, by default.
+    assert.match(await debug({ op: 'scopes' }), /Local: reference 20/);
+    const asked = host.families[0].requests.filter((request) => /^(scopes|variables|evaluate)@/.test(request));
+    assert.deepEqual(asked, [
+      'scopes@worker frameId=5',
+      'variables@worker variablesReference=10',
+      'evaluate@worker frameId=5',
+      'scopes@parent frameId=7',
+    ]);
+  });
+
   it("names at most 10 child sessions' ends in one answer and counts the rest", () => {
     const ends = Array.from({ length: 500 }, (_, index) => ({ name: `worker.js [${index}]`, exitCode: 0 }));
     const note = memberEndedNote(ends).split('\n');

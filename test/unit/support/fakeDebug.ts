@@ -18,6 +18,8 @@ export interface FakeProgram {
    * family of sessions (FakeFamily) whose program forks a worker.
    */
   readonly behaviour: 'entry' | 'never' | 'script' | 'fork';
+  /** 'fork': the sessions number frames and references apart, as js-debug does (else alike). */
+  readonly distinctIds?: boolean;
   /** Reported in a `process` event when set. */
   readonly processId?: number;
   /** How long the editor takes to start the session. */
@@ -263,7 +265,7 @@ export class FakeHost implements DebugHost {
     const program = this.programs[String(plan.configuration.name)] ?? { behaviour: 'entry' };
     if (program.startMs) await new Promise((resolve) => setTimeout(resolve, program.startMs));
     if (program.behaviour === 'fork') {
-      const family = new FakeFamily(String(plan.configuration.name), this.folder);
+      const family = new FakeFamily(String(plan.configuration.name), this.folder, program.distinctIds);
       this.families.push(family);
       return family;
     }
@@ -332,6 +334,7 @@ export class FakeFamily implements DebugConnection {
   constructor(
     readonly name: string,
     private readonly folder: string,
+    private readonly distinctIds = false,
   ) {
     this.ended = new Promise((resolve) => (this.endedWith = resolve));
     this.emit({ event: 'process', body: { systemProcessId: 100 } }, ROOT);
@@ -357,13 +360,23 @@ export class FakeFamily implements DebugConnection {
         return {
           stackFrames: [
             worker
-              ? { id: 1, name: 'total', line: 8, source: { path: path.join(this.folder, 'worker.js') } }
-              : { id: 1, name: '<anonymous>', line: 9, source: { path: path.join(this.folder, 'main.js') } },
+              ? {
+                  id: this.distinctIds ? 5 : 1,
+                  name: 'total',
+                  line: 8,
+                  source: { path: path.join(this.folder, 'worker.js') },
+                }
+              : {
+                  id: this.distinctIds ? 7 : 1,
+                  name: '<anonymous>',
+                  line: 9,
+                  source: { path: path.join(this.folder, 'main.js') },
+                },
           ],
           totalFrames: 1,
         } as T;
       case 'scopes':
-        return { scopes: [{ name: 'Local', variablesReference: 10 }] } as T;
+        return { scopes: [{ name: 'Local', variablesReference: this.distinctIds && !worker ? 20 : 10 }] } as T;
       case 'variables':
         return {
           variables: [
@@ -388,6 +401,11 @@ export class FakeFamily implements DebugConnection {
 
   sessions(): readonly FamilyMember[] {
     return [...this.live];
+  }
+
+  /** The parent stops too, while the worker is still stopped. */
+  stopParent(): void {
+    this.emit({ event: 'stopped', body: { reason: 'breakpoint', threadId: 1 } }, PARENT);
   }
 
   onEvent(listener: (event: DapEvent) => void): { dispose(): void } {

@@ -175,7 +175,8 @@ describe('test tool: JUnit reports', () => {
         tapComments(tail);
         runningTest({ ...pytestPlan }, { outputTail: tail });
       },
-      5_000,
+      // Large enough that the small run takes milliseconds: at 5,000 (0.5 ms) one pause read as ×30 in CI.
+      20_000,
     );
   });
 });
@@ -550,7 +551,8 @@ describe('test tool: go test -json', () => {
           Array.from({ length: size }, (_, index) => `{"Action":"run","Package":"p","Test":"T/${index}"}`).join('\n'),
           4096,
         ),
-      500,
+      // Milliseconds at the small size: at 500 (0.4 ms) one pause read as ×30 in CI.
+      4_000,
     );
   });
 });

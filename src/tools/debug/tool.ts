@@ -45,10 +45,14 @@ export function createDebugTool(
     invoke: async (input, { conversation, caller, token }) => {
       // The human sent their session to the chat: a worker or a terminal agent never sees it.
       if (!HUMAN_SESSION_CALLERS.has(caller.kind) || caller.copy) controller.keepFromHumanSession(conversation);
-      for (let pending = asking.get(conversation); pending; pending = asking.get(conversation)) await pending;
+      // Another call's question failing is that call's to answer, not this one's.
+      for (let pending = asking.get(conversation); pending; pending = asking.get(conversation))
+        await pending.catch(() => undefined);
       const question = askToDrive(controller, approver, caller, conversation, input.op, token);
       asking.set(conversation, question);
-      await question.finally(() => asking.delete(conversation));
+      await question.finally(() => {
+        if (asking.get(conversation) === question) asking.delete(conversation);
+      });
       return mask(await withAbortSignal(token, (signal) => runDebugOp(controller, conversation, input, signal)));
     },
   };

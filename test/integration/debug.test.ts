@@ -854,16 +854,21 @@ describe('debug tool', function () {
   });
 
   it('a session ends at its time to live, and the next call says so', async () => {
+    // Set back here, not in the suite's `after`: mocha runs the nested suites below after every test of this one.
     await setSetting('liveTools.debug.sessionMinutes', 0.05);
-    const source = 'debug/python/app.py';
-    await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'BREAK') }] });
-    assert.match(await debug({ op: 'launch', program: source }), /Stopped \(breakpoint/);
-    assert.match(await debug({ op: 'status' }), /ends by itself in \d+ s/);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const status = await debug({ op: 'status' });
-    assert.match(status, /reached its time to live \(3 s\) and was ended/, status);
-    assert.match(await debug({ op: 'stack' }), /No debug session for op "stack"/);
-    await noDebugProcesses();
+    try {
+      const source = 'debug/python/app.py';
+      await debug({ op: 'breakpoints', file: source, lines: [{ line: lineOf(source, 'BREAK') }] });
+      assert.match(await debug({ op: 'launch', program: source }), /Stopped \(breakpoint/);
+      assert.match(await debug({ op: 'status' }), /ends by itself in \d+ s/);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      const status = await debug({ op: 'status' });
+      assert.match(status, /reached its time to live \(3 s\) and was ended/, status);
+      assert.match(await debug({ op: 'stack' }), /No debug session for op "stack"/);
+      await noDebugProcesses();
+    } finally {
+      await setSetting('liveTools.debug.sessionMinutes', undefined);
+    }
   });
 
   it('bad input is refused with what to do, and nothing starts', async () => {

@@ -79,6 +79,17 @@ export async function runTests(plan: TestPlan, limits: RunLimits, baseEnv: NodeJ
   }
 }
 
+interface RunOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly idle: boolean;
+  /** Reads stdout as it comes; returns the text to keep of it (go's and libtest's JSON: the text they carry). */
+  readonly stdout?: (chunk: string) => string;
+  readonly stderr?: (chunk: string) => void;
+}
+
+type RunEnd = Omit<CompletedProcess, 'stoppedBecause'> & { stoppedBecause?: TestOutcome['stoppedBecause'] };
+
 /** The output of a run's processes, one after the other: its tail, its size, and whether one went silent too long. */
 class RunWatch {
   tail = '';
@@ -101,18 +112,13 @@ class RunWatch {
     return (Date.now() - this.started) / 1000;
   }
 
+  /** The plan's own command, in its root with its variables. */
+  runPlan(plan: TestPlan, baseEnv: NodeJS.ProcessEnv, options: Omit<RunOptions, 'cwd' | 'env'>): Promise<RunEnd> {
+    return this.run(plan.command, plan.args, { cwd: plan.root, env: { ...baseEnv, ...plan.env }, ...options });
+  }
+
   /** Runs one process; `idle` arms the silence limit (not while cargo compiles, which may be silent for long). */
-  async run(
-    command: string,
-    args: readonly string[],
-    options: {
-      cwd: string;
-      env: NodeJS.ProcessEnv;
-      idle: boolean;
-      stdout?: (chunk: string) => string;
-      stderr?: (chunk: string) => void;
-    },
-  ): Promise<Omit<CompletedProcess, 'stoppedBecause'> & { stoppedBecause?: TestOutcome['stoppedBecause'] }> {
+  async run(command: string, args: readonly string[], options: RunOptions): Promise<RunEnd> {
     let stop: (() => void) | undefined;
     let unlisten: (() => void) | undefined;
     let idle: NodeJS.Timeout | undefined;
@@ -160,11 +166,7 @@ class RunWatch {
 
 async function runAndRead(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessEnv): Promise<TestOutcome> {
   const watch = new RunWatch(limits);
-  const completed = await watch.run(plan.command, plan.args, {
-    cwd: plan.root,
-    env: { ...baseEnv, ...plan.env },
-    idle: true,
-  });
+  const completed = await watch.runPlan(plan, baseEnv, { idle: true });
   const { stoppedBecause } = completed;
   const { report, problem } = stoppedBecause
     ? { report: undefined, problem: undefined }
@@ -186,9 +188,7 @@ async function runAndRead(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.Pro
 async function runGo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessEnv): Promise<TestOutcome> {
   const watch = new RunWatch(limits);
   const stream = new GoTestStream();
-  const completed = await watch.run(plan.command, plan.args, {
-    cwd: plan.root,
-    env: { ...baseEnv, ...plan.env },
+  const completed = await watch.runPlan(plan, baseEnv, {
     idle: true,
     stdout: (chunk) => stream.stdout(chunk),
     stderr: (chunk) => stream.stderr(chunk),
@@ -229,9 +229,7 @@ const DOC_TESTS_NOTE = 'Doc tests were not run (cargo test --doc runs them).';
 async function runCargo(plan: TestPlan, limits: RunLimits, baseEnv: NodeJS.ProcessEnv): Promise<TestOutcome> {
   const watch = new RunWatch(limits);
   const build = new CargoBuildStream();
-  const built = await watch.run(plan.command, plan.args, {
-    cwd: plan.root,
-    env: { ...baseEnv, ...plan.env },
+  const built = await watch.runPlan(plan, baseEnv, {
     idle: false,
     stdout: (chunk) => build.stdout(chunk),
   });

@@ -8,13 +8,15 @@ import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browser, hasBrowser } from './support/browser';
 import { commandLine, processesMatching } from '../support/processes';
 import { activateExtension, invokeText, lineOf, setSetting, waitUntilAsync, workspaceRoot } from './support/tools';
 import { chatReady, scriptedModel, sendChat } from './support/chat';
-import { answeringCards } from './support/vibe';
+import { answerCard, answeringCards } from './support/vibe';
+import { bridgePath, connectBridge, terminalEnvironment, textOf } from './support/mcp';
 import type { ScriptedModelApi } from '../scripted-model/api';
 
 const debug = (input: object, token?: vscode.CancellationToken) => invokeText('debug', input, token);
@@ -1130,6 +1132,34 @@ describe("debug tool: the human's own session, sent to the agent", function () {
     return session;
   }
 
+  /** The human's breakpoint at app.py's BREAK line (set once for the suite); returns the line. */
+  function breakAtTheBreakLine(): number {
+    const line = lineOf(source, 'BREAK');
+    if (!breakpoint) {
+      breakpoint = new vscode.SourceBreakpoint(
+        new vscode.Location(vscode.Uri.file(path.join(root, source)), new vscode.Position(line - 1, 0)),
+      );
+      vscode.debug.addBreakpoints([breakpoint]);
+    }
+    return line;
+  }
+
+  /** Resolves when the editor says the session ended. */
+  function endOf(session: vscode.DebugSession): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const subscription = vscode.debug.onDidTerminateDebugSession((ended) => {
+        if (ended.id !== session.id) return;
+        subscription.dispose();
+        resolve();
+      });
+    });
+  }
+
+  /** The session families whose events the extension keeps, and those a tool reads. */
+  async function hostState(): Promise<{ families: string[]; connections: string[] }> {
+    return vscode.commands.executeCommand('liveTools.debugHostState');
+  }
+
   /** Where a session's first thread is, asked of its adapter directly (as the Debug view would). */
   async function topOf(session: vscode.DebugSession): Promise<{ line: number; sum: string }> {
     const { threads } = (await session.customRequest('threads')) as { threads: Array<{ id: number }> };
@@ -1166,11 +1196,7 @@ describe("debug tool: the human's own session, sent to the agent", function () {
   }
 
   it("'Send the Paused State to the Agent' on a session the human started: the chat gets the stop, stack and a local; the agent drives it once allowed (asked once), a denial leaves it as it was; a session not sent is never reached", async () => {
-    const line = lineOf(source, 'BREAK');
-    breakpoint = new vscode.SourceBreakpoint(
-      new vscode.Location(vscode.Uri.file(path.join(root, source)), new vscode.Position(line - 1, 0)),
-    );
-    vscode.debug.addBreakpoints([breakpoint]);
+    const line = breakAtTheBreakLine();
     const sent = await startAsTheHuman('Human: sent');
     const other = await startAsTheHuman('Human: not sent');
 
@@ -1241,13 +1267,7 @@ describe("debug tool: the human's own session, sent to the agent", function () {
     assert.deepEqual(await topOf(other), { line, sum: '0' });
 
     // Once the sent session ends, the other one (paused, never sent) is not reachable.
-    const ended = new Promise<void>((resolve) => {
-      const subscription = vscode.debug.onDidTerminateDebugSession((session) => {
-        if (session.id !== sent.id) return;
-        subscription.dispose();
-        resolve();
-      });
-    });
+    const ended = endOf(sent);
     await vscode.debug.stopDebugging(sent);
     await ended;
     await waitUntilAsync('the sent session to be let go', async () =>
@@ -1256,5 +1276,60 @@ describe("debug tool: the human's own session, sent to the agent", function () {
     assert.match(await debug({ op: 'stack' }), /No debug session for op "stack"/);
     assert.match(await debug({ op: 'step_over' }), /No debug session for op "step_over"/);
     assert.deepEqual(await topOf(other), { line, sum: '0' });
+  });
+
+  it("a terminal agent (MCP) never reaches the session the human sent, nor takes it from the chat; a session's events are let go when it ends, sent or not", async () => {
+    const line = breakAtTheBreakLine();
+    const sent = await startAsTheHuman('Human: sent, asked over MCP');
+    const notSent = await startAsTheHuman('Human: never sent');
+    const model = await scriptedModel();
+    assert.match(await sendToTheChat(model, sent), /my debug session "Human: sent, asked over MCP"/);
+    // Sent twice (a second click): still one connection to it.
+    await sendToTheChat(model, sent);
+    assert.deepEqual(
+      (await hostState()).connections.filter((id) => id === sent.id || id === notSent.id),
+      [sent.id],
+    );
+
+    await setSetting('liveTools.mcp.maxTier', 'exec');
+    const client = await connectBridge(
+      bridgePath(),
+      { PATH: process.env.PATH ?? '', HOME: os.homedir(), ...(await terminalEnvironment()) },
+      root,
+      'terminal-agent',
+    );
+    try {
+      // Every call over MCP is asked (the editor asks nothing for it); allowed, it still finds no session.
+      const call = async (input: Record<string, unknown>): Promise<string> => {
+        const [result] = await Promise.all([
+          client.callTool({ name: 'debug', arguments: input }),
+          answerCard([/MCP client "terminal-agent 1\.0\.0" wants to run debug/], 'Allow'),
+        ]);
+        return textOf(result);
+      };
+      assert.match(await call({ op: 'status' }), /^No debug session in this conversation/);
+      assert.match(await call({ op: 'stack' }), /No debug session for op "stack"/);
+      assert.match(await call({ op: 'evaluate', expression: 'sum_' }), /No debug session for op "evaluate"/);
+      assert.match(await call({ op: 'continue' }), /No debug session for op "continue"/);
+    } finally {
+      await client.close();
+      await setSetting('liveTools.mcp.maxTier', undefined);
+    }
+    assert.deepEqual(await topOf(sent), { line, sum: '0' });
+    // The chat's conversation still has it to read: the terminal agent's calls did not take it.
+    assert.match(await debug({ op: 'status' }), /The human sent their session "Human: sent, asked over MCP"/);
+    assert.match(await debug({ op: 'stack' }), new RegExp(`total at debug/python/app\\.py:${line} `));
+
+    // Both end: neither family's events are kept, nor a connection to either.
+    for (const session of [sent, notSent]) {
+      const ended = endOf(session);
+      await vscode.debug.stopDebugging(session);
+      await ended;
+    }
+    const ids = [sent.id, notSent.id];
+    await waitUntilAsync('the ended families to be let go', async () => {
+      const { families, connections } = await hostState();
+      return [...families, ...connections].some((id) => ids.includes(id)) ? undefined : true;
+    });
   });
 });

@@ -34,6 +34,22 @@ interface ExplorerState {
 const explorerState = () => vscode.commands.executeCommand<ExplorerState>('liveTools.testExplorerState');
 const lastRun = async () => (await explorerState()).runs.at(-1);
 
+/**
+ * Runs the tests of `file`, launches the answer's "debug with test" step as a model would take it,
+ * and checks what the launch answered (with the test it names); the session is ended after.
+ */
+async function launchNextStep(file: string, check: (launched: string, test: string) => Promise<void>): Promise<void> {
+  const answer = await invokeText('test', { files: [file] });
+  const step = /next: debug with test: (.+) \(debug launch, program: (\S+)\)/.exec(answer);
+  assert.ok(step, answer);
+  try {
+    const launched = await invokeText('debug', { op: 'launch', test: step[1], program: step[2], timeout_seconds: 120 });
+    await check(launched, step[1]);
+  } finally {
+    await invokeText('debug', { op: 'terminate' });
+  }
+}
+
 describe('test tool', function () {
   this.timeout(120_000);
 
@@ -103,25 +119,14 @@ describe('test tool', function () {
   });
 
   it("pytest: the answer's next step is a launch debug takes: the failing test runs under the debugger (exit code 1, not 4 = none found)", async () => {
-    const answer = await invokeText('test', { files: ['testtool/py/test_prices.py'] });
-    const step = /next: debug with test: (\S+) \(debug launch, program: (\S+)\)/.exec(answer);
-    assert.ok(step, answer);
-    try {
-      const launched = await invokeText('debug', {
-        op: 'launch',
-        test: step[1],
-        program: step[2],
-        timeout_seconds: 120,
-      });
+    await launchNextStep('testtool/py/test_prices.py', async (launched) => {
       assert.doesNotMatch(launched, /^(Error|Refused)/, launched);
       // Without breakpoints the test runs through: pytest's exit code 1 is a test that failed (4 would be none found).
       const ended = launched.includes('exit code')
         ? launched
         : await invokeText('debug', { op: 'continue', timeout_seconds: 60 });
       assert.match(ended, /exit code 1\b/, ended);
-    } finally {
-      await invokeText('debug', { op: 'terminate' });
-    }
+    });
   });
 
   it('pytest: one passing test by node id', async () => {
@@ -262,17 +267,8 @@ describe('test tool', function () {
   });
 
   it("mocha: the answer's next step is a launch debug takes: under the debugger mocha runs that one test (it fails again)", async () => {
-    const answer = await invokeText('test', { files: ['testtool/mocha/cart.spec.js'] });
-    const step = /next: debug with test: (.+) \(debug launch, program: (\S+)\)/.exec(answer);
-    assert.ok(step, answer);
-    assert.equal(step[1], 'cart counts the shipping');
-    try {
-      const launched = await invokeText('debug', {
-        op: 'launch',
-        test: step[1],
-        program: step[2],
-        timeout_seconds: 120,
-      });
+    await launchNextStep('testtool/mocha/cart.spec.js', async (launched, test) => {
+      assert.equal(test, 'cart counts the shipping');
       assert.doesNotMatch(launched, /^(Error|Refused)/, launched);
       // js-debug reports no exit code: mocha's own summary says what ran (none would be "0 passing" alone).
       // The launch answers with the output when the program ended at once, else it is read as it comes.
@@ -288,9 +284,7 @@ describe('test tool', function () {
       assert.match(output, /\b0 passing\b[\s\S]*\b1 failing\b/, output);
       assert.match(output, /cart counts the shipping/);
       assert.doesNotMatch(output, /sums the prices/, 'only the selected test ran');
-    } finally {
-      await invokeText('debug', { op: 'terminate' });
-    }
+    });
   });
 
   it("mocha: a test file that does not load is answered with mocha's own output", async () => {
@@ -432,16 +426,7 @@ describe('test tool: go test and cargo test', function () {
   });
 
   it("go test: the answer's next step is a launch debug takes: the failing subtest runs under delve (exit status 1, not 0 = none matched)", async () => {
-    const answer = await invokeText('test', { files: ['testtool/go/shop_test.go'] });
-    const step = /next: debug with test: (\S+) \(debug launch, program: (\S+)\)/.exec(answer);
-    assert.ok(step, answer);
-    try {
-      const launched = await invokeText('debug', {
-        op: 'launch',
-        test: step[1],
-        program: step[2],
-        timeout_seconds: 120,
-      });
+    await launchNextStep('testtool/go/shop_test.go', async (launched) => {
       assert.match(
         launched,
         /^Launched the test TestDiscount\/tenth \(go test '-run=\^TestDiscount\$\/\^tenth\$'/,
@@ -454,9 +439,7 @@ describe('test tool: go test and cargo test', function () {
       const output = ended + (await invokeText('debug', { op: 'output' }));
       // go test exits 1 for a test that failed (a -run that matched nothing exits 0).
       assert.match(output, /exited with status 1\b/, output);
-    } finally {
-      await invokeText('debug', { op: 'terminate' });
-    }
+    });
   });
 
   it("cargo test: the failing assert_eq!'s place, left as actual and right as expected, its output; doc tests said not run", async () => {

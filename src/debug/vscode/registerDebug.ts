@@ -15,6 +15,9 @@ import { startDelve } from './delveBridge';
 import { registerSendPausedState } from './sendPausedState';
 import { ADAPTER_FIELD, VscodeDebugHost } from './vscodeDebugHost';
 
+/** What the debug host keeps, by session family (for tests). */
+export const DEBUG_HOST_STATE_COMMAND = 'liveTools.debugHostState';
+
 export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime): DebugController {
   const host = new VscodeDebugHost();
   const update = (): void =>
@@ -29,6 +32,7 @@ export function registerDebug(context: vscode.ExtensionContext, runtime: Runtime
     vscode.workspace.onDidChangeWorkspaceFolders(update),
     vscode.debug.registerDebugAdapterTrackerFactory('*', host),
     vscode.debug.onDidTerminateDebugSession((session) => host.sessionEnded(session)),
+    vscode.commands.registerCommand(DEBUG_HOST_STATE_COMMAND, () => host.state()),
   );
   for (const spec of ADAPTERS) {
     if (spec.id === 'js') continue;

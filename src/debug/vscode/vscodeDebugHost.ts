@@ -45,6 +45,8 @@ const RESUMING = new Set([
 ]);
 /** How long an adapter's exit report is awaited after it failed, so the answer can give its exit code. */
 const EXIT_GRACE_MS = 2_000;
+/** How long the events of a family that ended with no connection are kept (a launch connects as its session starts). */
+const UNCONNECTED_GRACE_MS = 5_000;
 
 /** The events of one session family (a root session and its children), kept from the start. */
 class EventStream {
@@ -155,6 +157,8 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   private readonly launchFilters = new Map<string, readonly string[]>();
   /** Every live session the tracker saw, by id (the Call Stack view names a session by it). */
   private readonly sessions = new Map<string, vscode.DebugSession>();
+  /** The connection to each live family a tool reads (one per family: the human's session sent twice is one). */
+  private readonly connections = new Map<string, DebugConnection>();
 
   createDebugAdapterTracker(session: vscode.DebugSession): vscode.DebugAdapterTracker {
     const root = rootOf(session);
@@ -278,7 +282,14 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     // The newest child still running gets the requests that name no session (js-debug: the program, when a fork ended).
     if (this.targets.get(root.id) === session && session !== root)
       this.targets.set(root.id, [...(family?.values() ?? [])].at(-1) ?? root);
-    if (session === root) return;
+    if (session === root) {
+      // A family no tool connected to (the human's, never sent): its events go with it, once a launch that
+      // is about to connect to it (a program that ended at once) has had the time to.
+      setTimeout(() => {
+        if (!this.connections.has(root.id)) this.streams.delete(root.id);
+      }, UNCONNECTED_GRACE_MS);
+      return;
+    }
     const stream = this.streams.get(root.id);
     // A child that ended binds nothing any more (the root's stream goes with the root), and the engine learns
     // of its end even when its adapter said nothing.
@@ -452,6 +463,11 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     return stream;
   }
 
+  /** The families whose events are kept and those a tool reads, by root session id (for tests). */
+  state(): { families: string[]; connections: string[] } {
+    return { families: [...this.streams.keys()], connections: [...this.connections.keys()] };
+  }
+
   /** A live session by the editor's id, when the tracker saw it. */
   sessionById(id: string): vscode.DebugSession | undefined {
     return this.sessions.get(id);
@@ -469,6 +485,8 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   }
 
   private connectionOf(root: vscode.DebugSession): DebugConnection {
+    const known = this.connections.get(root.id);
+    if (known) return known;
     const stream = this.streamOf(root.id);
     if (!this.targets.has(root.id)) this.targets.set(root.id, root);
     const ended = new Promise<{ reason?: string }>((resolve) => {
@@ -480,6 +498,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         setTimeout(() => {
           void stream.settled(EXIT_GRACE_MS).then(() => {
             this.streams.delete(root.id);
+            this.connections.delete(root.id);
             resolve({ reason: stream.failure });
           });
         }, 50);
@@ -502,7 +521,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         );
       }
     };
-    return {
+    const connection: DebugConnection = {
       name: root.name,
       request,
       sessions: () => [...(this.members.get(root.id)?.values() ?? [])].map((session) => memberOf(session, root)),
@@ -532,6 +551,8 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         });
       },
     };
+    this.connections.set(root.id, connection);
+    return connection;
   }
 }
 

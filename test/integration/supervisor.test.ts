@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { commandLine } from '../support/processes';
-import { activateExtension, EXTENSION_ID, invokeText, lineOf, setSetting } from './support/tools';
+import { activateExtension, EXTENSION_ID, invokeText, lineOf, setSetting, workspaceRoot } from './support/tools';
 import { answerCard, answeringCards } from './support/vibe';
 
 const lsp = (input: object) => invokeText('lsp', input);
@@ -98,7 +99,11 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
         assert.doesNotMatch(text, /^- Go at /m);
         assert.match(text, /^- Go: no go\.work found; server binary: \/usr\/bin\/gopls \(on PATH\)$/m);
         const answer = await lsp({ action: 'diagnostics', file: 'langs/go/main.go' }).catch(String);
-        assert.match(answer, /timed out after 1 s waiting for a language server to publish diagnostics/);
+        assert.match(
+          answer,
+          /not verified: no Go language server: no folder above it has a root marker \(go\.work\)\.$/,
+          answer,
+        );
         assert.doesNotMatch(await lsp({ action: 'status' }), /^- Go at /m, answer);
       } finally {
         await setSetting('liveTools.lsp.servers', undefined);
@@ -129,6 +134,31 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
           `^langs/python/report\\.py: 1 error \\(checked on the current text\\):\nlangs/python/report\\.py:3: error Pyright reportAssignmentType: Type "Literal\\['three'\\]" is not assignable to declared type "int"`,
         ),
       );
+    });
+
+    it('an edit of a Python file not shown in a tab is checked by pyright (pulled): the error it introduces, then its fix', async () => {
+      const file = path.join(workspaceRoot(), 'langs/python/write_checked.py');
+      fs.writeFileSync(file, 'count: int = 1\n');
+      try {
+        const broke = await invokeText('edit', {
+          path: 'langs/python/write_checked.py',
+          old_string: 'count: int = 1',
+          new_string: "count: int = 'one'",
+        });
+        assert.match(
+          broke,
+          /^Edited langs\/python\/write_checked\.py: 1 replacement at line 1, saved\.\nDiagnostics: 1 new problem\.\nlangs\/python\/write_checked\.py:1: error Pyright reportAssignmentType: Type "Literal\['one'\]" is not assignable to declared type "int"/,
+          broke,
+        );
+        const fixed = await invokeText('edit', {
+          path: 'langs/python/write_checked.py',
+          old_string: "count: int = 'one'",
+          new_string: 'count: int = 1',
+        });
+        assert.match(fixed, /^Diagnostics: no new problems\. This write fixed 1 problem\.$/m, fixed);
+      } finally {
+        fs.rmSync(file, { force: true });
+      }
     });
 
     it('reload restarts it through the client: the old process is gone, a new one answers', async () => {

@@ -208,6 +208,29 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
     assert.deepEqual([...fs.readFileSync(file)], [...bom, ...Buffer.from('one\r\nTWO\nthree\r\n')]);
   });
 
+  it('an edit of a Python file no language server serves here says at once that it was not checked, and why (never "pending")', async () => {
+    // src/ has no Python root marker; debug/python has one (requirements.txt), and no pyright is in reach here.
+    const outside = path.join(workspaceRoot(), 'src/writeNoServer.py');
+    fs.writeFileSync(outside, 'x = 1\n');
+    const inRoot = path.join(workspaceRoot(), 'debug/python/write_no_server.py');
+    fs.writeFileSync(inRoot, 'y = 1\n');
+    try {
+      assert.equal(
+        await edit({ path: 'src/writeNoServer.py', old_string: 'x = 1', new_string: 'x = 2' }),
+        'Edited src/writeNoServer.py: 1 replacement at line 1, saved.\n' +
+          'Diagnostics: not checked: no Python language server: no folder above it has a root marker (pyproject.toml, setup.py, requirements.txt, pyrightconfig.json).',
+      );
+      assert.equal(
+        await edit({ path: 'debug/python/write_no_server.py', old_string: 'y = 1', new_string: 'y = 2' }),
+        'Edited debug/python/write_no_server.py: 1 replacement at line 1, saved.\n' +
+          'Diagnostics: not checked: no Python language server: `pyright-langserver` not found (lsp action "status" says where it looked; install it or set liveTools.lsp.binDirs).',
+      );
+    } finally {
+      fs.rmSync(outside, { force: true });
+      fs.rmSync(inRoot, { force: true });
+    }
+  });
+
   it('a Latin-1 file the editor reads as UTF-8 keeps its other bytes through an edit', async () => {
     // "# café crème\nx = 1\n" in Latin-1: é and è are not UTF-8, so the editor shows them as U+FFFD.
     const file = path.join(workspaceRoot(), 'src/writeLatin1.py');

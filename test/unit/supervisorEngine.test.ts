@@ -273,6 +273,35 @@ describe('supervisor engine', () => {
     assert.equal(host.clients.length, 0);
   });
 
+  it('why no server serves a file, for the write tools and lsp diagnostics to say at once: each reason, and none where one can', () => {
+    assert.equal(engine.whyNotServed(ws.file('app/main.py'), 'python'), undefined, 'ours starts on opening');
+    assert.equal(engine.whyNotServed('/elsewhere/x.py', 'python'), undefined, 'outside the folders');
+    assert.equal(
+      engine.whyNotServed(ws.file('docs/notes.py'), 'python'),
+      'no Python language server: no folder above it has a root marker (pyproject.toml, setup.py, requirements.txt, pyrightconfig.json)',
+    );
+    assert.equal(
+      engine.whyNotServed(ws.file('svc/main.go'), 'go'),
+      'no Go language server: `gopls` not found (lsp action "status" says where it looked; install it or set liveTools.lsp.binDirs)',
+    );
+    host.allowProjectServers = false;
+    assert.match(engine.whyNotServed(ws.file('app/main.py'), 'python') ?? '', /`pyright-langserver` not found/);
+    host.allowProjectServers = true;
+    host.overrides = { python: { enabled: false } };
+    assert.equal(
+      engine.whyNotServed(ws.file('app/main.py'), 'python'),
+      'no Python language server: turned off by liveTools.lsp.servers.python.enabled',
+    );
+    host.overrides = {};
+    host.editorExtensions.set('python', { id: 'ms-python.python', active: false });
+    assert.equal(
+      engine.whyNotServed(ws.file('docs/notes.py'), 'python'),
+      undefined,
+      "the editor's extension serves it",
+    );
+    assert.equal(engine.whyNotServed(ws.file('docs/notes.md'), 'markdown'), undefined, 'not a language of the table');
+  });
+
   it('a start that fails: failed with the reason, client and process stopped', async () => {
     host.behaviour = 'fails';
     await engine.ensureFor(ws.file('app/main.py'), 'python');

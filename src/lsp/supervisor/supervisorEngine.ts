@@ -251,6 +251,28 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     return servedLanguagesText(served, unserved);
   }
 
+  /**
+   * Why no language server serves this file, when its language is one of the table's and none does
+   * now or can: no editor extension serves it, and ours cannot run for it (no project root holds it,
+   * turned off, it runs the project's code, not found). Undefined when one serves it or can (ours
+   * starts on the file's opening), or when the language is not the table's (then nothing is known).
+   */
+  whyNotServed(file: string, languageId: string): string | undefined {
+    const entry = entryForLanguageId(this.table(), languageId);
+    if (!entry || this.host.editorServer(entry)) return undefined;
+    const folder = this.host.folders().find((dir) => file.startsWith(dir + path.sep));
+    if (!folder) return undefined;
+    const none = `no ${entry.name} language server`;
+    if (!entry.enabled) return `${none}: turned off by ${Setting.lspServers}.${entry.id}.enabled`;
+    const root = rootOf(rootsFor(candidateDirs(folder), entry.rootMarkers), file);
+    if (!root) return `${none}: no folder above it has a root marker (${entry.rootMarkers.join(', ')})`;
+    const blocked = this.runsProjectCode(entry);
+    if (blocked) return `${none}: ${blocked}`;
+    if (!this.resolveServer(entry, root.dir, folder).found)
+      return `${none}: \`${entry.server.command}\` not found (lsp action "status" says where it looked; install it or set ${Setting.lspBinDirs})`;
+    return undefined;
+  }
+
   /** Makes sure the server for this file's language and root runs (when it is ours to run); waits for its start. */
   async ensureFor(file: string, languageId: string): Promise<void> {
     const entry = entryForLanguageId(this.table(), languageId);

@@ -5,10 +5,19 @@ import { Setting } from '../../platform/settings';
 import { userSettingValue } from '../../platform/vscode/userSettings';
 import { startLongLived } from '../../process/childProcess';
 import { BinaryResolution } from '../../project/binaryResolution';
-import { EditorExtension, EffectiveEntry, effectiveTable, LanguageOverrides } from '../supervisor/serverTable';
+import {
+  EditorExtension,
+  EffectiveEntry,
+  effectiveTable,
+  entryForLanguageId,
+  LanguageOverrides,
+} from '../supervisor/serverTable';
 import type { SupervisedClient } from './supervisedClient';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { RootPlan, ServerLaunch, SupervisorEngine, SupervisorHost } from '../supervisor/supervisorEngine';
+
+/** Who serves a document: a language server (the editor's or ours), none and why, or not known (a language not in our table). */
+export type DocumentService = { kind: 'served' } | { kind: 'none'; why: string } | { kind: 'unknown' };
 
 /** Reads the supervisor's settings each time (they can change while the window lives). */
 export function supervisorSettings(): { overrides: LanguageOverrides; binDirs: string[]; checkTimeoutSeconds: number } {
@@ -163,6 +172,17 @@ export class LanguageServerSupervisor implements vscode.Disposable {
   /** Told when one of our servers starts, runs, fails, exits or stops. */
   onDidChange(listener: () => void): vscode.Disposable {
     return new vscode.Disposable(this.engine.onDidChange(listener).dispose);
+  }
+
+  /**
+   * Whether a language server serves this document or can (the editor's, or ours: it starts when the
+   * file opens); none, and why; or unknown, for a language not in our table.
+   */
+  serviceOf(document: vscode.TextDocument): DocumentService {
+    if (!entryForLanguageId(this.engine.table(), document.languageId)) return { kind: 'unknown' };
+    const why =
+      document.uri.scheme === 'file' ? this.engine.whyNotServed(document.uri.fsPath, document.languageId) : undefined;
+    return why ? { kind: 'none', why } : { kind: 'served' };
   }
 
   /** Makes sure the server for this document's language and root runs (when it is ours to run); waits for its start. */

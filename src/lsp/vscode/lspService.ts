@@ -9,7 +9,7 @@ import { withDeadline } from '../../async/deadline';
 import { Logger } from '../../log/logger';
 import { containingFolder } from '../../workspace/paths';
 import { LineTexts } from '../../workspace/vscode/lineTexts';
-import { openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
+import { activatesOn, languageExtensionsReady, openWorkspaceDocument } from '../../workspace/vscode/openDocuments';
 import { DiskFreshness, editorHoldsDisk } from '../../workspace/vscode/diskFreshness';
 import { pathOf, resolveWorkspaceFile, workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { viewedFolders } from '../../workspace/folderView';
@@ -355,6 +355,9 @@ export class LspService {
         return { path, items: [...pulled, ...others], freshness: { kind: 'verified' } };
       }
     }
+    // No server will publish: said now, not after the wait.
+    const unchecked = await this.whyNotChecked(document);
+    if (unchecked) return { path, items: pushed(), freshness: { kind: 'not_verified', why: unchecked } };
     const pulled = await withDeadline(
       this.supervisor.pullDiagnostics(document, token),
       this.settings.requestTimeoutSeconds(),
@@ -376,6 +379,32 @@ export class LspService {
         ? { kind: 'verified' }
         : { kind: 'timed_out', seconds, waitingFor: `a language server to publish diagnostics for ${path}` },
     };
+  }
+
+  /**
+   * Why no language server will check this document, when that is known: plain text; a language of
+   * our table that neither an editor extension nor our server serves here (and why); a language no
+   * installed extension starts for. An extension that starts for the language may serve it.
+   */
+  async whyNotChecked(document: vscode.TextDocument): Promise<string | undefined> {
+    if (document.languageId === 'plaintext') return 'plain text has no language server';
+    await languageExtensionsReady(document.languageId);
+    if (activatesOn(document.languageId)) return undefined;
+    const service = this.supervisor.serviceOf(document);
+    if (service.kind === 'none') return service.why;
+    return service.kind === 'served' ? undefined : `no language server for ${document.languageId} in this editor`;
+  }
+
+  /**
+   * The file's diagnostics pulled from our own server for it, on its current text (pyright publishes
+   * nothing for a document not shown in a tab); undefined when none of ours answers that way.
+   */
+  async pulledDiagnostics(file: string, token: vscode.CancellationToken): Promise<DiagnosticItem[] | undefined> {
+    const { uri, document, path } = await this.open(file, token);
+    const pulled = await this.supervisor.pullDiagnostics(document, token);
+    throwIfCancelled(token);
+    const texts = new LineTexts();
+    return pulled?.map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
   }
 
   /** Every diagnostic the editor holds for files inside the workspace. */

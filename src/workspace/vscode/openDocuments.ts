@@ -30,6 +30,15 @@ export function isFileOrOpen(path: string): boolean {
 
 const activations = new Map<string, Promise<void>>();
 
+/** Whether an installed extension starts for this language (`onLanguage:<id>`): it may serve it. */
+export function activatesOn(languageId: string): boolean {
+  const event = `onLanguage:${languageId}`;
+  return vscode.extensions.all.some((extension) => {
+    const events: unknown = extension.packageJSON?.activationEvents;
+    return Array.isArray(events) && events.includes(event);
+  });
+}
+
 /**
  * Waits until every extension that activates on this language has finished activating, so
  * its providers are registered before we ask them. Event-driven: no sleeps.

@@ -11,7 +11,7 @@ import { Setting } from '../../platform/settings';
 import { currentText } from '../../workspace/vscode/fileTexts';
 import { editorHoldsDisk } from '../../workspace/vscode/diskFreshness';
 import { LineTexts } from '../../workspace/vscode/lineTexts';
-import { isFileOrOpen, languageExtensionsReady } from '../../workspace/vscode/openDocuments';
+import { isFileOrOpen } from '../../workspace/vscode/openDocuments';
 import { workspaceFolderPaths } from '../../workspace/vscode/workspaceFolders';
 import { displayPath } from '../../workspace/paths';
 import { isInside } from '../../workspace/containment';
@@ -359,10 +359,19 @@ export class WriteService {
     const uri = vscode.Uri.file(path);
     const document = await vscode.workspace.openTextDocument(uri);
     if (TYPESCRIPT_LANGUAGES.has(document.languageId)) return this.lspDiagnostics(path, deadline, token);
-    const unchecked = await uncheckedReason(document);
+    const unchecked = await this.lsp.whyNotChecked(document);
     if (unchecked) return { unchecked };
     // What the server checked must be the text on disk now: an outside rewrite not yet taken in is not verified.
     if (!(await editorHoldsDisk(document, this.display(path))).fresh) return {};
+    // Our own server answers a pull (pyright publishes nothing for a document not shown in a tab); a
+    // pull that fails leaves the publications to go by.
+    const pulling = this.lsp.pulledDiagnostics(this.display(path), token).catch((error: unknown) => {
+      if (error instanceof vscode.CancellationError) throw error;
+      return undefined;
+    });
+    const pulled = await this.beforeDeadline(pulling, deadline, path);
+    if (pulled.late) return {};
+    if (pulled.value) return { items: pulled.value };
     if (watch && !(await watch.settled(uri, deadline, token))) return {};
     const texts = new LineTexts();
     const shown = this.display(path);
@@ -393,7 +402,7 @@ export class WriteService {
   ): Promise<{ items?: DiagnosticItem[]; unchecked?: string }> {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
     if (!TYPESCRIPT_LANGUAGES.has(document.languageId)) {
-      const unchecked = await uncheckedReason(document);
+      const unchecked = await this.lsp.whyNotChecked(document);
       if (unchecked) return { unchecked };
     }
     return this.lspDiagnostics(path, deadline, token);
@@ -405,17 +414,25 @@ export class WriteService {
     deadline: number,
     token: vscode.CancellationToken,
   ): Promise<{ items?: DiagnosticItem[] }> {
+    const result = await this.beforeDeadline(this.lsp.fileDiagnostics(this.display(path), token), deadline, path);
+    return result.value?.freshness.kind === 'verified' ? { items: result.value.items } : {};
+  }
+
+  /** What `work` answers before `deadline`, or `late` (then it is let go). */
+  private async beforeDeadline<T>(
+    work: Promise<T>,
+    deadline: number,
+    path: string,
+  ): Promise<{ value?: T; late?: true }> {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return {};
+    if (remaining <= 0) {
+      work.catch(() => undefined);
+      return { late: true };
+    }
     try {
-      const result = await withDeadline(
-        this.lsp.fileDiagnostics(this.display(path), token),
-        remaining / 1000,
-        `the diagnostics of ${this.display(path)}`,
-      );
-      return result.freshness.kind === 'verified' ? { items: result.items } : {};
+      return { value: await withDeadline(work, remaining / 1000, `the diagnostics of ${this.display(path)}`) };
     } catch (error) {
-      if (error instanceof DeadlineExceeded) return {};
+      if (error instanceof DeadlineExceeded) return { late: true };
       throw error;
     }
   }
@@ -451,15 +468,4 @@ function realPathOrSelf(path: string): string {
 /** The verdict of a file that was not compared (deleted, not checked). */
 function unseen(path: string): SinceVerdict<DiagnosticItem> {
   return { path, pending: false, introduced: [], fixed: 0, firstLook: false, present: [] };
-}
-
-/** Why no language server can check this document here (plain text, no extension for its language), if so. */
-async function uncheckedReason(document: vscode.TextDocument): Promise<string | undefined> {
-  if (document.languageId === 'plaintext') return 'plain text has no language server';
-  await languageExtensionsReady(document.languageId);
-  const serving = vscode.extensions.all.some((extension) => {
-    const events: unknown = extension.packageJSON?.activationEvents;
-    return Array.isArray(events) && (events.includes(`onLanguage:${document.languageId}`) || events.includes('*'));
-  });
-  return serving ? undefined : `no language server for ${document.languageId} in this editor`;
 }

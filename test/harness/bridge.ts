@@ -18,11 +18,30 @@ function hasText(text: string | undefined): { hasText?: RegExp } {
   return text ? { hasText: new RegExp(text) } : {};
 }
 
+/** Finds the first visible element of `selector` and clicks it in the same step in the page, polling until `timeout`. */
+async function clickAtomically(scope: Page | FrameLocator, selector: string, timeout: number): Promise<BridgeReply> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const text = await scope.locator('body').evaluate((body, wanted) => {
+      const element = [...body.ownerDocument.querySelectorAll<HTMLElement>(wanted)].find(
+        (candidate) => candidate.getClientRects().length > 0,
+      );
+      if (!element) return undefined;
+      element.click();
+      return element.innerText.trim();
+    }, selector);
+    if (text !== undefined) return { ok: true, text };
+    if (Date.now() > deadline) throw new Error(`no visible element matches ${selector} within ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply> {
   const timeout = request.timeoutMs ?? 15_000;
   const scope = scopeOf(page, request.frames);
   switch (request.op) {
     case 'click': {
+      if (request.atomic) return clickAtomically(scope, request.selector, timeout);
       const locator = scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).first();
       await locator.waitFor({ state: 'visible', timeout });
       const text = (await locator.innerText()).trim();

@@ -61,6 +61,8 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
           op: 'click',
           selector: `${row(label)}.selected .actions a.action-label[aria-label^="${action}"]`,
           timeoutMs: 5_000,
+          // The view re-renders as it updates, reusing its row elements: the action is that row's when clicked.
+          atomic: true,
         });
         return;
       } catch (error) {

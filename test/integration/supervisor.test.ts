@@ -101,7 +101,7 @@ describe('supervised language servers (pyright, gopls, clangd; Dart absent)', fu
         const answer = await lsp({ action: 'diagnostics', file: 'langs/go/main.go' }).catch(String);
         assert.match(
           answer,
-          /not verified: no Go language server: no folder above it has a root marker \(go\.work\)\.$/,
+          /not verified: no Go language server: no project root holds it \(a folder with go\.work\)\.$/,
           answer,
         );
         assert.doesNotMatch(await lsp({ action: 'status' }), /^- Go at /m, answer);

@@ -218,7 +218,7 @@ describe('write, edit, patch: diagnostics on write (TypeScript)', function () {
       assert.equal(
         await edit({ path: 'src/writeNoServer.py', old_string: 'x = 1', new_string: 'x = 2' }),
         'Edited src/writeNoServer.py: 1 replacement at line 1, saved.\n' +
-          'Diagnostics: not checked: no Python language server: no folder above it has a root marker (pyproject.toml, setup.py, requirements.txt, pyrightconfig.json).',
+          'Diagnostics: not checked: no Python language server: no project root holds it (a folder with pyproject.toml, setup.py, requirements.txt, pyrightconfig.json).',
       );
       assert.equal(
         await edit({ path: 'debug/python/write_no_server.py', old_string: 'y = 1', new_string: 'y = 2' }),

@@ -4,7 +4,18 @@ export type BridgeRequest = {
   /** Iframe selectors from the page inwards: the selector is looked up in the innermost (a webview's content). */
   readonly frames?: readonly string[];
 } & (
-  | { readonly op: 'click'; readonly selector: string; readonly text?: string; readonly container?: string }
+  | {
+      readonly op: 'click';
+      readonly selector: string;
+      readonly text?: string;
+      readonly container?: string;
+      /**
+       * Found and clicked in one step inside the page (a DOM click on that very element), not by the
+       * mouse at where it was: a list that re-renders reuses its row elements for other rows, so a
+       * row's action found a moment earlier may by then be another row's.
+       */
+      readonly atomic?: boolean;
+    }
   /** `text` (a regular expression) narrows to elements whose text matches it, as for click. */
   | { readonly op: 'text'; readonly selector: string; readonly text?: string }
   | { readonly op: 'count'; readonly selector: string; readonly text?: string }

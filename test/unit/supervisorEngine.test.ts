@@ -273,12 +273,12 @@ describe('supervisor engine', () => {
     assert.equal(host.clients.length, 0);
   });
 
-  it('why no server serves a file, for the write tools and lsp diagnostics to say at once: each reason, and none where one can', () => {
+  it('why no server serves a file, for the write tools and lsp diagnostics to say at once: each reason, and none where one can', async () => {
     assert.equal(engine.whyNotServed(ws.file('app/main.py'), 'python'), undefined, 'ours starts on opening');
     assert.equal(engine.whyNotServed('/elsewhere/x.py', 'python'), undefined, 'outside the folders');
     assert.equal(
       engine.whyNotServed(ws.file('docs/notes.py'), 'python'),
-      'no Python language server: no folder above it has a root marker (pyproject.toml, setup.py, requirements.txt, pyrightconfig.json)',
+      'no Python language server: no project root holds it (a folder with pyproject.toml, setup.py, requirements.txt, pyrightconfig.json)',
     );
     assert.equal(
       engine.whyNotServed(ws.file('svc/main.go'), 'go'),
@@ -286,6 +286,10 @@ describe('supervisor engine', () => {
     );
     host.allowProjectServers = false;
     assert.match(engine.whyNotServed(ws.file('app/main.py'), 'python') ?? '', /`pyright-langserver` not found/);
+    host.allowProjectServers = true;
+    await engine.ensureFor(ws.file('lib/main.py'), 'python');
+    host.allowProjectServers = false;
+    assert.equal(engine.whyNotServed(ws.file('lib/main.py'), 'python'), undefined, 'one runs for it, found before');
     host.allowProjectServers = true;
     host.overrides = { python: { enabled: false } };
     assert.equal(

@@ -159,6 +159,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   private readonly sessions = new Map<string, vscode.DebugSession>();
   /** The connection to each live family a tool reads (one per family: the human's session sent twice is one). */
   private readonly connections = new Map<string, DebugConnection>();
+  private connectionsMade = 0;
 
   createDebugAdapterTracker(session: vscode.DebugSession): vscode.DebugAdapterTracker {
     const root = rootOf(session);
@@ -285,8 +286,12 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     if (session === root) {
       // A family no tool connected to (the human's, never sent): its events go with it, once a launch that
       // is about to connect to it (a program that ended at once) has had the time to.
+      const stream = this.streams.get(root.id);
       setTimeout(() => {
-        if (!this.connections.has(root.id)) this.streams.delete(root.id);
+        // Not a root that started again under its id (a restart), nor one a tool reads.
+        if (this.connections.has(root.id) || this.sessions.has(root.id)) return;
+        if (this.streams.get(root.id) === stream) this.streams.delete(root.id);
+        if (!this.members.has(root.id)) this.targets.delete(root.id);
       }, UNCONNECTED_GRACE_MS);
       return;
     }
@@ -463,9 +468,13 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
     return stream;
   }
 
-  /** The families whose events are kept and those a tool reads, by root session id (for tests). */
-  state(): { families: string[]; connections: string[] } {
-    return { families: [...this.streams.keys()], connections: [...this.connections.keys()] };
+  /** The families whose events are kept and those a tool reads, by root session id, and how many connections were made (for tests). */
+  state(): { families: string[]; connections: string[]; connectionsMade: number } {
+    return {
+      families: [...this.streams.keys()],
+      connections: [...this.connections.keys()],
+      connectionsMade: this.connectionsMade,
+    };
   }
 
   /** A live session by the editor's id, when the tracker saw it. */
@@ -487,6 +496,7 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
   private connectionOf(root: vscode.DebugSession): DebugConnection {
     const known = this.connections.get(root.id);
     if (known) return known;
+    this.connectionsMade++;
     const stream = this.streamOf(root.id);
     if (!this.targets.has(root.id)) this.targets.set(root.id, root);
     const ended = new Promise<{ reason?: string }>((resolve) => {
@@ -494,11 +504,12 @@ export class VscodeDebugHost implements DebugHost, vscode.DebugAdapterTrackerFac
         if (session.id !== root.id) return;
         subscription.dispose();
         this.targets.delete(root.id);
+        // A session started again under this id (a restart) gets a connection of its own.
+        if (this.connections.get(root.id) === connection) this.connections.delete(root.id);
         // Let the tracker's exit report arrive first.
         setTimeout(() => {
           void stream.settled(EXIT_GRACE_MS).then(() => {
             this.streams.delete(root.id);
-            this.connections.delete(root.id);
             resolve({ reason: stream.failure });
           });
         }, 50);

@@ -259,13 +259,13 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
    */
   whyNotServed(file: string, languageId: string): string | undefined {
     const entry = entryForLanguageId(this.table(), languageId);
-    if (!entry || this.host.editorServer(entry)) return undefined;
+    if (!entry || this.host.editorServer(entry) || this.clientFor(file, languageId)) return undefined;
     const folder = this.host.folders().find((dir) => file.startsWith(dir + path.sep));
     if (!folder) return undefined;
     const none = `no ${entry.name} language server`;
     if (!entry.enabled) return `${none}: turned off by ${Setting.lspServers}.${entry.id}.enabled`;
     const root = rootOf(rootsFor(candidateDirs(folder), entry.rootMarkers), file);
-    if (!root) return `${none}: no folder above it has a root marker (${entry.rootMarkers.join(', ')})`;
+    if (!root) return `${none}: no project root holds it (a folder with ${entry.rootMarkers.join(', ')})`;
     const blocked = this.runsProjectCode(entry);
     if (blocked) return `${none}: ${blocked}`;
     if (!this.resolveServer(entry, root.dir, folder).found)

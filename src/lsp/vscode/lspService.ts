@@ -382,17 +382,17 @@ export class LspService {
   }
 
   /**
-   * Why no language server will check this document, when that is known: plain text; a language of
-   * our table that neither an editor extension nor our server serves here (and why); a language no
-   * installed extension starts for. An extension that starts for the language may serve it.
+   * Why no language server will check this document, when that is known: plain text, or a language
+   * of our table that neither an editor extension nor our server serves here (and why). An extension
+   * that starts for the language may serve it; so may one that starts on anything (`*`, at startup),
+   * so for a language not in our table nothing is claimed.
    */
   async whyNotChecked(document: vscode.TextDocument): Promise<string | undefined> {
     if (document.languageId === 'plaintext') return 'plain text has no language server';
     await languageExtensionsReady(document.languageId);
     if (activatesOn(document.languageId)) return undefined;
     const service = this.supervisor.serviceOf(document);
-    if (service.kind === 'none') return service.why;
-    return service.kind === 'served' ? undefined : `no language server for ${document.languageId} in this editor`;
+    return service.kind === 'none' ? service.why : undefined;
   }
 
   /**

@@ -30,12 +30,25 @@ export function isFileOrOpen(path: string): boolean {
 
 const activations = new Map<string, Promise<void>>();
 
-/** Whether an installed extension starts for this language (`onLanguage:<id>`): it may serve it. */
+/**
+ * Whether an installed extension starts for this language, so may serve it: it declares
+ * `onLanguage:<id>`, or it has code and contributes the language (since VS Code 1.74 that implies
+ * the event without declaring it; a grammar-only extension has no code).
+ */
 export function activatesOn(languageId: string): boolean {
   const event = `onLanguage:${languageId}`;
   return vscode.extensions.all.some((extension) => {
-    const events: unknown = extension.packageJSON?.activationEvents;
-    return Array.isArray(events) && events.includes(event);
+    const manifest = extension.packageJSON as
+      | { activationEvents?: unknown; main?: unknown; browser?: unknown; contributes?: { languages?: unknown } }
+      | undefined;
+    const events = manifest?.activationEvents;
+    if (Array.isArray(events) && events.includes(event)) return true;
+    const languages = manifest?.contributes?.languages;
+    return (
+      (manifest?.main !== undefined || manifest?.browser !== undefined) &&
+      Array.isArray(languages) &&
+      languages.some((language: { id?: unknown }) => language?.id === languageId)
+    );
   });
 }
 

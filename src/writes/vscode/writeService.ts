@@ -365,10 +365,11 @@ export class WriteService {
     if (!(await editorHoldsDisk(document, this.display(path))).fresh) return {};
     // Our own server answers a pull (pyright publishes nothing for a document not shown in a tab); a
     // pull that fails leaves the publications to go by.
-    const pulling = this.lsp.pulledDiagnostics(this.display(path), token).catch((error: unknown) => {
-      if (error instanceof vscode.CancellationError) throw error;
-      return undefined;
-    });
+    const pulling = (): Promise<DiagnosticItem[] | undefined> =>
+      this.lsp.pulledDiagnostics(this.display(path), token).catch((error: unknown) => {
+        if (error instanceof vscode.CancellationError) throw error;
+        return undefined;
+      });
     const pulled = await this.beforeDeadline(pulling, deadline, path);
     if (pulled.late) return {};
     if (pulled.value) return { items: pulled.value };
@@ -414,23 +415,20 @@ export class WriteService {
     deadline: number,
     token: vscode.CancellationToken,
   ): Promise<{ items?: DiagnosticItem[] }> {
-    const result = await this.beforeDeadline(this.lsp.fileDiagnostics(this.display(path), token), deadline, path);
+    const result = await this.beforeDeadline(() => this.lsp.fileDiagnostics(this.display(path), token), deadline, path);
     return result.value?.freshness.kind === 'verified' ? { items: result.value.items } : {};
   }
 
-  /** What `work` answers before `deadline`, or `late` (then it is let go). */
+  /** What `work` answers before `deadline`, or `late` (then it is let go; past the deadline it is not started). */
   private async beforeDeadline<T>(
-    work: Promise<T>,
+    work: () => Promise<T>,
     deadline: number,
     path: string,
   ): Promise<{ value?: T; late?: true }> {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) {
-      work.catch(() => undefined);
-      return { late: true };
-    }
+    if (remaining <= 0) return { late: true };
     try {
-      return { value: await withDeadline(work, remaining / 1000, `the diagnostics of ${this.display(path)}`) };
+      return { value: await withDeadline(work(), remaining / 1000, `the diagnostics of ${this.display(path)}`) };
     } catch (error) {
       if (error instanceof DeadlineExceeded) return { late: true };
       throw error;

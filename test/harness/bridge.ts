@@ -23,7 +23,7 @@ async function clickAtomically(scope: Page | FrameLocator, selector: string, tim
   const deadline = Date.now() + timeout;
   for (;;) {
     const text = await scope.locator('body').evaluate((body, wanted) => {
-      const element = [...body.ownerDocument.querySelectorAll<HTMLElement>(wanted)].find(
+      const element = Array.from(body.ownerDocument.querySelectorAll<HTMLElement>(wanted)).find(
         (candidate) => candidate.getClientRects().length > 0,
       );
       if (!element) return undefined;

@@ -63,6 +63,38 @@ export function rootsFor(
   return roots;
 }
 
+/**
+ * The root `rootOf(rootsFor(candidateDirs(folder), markers), file)` finds — the outermost folder with a
+ * marker on the way from `folder` down to `file`, within the depth, not inside a skipped folder — by a
+ * few stats of the file's own folders instead of a walk of the whole folder.
+ */
+export function rootHolding(
+  folder: string,
+  file: string,
+  markers: readonly string[],
+  depth = ROOT_SEARCH_DEPTH,
+): ProjectRoot | undefined {
+  const relative = path.relative(folder, path.dirname(file));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  const parts = relative === '' ? [] : relative.split(path.sep);
+  let dir = folder;
+  for (let level = 0; level <= Math.min(depth, parts.length); level++) {
+    if (level > 0) {
+      if (SKIPPED.has(parts[level - 1])) return undefined;
+      dir = path.join(dir, parts[level - 1]);
+    }
+    const present = markers.filter((marker) => isFileEntry(path.join(dir, marker)));
+    if (present.length > 0) return { dir, markers: present };
+  }
+  return undefined;
+}
+
+/** An entry that is there and not a folder (as `candidateDirs` lists files). */
+function isFileEntry(file: string): boolean {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && !stat.isDirectory();
+}
+
 /** The deepest root that contains `file`, if any. */
 export function rootOf(roots: readonly ProjectRoot[], file: string): ProjectRoot | undefined {
   return roots

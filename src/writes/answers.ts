@@ -22,9 +22,12 @@ export interface FileCheck {
 export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: number): string {
   const checked = checks.filter((check) => !check.unchecked);
   const pending = checked.filter((check) => check.verdict.pending);
+  const notCompared = checked.filter((check) => check.verdict.notCompared);
   const introduced = checked.flatMap((check) => check.verdict.introduced);
   const fixed = checked.reduce((sum, check) => sum + check.verdict.fixed, 0);
-  const importers = checked.filter((check) => !check.written && !check.verdict.pending).length;
+  const importers = checked.filter(
+    (check) => !check.written && !check.verdict.pending && !check.verdict.notCompared,
+  ).length;
   const lines: string[] = [];
   const fixedNote = fixed > 0 ? ` This write fixed ${plural(fixed, 'problem')}.` : '';
   const scope = importers > 0 ? ` (also checked ${plural(importers, 'importing file')})` : '';
@@ -34,7 +37,11 @@ export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: nu
   }
   if (introduced.length === 0) {
     lines.push(
-      pending.length === checked.length ? 'Diagnostics: pending.' : `Diagnostics: no new problems${scope}.${fixedNote}`,
+      pending.length === checked.length
+        ? 'Diagnostics: pending.'
+        : pending.length + notCompared.length === checked.length
+          ? 'Diagnostics: not compared.'
+          : `Diagnostics: no new problems${scope}.${fixedNote}`,
     );
   } else {
     const files = new Set(introduced.map((item) => item.path)).size;
@@ -53,6 +60,8 @@ export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: nu
     if (introduced.length > shown.length)
       lines.push(`… ${introduced.length - shown.length} more not shown (cap ${WRITE_DIAGNOSTICS_CAP}).`);
   }
+  for (const check of notCompared)
+    lines.push(notComparedLine(check.verdict.path, check.verdict.notCompared ?? [], waitSeconds));
   if (pending.length > 0) {
     lines.push(
       `Pending for ${pending.map((check) => check.verdict.path).join(', ')}: no answer from the language server within ${waitSeconds} s; ` +
@@ -160,6 +169,14 @@ function firstLookLine(path: string, present: readonly DiagnosticItem[]): string
   return present.length === 0
     ? `${path}: first look (nothing earlier to compare with): no problems.`
     : `${path}: first look (nothing earlier to compare with): ${countBySeverity(present)} now:\n${formatDiagnosticList(present, WRITE_DIAGNOSTICS_CAP)}`;
+}
+
+/** A written file whose diagnostics before the write were not known in time (nor seen earlier): what it has, none called new. */
+function notComparedLine(path: string, present: readonly DiagnosticItem[], waitSeconds: number): string {
+  const why = `not compared (the language server did not answer for the text before this write within ${waitSeconds} s)`;
+  return present.length === 0
+    ? `${path}: ${why}: no problems now.`
+    : `${path}: ${why}: ${countBySeverity(present)} now:\n${formatDiagnosticList(present, WRITE_DIAGNOSTICS_CAP)}`;
 }
 
 function uncheckedLine(checks: readonly SinceCheck[]): string {

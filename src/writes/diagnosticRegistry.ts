@@ -8,7 +8,8 @@
  * diagnostics before the write and after it (or `undefined` when the server did not answer in
  * time). New = after minus max(before, already reported); fixed = before minus after. A file
  * whose diagnostics were pending keeps its older baseline, so what that write broke is still
- * reported on the next write that gets an answer.
+ * reported on the next write that gets an answer. A baseline not known in time is what the
+ * conversation last saw of the file; with none, what the file has is told, not called new.
  *
  * A conversation may also ask what changed in a file since it last saw the file's diagnostics — in a
  * write's answer or in a look of its own — after edits made elsewhere (a terminal agent's own Edit, on
@@ -27,7 +28,8 @@ export interface WriteDiagnostic {
 
 export interface FileObservation<Item extends WriteDiagnostic> {
   readonly path: string;
-  readonly before: readonly Item[];
+  /** undefined: the server did not answer for the text before the write within the bound. */
+  readonly before: readonly Item[] | undefined;
   /** undefined: the server did not answer for the written text within the bound. */
   readonly after: readonly Item[] | undefined;
 }
@@ -37,6 +39,11 @@ export interface FileVerdict<Item extends WriteDiagnostic> {
   readonly pending: boolean;
   readonly introduced: readonly Item[];
   readonly fixed: number;
+  /**
+   * What the file has now, when there was nothing to compare it with: what it had before the write was
+   * not known in time, and the conversation had never seen it. None of it is called new.
+   */
+  readonly notCompared?: readonly Item[];
 }
 
 /** A verdict against what the conversation last saw; on a first look, `present` is all there is. */
@@ -128,10 +135,15 @@ export class DiagnosticRegistry {
   observe<Item extends WriteDiagnostic>(conversation: string, observation: FileObservation<Item>): FileVerdict<Item> {
     const { path, after } = observation;
     const pending = this.pendingIn(conversation);
-    const before = pending.get(path) ?? observation.before;
+    // A baseline not known in time: what the conversation last saw of the file stands in for it.
+    const before = pending.get(path) ?? observation.before ?? this.lastSeenIn(conversation).get(path);
     if (after === undefined) {
-      pending.set(path, before);
+      if (before !== undefined) pending.set(path, before);
       return { path, pending: true, introduced: [], fixed: 0 };
+    }
+    if (before === undefined) {
+      this.look(conversation, path, after);
+      return { path, pending: false, introduced: [], fixed: 0, notCompared: after };
     }
     pending.delete(path);
     this.lastSeenIn(conversation).set(path, after);

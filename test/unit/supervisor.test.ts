@@ -12,7 +12,7 @@ import {
   parsePyrightJson,
   parseTsc,
 } from '../../src/lsp/supervisor/checkers';
-import { candidateDirs, rootOf, rootsFor, underOpenedFolder } from '../../src/project/projectRoots';
+import { candidateDirs, rootHolding, rootOf, rootsFor, underOpenedFolder } from '../../src/project/projectRoots';
 import { effectiveTable, entryForLanguageId, LANGUAGE_TABLE } from '../../src/lsp/supervisor/serverTable';
 import {
   projectCheckAnswer,
@@ -187,6 +187,25 @@ describe('project roots', () => {
     assert.equal(underOpenedFolder('/real/ws/a.py', '/link/ws', '/real/ws'), '/link/ws/a.py');
     assert.equal(underOpenedFolder('/real/wsx/a.py', '/link/ws', '/real/ws'), '/real/wsx/a.py');
     assert.equal(underOpenedFolder('/w/a.py', '/w', '/w'), '/w/a.py');
+  });
+
+  it("the root holding a file, from the file's own folders, is the one the walk finds (every file here, each language's markers, two depths)", () => {
+    const extra = ['py/pkg/mod.py', 'svc/inner/x.go', 'node_modules/x/y.go', 'a/b/c/d/e/f.go', 'a/b/c/z.go', 'top.go'];
+    for (const file of extra) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), '');
+    }
+    const files = [...extra, 'nowhere.md'].map((file) => path.join(dir, file));
+    let rooted = 0;
+    for (const markers of [['go.mod'], ['pyproject.toml', 'setup.py', 'requirements.txt']])
+      for (const depth of [4, 2])
+        for (const file of files) {
+          const walked = rootOf(rootsFor(candidateDirs(dir, depth), markers), file);
+          assert.deepEqual(rootHolding(dir, file, markers, depth), walked, `${file} ${markers[0]} depth ${depth}`);
+          if (walked) rooted++;
+        }
+    assert.ok(rooted >= 8, `only ${rooted} files had a root: the comparison would be empty`);
+    assert.equal(rootHolding(path.join(dir, 'svc'), path.join(dir, 'top.go'), ['go.mod']), undefined, 'outside');
   });
 
   it('a file belongs to the deepest root containing it', () => {

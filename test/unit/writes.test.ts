@@ -268,6 +268,19 @@ describe('diagnostic registry', () => {
     assert.deepEqual(registry.observe('c', { path: 'a.ts', before: [E], after: [E] }).introduced, [E]);
   });
 
+  it('a baseline not known in time: compared with what the conversation last saw; with none, what the file has is told, not called new', () => {
+    const registry = new DiagnosticRegistry();
+    const unknown = registry.observe('c', { path: 'a.ts', before: undefined, after: [E] });
+    assert.deepEqual([unknown.introduced, unknown.notCompared, unknown.pending], [[], [E], false]);
+    // It is now what the conversation has seen: the next write's late baseline is compared with it.
+    const other = error(8, "Cannot find name 'x'.", '2304');
+    const next = registry.observe('c', { path: 'a.ts', before: undefined, after: [E, other] });
+    assert.deepEqual([next.introduced, next.notCompared], [[other], undefined]);
+    // Neither known: pending, and the one after is still not called new.
+    assert.equal(registry.observe('d', { path: 'a.ts', before: undefined, after: undefined }).pending, true);
+    assert.deepEqual(registry.observe('d', { path: 'a.ts', before: undefined, after: [E] }).introduced, []);
+  });
+
   it('since last seen: a first look tells all and is the baseline; an edit elsewhere is then compared with it', () => {
     const registry = new DiagnosticRegistry();
     const first = registry.sinceLastSeen('c', 'a.ts', [E]);
@@ -381,6 +394,35 @@ describe('write answers', () => {
         'This write broke 1 file that imports it: src/main.ts.',
         'src/main.ts:4: error ts 2554: Expected 0 arguments, but got 1.\n    foo(1)',
         'Pending for src/b.ts: no answer from the language server within 10 s; not verified — ask lsp diagnostics for those files later (what they report then, new to this conversation, is reported by the next write too).',
+      ].join('\n'),
+    );
+  });
+
+  it('a written file whose diagnostics before the write were not known: what it has now, not called new', () => {
+    const item = {
+      path: 'src/big.ts',
+      line: 9,
+      text: 'let n: number = "x";',
+      severity: 'error' as const,
+      message: "Type 'string' is not assignable to type 'number'.",
+      code: '2322',
+      source: 'ts',
+    };
+    const text = diagnosticsSection(
+      [
+        {
+          verdict: { path: 'src/big.ts', pending: false, introduced: [], fixed: 0, notCompared: [item] },
+          written: true,
+        },
+      ],
+      10,
+    );
+    assert.equal(
+      text,
+      [
+        'Diagnostics: not compared.',
+        'src/big.ts: not compared (the language server did not answer for the text before this write within 10 s): 1 error now:',
+        "src/big.ts:9: error ts 2322: Type 'string' is not assignable to type 'number'.\n    let n: number = \"x\";",
       ].join('\n'),
     );
   });

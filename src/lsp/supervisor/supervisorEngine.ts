@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Logger } from '../../log/logger';
 import { Setting } from '../../platform/settings';
 import { BinaryResolution, describeResolution, resolveBinary } from '../../project/binaryResolution';
-import { candidateDirs, ProjectRoot, rootOf, rootsFor } from '../../project/projectRoots';
+import { candidateDirs, ProjectRoot, rootHolding, rootOf, rootsFor } from '../../project/projectRoots';
 import { EditorExtension, EffectiveEntry, entryForLanguageId } from './serverTable';
 import {
   LanguageWithoutRoot,
@@ -264,7 +264,7 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
     if (!folder) return undefined;
     const none = `no ${entry.name} language server`;
     if (!entry.enabled) return `${none}: turned off by ${Setting.lspServers}.${entry.id}.enabled`;
-    const root = rootOf(rootsFor(candidateDirs(folder), entry.rootMarkers), file);
+    const root = rootHolding(folder, file, entry.rootMarkers);
     if (!root) return `${none}: no project root holds it (a folder with ${entry.rootMarkers.join(', ')})`;
     const blocked = this.runsProjectCode(entry);
     if (blocked) return `${none}: ${blocked}`;

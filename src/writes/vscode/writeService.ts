@@ -143,7 +143,8 @@ export class WriteService {
       const planned = files.find((file) => (file.moveTo ?? file.path) === path);
       if (planned && planned.before === undefined) before.set(path, []);
       else if (planned?.moveTo) before.set(path, []);
-      else before.set(path, (await this.diagnostics(path, undefined, beforeDeadline, token)).items ?? []);
+      // Not known in time (pending): undefined, never taken for "none".
+      else before.set(path, (await this.diagnostics(path, undefined, beforeDeadline, token)).items);
     }
     throwIfCancelled(token);
 
@@ -158,7 +159,7 @@ export class WriteService {
         const shown = this.display(path);
         const verdict = this.registry.observe(conversation, {
           path: shown,
-          before: before.get(path) ?? [],
+          before: before.get(path),
           after: result.unchecked ? [] : result.items,
         });
         checks.push({ verdict, written: finalPaths.includes(path), unchecked: result.unchecked });

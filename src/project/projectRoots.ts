@@ -75,24 +75,32 @@ export function rootHolding(
   depth = ROOT_SEARCH_DEPTH,
 ): ProjectRoot | undefined {
   const relative = path.relative(folder, path.dirname(file));
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  if (relative === '..' || relative.startsWith('..' + path.sep) || path.isAbsolute(relative)) return undefined;
   const parts = relative === '' ? [] : relative.split(path.sep);
   let dir = folder;
   for (let level = 0; level <= Math.min(depth, parts.length); level++) {
     if (level > 0) {
       if (SKIPPED.has(parts[level - 1])) return undefined;
       dir = path.join(dir, parts[level - 1]);
+      // The walk goes into folders only, never through a link to one.
+      if (!lstatOf(dir)?.isDirectory()) return undefined;
     }
-    const present = markers.filter((marker) => isFileEntry(path.join(dir, marker)));
+    const present = markers.filter((marker) => {
+      const stat = lstatOf(path.join(dir, marker));
+      return stat !== undefined && !stat.isDirectory();
+    });
     if (present.length > 0) return { dir, markers: present };
   }
   return undefined;
 }
 
-/** An entry that is there and not a folder (as `candidateDirs` lists files). */
-function isFileEntry(file: string): boolean {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  return stat !== undefined && !stat.isDirectory();
+/** An entry's own kind (a link is a link); undefined when it is not there or cannot be read (as the walk skips it). */
+function lstatOf(entry: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(entry, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The deepest root that contains `file`, if any. */

@@ -41,7 +41,7 @@ export function diagnosticsSection(checks: readonly FileCheck[], waitSeconds: nu
         ? 'Diagnostics: pending.'
         : pending.length + notCompared.length === checked.length
           ? 'Diagnostics: not compared.'
-          : `Diagnostics: no new problems${scope}.${fixedNote}`,
+          : `Diagnostics: no new problems${scope}${notCompared.length > 0 ? `; ${plural(notCompared.length, 'file')} not compared` : ''}.${fixedNote}`,
     );
   } else {
     const files = new Set(introduced.map((item) => item.path)).size;

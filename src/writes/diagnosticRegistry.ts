@@ -64,11 +64,14 @@ function counts(items: readonly WriteDiagnostic[]): Map<string, number> {
   return result;
 }
 
+/** A pending file whose diagnostics before the write were not known either. */
+const UNKNOWN = Symbol('unknown baseline');
+
 export class DiagnosticRegistry {
   /** conversation → path → key → how many of that diagnostic the conversation has been told about. */
   private readonly reported = new Map<string, Map<string, Map<string, number>>>();
-  /** conversation → path → the diagnostics before a write whose outcome is still pending. */
-  private readonly pendingBaselines = new Map<string, Map<string, readonly WriteDiagnostic[]>>();
+  /** conversation → path → the diagnostics before a write whose outcome is still pending (or UNKNOWN: neither was known in time). */
+  private readonly pendingBaselines = new Map<string, Map<string, readonly WriteDiagnostic[] | typeof UNKNOWN>>();
   /** conversation → path → the diagnostics it last saw there (a write's outcome, or a look). */
   private readonly lastSeen = new Map<string, Map<string, readonly WriteDiagnostic[]>>();
 
@@ -80,7 +83,7 @@ export class DiagnosticRegistry {
     return keys;
   }
 
-  private pendingIn(conversation: string): Map<string, readonly WriteDiagnostic[]> {
+  private pendingIn(conversation: string): Map<string, readonly WriteDiagnostic[] | typeof UNKNOWN> {
     return filesOf(this.pendingBaselines, conversation);
   }
 
@@ -122,8 +125,9 @@ export class DiagnosticRegistry {
     path: string,
     after: readonly Item[] | undefined,
   ): SinceVerdict<Item> {
+    const pendingBefore = this.pendingIn(conversation).get(path);
     const before: readonly WriteDiagnostic[] | undefined =
-      this.pendingIn(conversation).get(path) ?? this.lastSeenIn(conversation).get(path);
+      pendingBefore === UNKNOWN ? undefined : (pendingBefore ?? this.lastSeenIn(conversation).get(path));
     if (before === undefined) {
       if (after !== undefined) this.look(conversation, path, after);
       return { path, pending: after === undefined, introduced: [], fixed: 0, firstLook: true, present: after ?? [] };
@@ -135,10 +139,15 @@ export class DiagnosticRegistry {
   observe<Item extends WriteDiagnostic>(conversation: string, observation: FileObservation<Item>): FileVerdict<Item> {
     const { path, after } = observation;
     const pending = this.pendingIn(conversation);
-    // A baseline not known in time: what the conversation last saw of the file stands in for it.
-    const before = pending.get(path) ?? observation.before ?? this.lastSeenIn(conversation).get(path);
+    const pendingBefore = pending.get(path);
+    // A baseline not known in time: what the conversation last saw of the file stands in for it; after a
+    // write whose before and after were both unknown, nothing does (what that write did is in the file now).
+    const before =
+      pendingBefore === UNKNOWN
+        ? undefined
+        : (pendingBefore ?? observation.before ?? this.lastSeenIn(conversation).get(path));
     if (after === undefined) {
-      if (before !== undefined) pending.set(path, before);
+      pending.set(path, before ?? UNKNOWN);
       return { path, pending: true, introduced: [], fixed: 0 };
     }
     if (before === undefined) {

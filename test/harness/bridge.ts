@@ -57,7 +57,8 @@ async function perform(page: Page, request: BridgeRequest): Promise<BridgeReply>
     case 'text': {
       const locator = scope.locator(request.selector, hasText(request.text)).filter({ visible: true }).first();
       await locator.waitFor({ state: 'visible', timeout });
-      return { ok: true, text: (await locator.innerText()).trim() };
+      // Bounded too: an element that goes away after it was found must not hold the caller for 30 s.
+      return { ok: true, text: (await locator.innerText({ timeout })).trim() };
     }
     case 'html': {
       const locator = scope.locator(request.selector).first();

@@ -89,8 +89,11 @@ describe('Agent Changes: every agent write, kept or reverted after the fact', fu
         await vscode.commands.executeCommand('notifications.showList');
         const messages = '.notifications-center .notification-list-item-message';
         if (!(await browser({ op: 'count', selector: messages })).count) return undefined;
-        const center = await browser({ op: 'text', selector: '.notifications-center', timeoutMs: 2_000 });
-        return (center.text ?? '').split('\n').find(wanted);
+        // The center can close or re-render while it is read (a toast arriving): read it again then.
+        const center = await browser({ op: 'text', selector: '.notifications-center', timeoutMs: 2_000 }).catch(
+          () => undefined,
+        );
+        return (center?.text ?? '').split('\n').find(wanted);
       });
     } finally {
       await vscode.commands.executeCommand('notifications.clearAll');

@@ -195,7 +195,9 @@ describe('project roots', () => {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), '');
     }
-    const files = [...extra, 'nowhere.md'].map((file) => path.join(dir, file));
+    // A link to a folder is not gone through by the walk: nor here.
+    fs.symlinkSync(path.join(dir, 'py'), path.join(dir, 'pylink'));
+    const files = [...extra, 'nowhere.md', 'pylink/pkg/mod.py', '..cache/x.py'].map((file) => path.join(dir, file));
     let rooted = 0;
     for (const markers of [['go.mod'], ['pyproject.toml', 'setup.py', 'requirements.txt']])
       for (const depth of [4, 2])

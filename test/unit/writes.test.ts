@@ -276,9 +276,14 @@ describe('diagnostic registry', () => {
     const other = error(8, "Cannot find name 'x'.", '2304');
     const next = registry.observe('c', { path: 'a.ts', before: undefined, after: [E, other] });
     assert.deepEqual([next.introduced, next.notCompared], [[other], undefined]);
-    // Neither known: pending, and the one after is still not called new.
+    // Neither known: pending; the next write's known baseline already holds what that write did, so the
+    // file is told as not compared, not as clean.
     assert.equal(registry.observe('d', { path: 'a.ts', before: undefined, after: undefined }).pending, true);
-    assert.deepEqual(registry.observe('d', { path: 'a.ts', before: undefined, after: [E] }).introduced, []);
+    const after = registry.observe('d', { path: 'a.ts', before: [E], after: [E] });
+    assert.deepEqual([after.introduced, after.notCompared], [[], [E]]);
+    // A look after such a write is a first look.
+    registry.observe('e', { path: 'a.ts', before: undefined, after: undefined });
+    assert.equal(registry.sinceLastSeen('e', 'a.ts', [E]).firstLook, true);
   });
 
   it('since last seen: a first look tells all and is the baseline; an edit elsewhere is then compared with it', () => {
@@ -424,6 +429,21 @@ describe('write answers', () => {
         'src/big.ts: not compared (the language server did not answer for the text before this write within 10 s): 1 error now:',
         "src/big.ts:9: error ts 2322: Type 'string' is not assignable to type 'number'.\n    let n: number = \"x\";",
       ].join('\n'),
+    );
+  });
+
+  it('some files compared, one not: the headline says so', () => {
+    const text = diagnosticsSection(
+      [
+        { verdict: { path: 'src/a.ts', pending: false, introduced: [], fixed: 0 }, written: true },
+        { verdict: { path: 'src/b.ts', pending: false, introduced: [], fixed: 0, notCompared: [] }, written: false },
+      ],
+      10,
+    );
+    assert.equal(
+      text,
+      'Diagnostics: no new problems; 1 file not compared.\n' +
+        'src/b.ts: not compared (the language server did not answer for the text before this write within 10 s): no problems now.',
     );
   });
 

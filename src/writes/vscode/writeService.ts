@@ -157,11 +157,10 @@ export class WriteService {
         const result = await this.diagnostics(path, watch, afterDeadline, token);
         throwIfCancelled(token);
         const shown = this.display(path);
-        const verdict = this.registry.observe(conversation, {
-          path: shown,
-          before: before.get(path),
-          after: result.unchecked ? [] : result.items,
-        });
+        // A file nothing checks leaves the registry as it was (a later check starts from what it knew).
+        const verdict = result.unchecked
+          ? { path: shown, pending: false, introduced: [], fixed: 0 }
+          : this.registry.observe(conversation, { path: shown, before: before.get(path), after: result.items });
         checks.push({ verdict, written: finalPaths.includes(path), unchecked: result.unchecked });
       }
       return {

@@ -326,10 +326,10 @@ export function threadsAnswer(threads: ReadonlyArray<{ id: number; name: string;
   return `${threads.length} thread${threads.length === 1 ? '' : 's'}:\n${threads.map((thread) => `- ${thread.id}: ${thread.name}${thread.session ? ` (session "${thread.session}")` : ''}`).join('\n')}`;
 }
 
-/** `Session "worker.js [4242]" ended with exit code 0.`: a child of the family that ended while the rest ran on. */
 /** Child sessions' ends named in one answer; the rest counted (a program may fork hundreds). */
 export const MEMBER_ENDS_NAMED = 10;
 
+/** `Session "worker.js [4242]" ended with exit code 0.`: a child of the family that ended while the rest ran on. */
 export function memberEndedNote(ends: ReadonlyArray<{ readonly name: string; readonly exitCode?: number }>): string {
   const named = ends
     .slice(0, MEMBER_ENDS_NAMED)

@@ -329,8 +329,7 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'scopes', signal, async (_conversation, session) => {
       const thread = this.threadOf(session, request.threadId, request.frameId !== undefined);
       const frameId = request.frameId ?? (await this.topFrame(session, thread)).id;
-      const owner = this.ownerOf(session, 'frame', request.frameId, request.threadId);
-      const to = owner ? owner.session : thread.session;
+      const to = this.routeOf(session, 'frame', request.frameId, request.threadId, thread.session);
       const { scopes } = await session.connection.request<{
         scopes: Array<{ name: string; variablesReference: number; expensive?: boolean }>;
       }>('scopes', { frameId }, to);
@@ -347,8 +346,7 @@ export class DebugController {
     return this.onLiveSession(conversationId, 'variables', signal, async (_conversation, session) => {
       if (request.reference === undefined) throw new DebugRefusal(refusal.variablesNeedReference);
       const thread = this.threadOf(session, request.threadId);
-      const owner = this.ownerOf(session, 'reference', request.reference, request.threadId);
-      const to = owner ? owner.session : thread.session;
+      const to = this.routeOf(session, 'reference', request.reference, request.threadId, thread.session);
       const { variables } = await session.connection.request<{
         variables: Array<{ name: string; value: string; type?: string; variablesReference: number }>;
       }>('variables', { variablesReference: request.reference }, to);
@@ -369,8 +367,7 @@ export class DebugController {
       const stopped = session.state.kind === 'stopped' || request.threadId !== undefined;
       const thread = stopped ? this.threadOf(session, request.threadId, true) : undefined;
       if (frameId === undefined && thread) frameId = (await this.topFrame(session, thread)).id;
-      const owner = this.ownerOf(session, 'frame', request.frameId, request.threadId);
-      const to = owner ? owner.session : thread?.session;
+      const to = this.routeOf(session, 'frame', request.frameId, request.threadId, thread?.session);
       const result = await session.connection.request<{ result: string; type?: string; variablesReference?: number }>(
         'evaluate',
         { expression: request.expression, frameId, context: 'repl' },
@@ -901,17 +898,20 @@ export class DebugController {
   }
 
   /**
-   * The session a frame id or reference the model gives came from, when no thread names one and the
-   * family has several sessions (js-debug's ids run across them; each answers only for its own).
+   * Where a request naming a frame id or reference goes: the session it came from, when no thread names
+   * one and the family has several sessions (js-debug's ids run across them; each answers only for its
+   * own); else `otherwise` (the thread's session).
    */
-  private ownerOf(
+  private routeOf(
     session: DebugSessionState,
     kind: 'frame' | 'reference',
     id: number | undefined,
     threadId: number | undefined,
-  ): { readonly session: string | undefined } | undefined {
-    if (id === undefined || threadId !== undefined || !session.severalSessions) return undefined;
-    return session.handles.ownerOf(kind, id);
+    otherwise: string | undefined,
+  ): string | undefined {
+    if (id === undefined || threadId !== undefined || !session.severalSessions) return otherwise;
+    const owner = session.handles.ownerOf(kind, id);
+    return owner ? owner.session : otherwise;
   }
 
   /** Asked of the adapter, and taken from the editor's own question on the stop when that answer comes first. */

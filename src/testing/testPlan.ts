@@ -282,7 +282,7 @@ function namePattern(tests: readonly string[]): string {
   return tests.map(escapeRegExp).join('|');
 }
 
-/** go test's -run for the tests: one test's pattern as `debug launch test` makes it; several level by level. */
+/** go test's -run for the tests: each test's pattern as `debug launch test` makes it, several as alternatives. */
 function goRun(tests: readonly string[]): string[] {
   if (tests.length === 0) return [];
   // Go splits -run at its top-level "|" before the "/" levels: each test's whole pattern is one

@@ -260,11 +260,11 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
   whyNotServed(file: string, languageId: string): string | undefined {
     const entry = entryForLanguageId(this.table(), languageId);
     if (!entry || this.host.editorServer(entry) || this.clientFor(file, languageId)) return undefined;
-    const folder = this.host.folders().find((dir) => file.startsWith(dir + path.sep));
-    if (!folder) return undefined;
+    const place = this.placeOf(entry, file);
+    if (!place) return undefined;
+    const { folder, root } = place;
     const none = `no ${entry.name} language server`;
     if (!entry.enabled) return `${none}: turned off by ${Setting.lspServers}.${entry.id}.enabled`;
-    const root = rootHolding(folder, file, entry.rootMarkers);
     if (!root) return `${none}: no project root holds it (a folder with ${entry.rootMarkers.join(', ')})`;
     const blocked = this.runsProjectCode(entry);
     if (blocked) return `${none}: ${blocked}`;
@@ -277,11 +277,18 @@ export class SupervisorEngine<Client extends ServerClient = ServerClient> {
   async ensureFor(file: string, languageId: string): Promise<void> {
     const entry = entryForLanguageId(this.table(), languageId);
     if (!entry || !entry.enabled || this.host.editorServer(entry)) return;
+    const place = this.placeOf(entry, file);
+    if (!place?.root) return;
+    await this.start({ entry, folder: place.folder, root: place.root });
+  }
+
+  /**
+   * The workspace folder holding `file` and the entry's project root that holds it there (from the
+   * file's own folders: run on every document opened, so no walk of the whole folder).
+   */
+  private placeOf(entry: EffectiveEntry, file: string): { folder: string; root?: ProjectRoot } | undefined {
     const folder = this.host.folders().find((dir) => file.startsWith(dir + path.sep));
-    if (!folder) return;
-    const root = rootOf(rootsFor(candidateDirs(folder), entry.rootMarkers), file);
-    if (!root) return;
-    await this.start({ entry, folder, root });
+    return folder ? { folder, root: rootHolding(folder, file, entry.rootMarkers) } : undefined;
   }
 
   private async start(plan: RootPlan): Promise<void> {

@@ -396,15 +396,21 @@ export class LspService {
   }
 
   /**
-   * The file's diagnostics pulled from our own server for it, on its current text (pyright publishes
-   * nothing for a document not shown in a tab); undefined when none of ours answers that way.
+   * The document's diagnostics pulled from our own server for it (started first, when it is ours to
+   * start), on its current text (pyright publishes nothing for a document not shown in a tab);
+   * undefined when none of ours answers that way. `path` is the document as answers name it.
    */
-  async pulledDiagnostics(file: string, token: vscode.CancellationToken): Promise<DiagnosticItem[] | undefined> {
-    const { uri, document, path } = await this.open(file, token);
+  async pulledDiagnostics(
+    document: vscode.TextDocument,
+    path: string,
+    token: vscode.CancellationToken,
+  ): Promise<DiagnosticItem[] | undefined> {
+    await this.supervisor.ensureFor(document);
+    throwIfCancelled(token);
     const pulled = await this.supervisor.pullDiagnostics(document, token);
     throwIfCancelled(token);
     const texts = new LineTexts();
-    return pulled?.map((diagnostic) => diagnosticItem(uri, path, diagnostic, texts));
+    return pulled?.map((diagnostic) => diagnosticItem(document.uri, path, diagnostic, texts));
   }
 
   /** Every diagnostic the editor holds for files inside the workspace. */

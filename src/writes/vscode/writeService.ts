@@ -366,7 +366,7 @@ export class WriteService {
     // Our own server answers a pull (pyright publishes nothing for a document not shown in a tab); a
     // pull that fails leaves the publications to go by.
     const pulling = (): Promise<DiagnosticItem[] | undefined> =>
-      this.lsp.pulledDiagnostics(this.display(path), token).catch((error: unknown) => {
+      this.lsp.pulledDiagnostics(document, this.display(path), token).catch((error: unknown) => {
         if (error instanceof vscode.CancellationError) throw error;
         return undefined;
       });
